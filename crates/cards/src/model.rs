@@ -1,0 +1,502 @@
+//! The protocol model: what a `.cards` file describes, in the action model of Mizuki–Shizuya
+//! [MS14] as used by Koch–Walzer–Härtel [KWH15].
+//!
+//! Positions are **0-indexed** here; the `.cards` text and every printed form are 1-indexed.
+//! Permutations follow [`facedown_core::perm`]: `π` moves the card at position `i` to `π(i)`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use facedown_core::{Perm, Symbol};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+/// Exact rationals used for every probability.
+pub type Q = BigRational;
+
+/// Where in the source a construct starts (1-indexed line and column; `0:0` when built in code).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Span {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column (in characters), from 1.
+    pub col: usize,
+}
+
+/// A whole protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Protocol {
+    /// The name from `protocol NAME`.
+    pub name: String,
+    /// The input commitments, in the order the function takes them.
+    pub inputs: Vec<String>,
+    /// The function computed.
+    pub function: Function,
+    /// The starting row.
+    pub layout: Vec<LayoutItem>,
+    /// The top-level actions.
+    pub body: Vec<Action>,
+}
+
+/// A function of the input bits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Function {
+    /// A named Boolean function of all inputs (`and`, `or`, …; applied to every input).
+    Named(NamedFunction),
+    /// A truth table over the inputs in binary order: entry `k` is f of the input whose bits,
+    /// read with the first input as the most significant bit, spell `k`. `0001` is AND.
+    Table(Vec<bool>),
+    /// Every output commitment equals the single input.
+    Copy,
+}
+
+/// The functions the format names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NamedFunction {
+    /// Conjunction.
+    And,
+    /// Disjunction.
+    Or,
+    /// Exclusive or.
+    Xor,
+    /// Negated conjunction.
+    Nand,
+    /// Negated disjunction.
+    Nor,
+    /// Negated exclusive or.
+    Xnor,
+}
+
+impl NamedFunction {
+    /// The keyword in the format.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            NamedFunction::And => "and",
+            NamedFunction::Or => "or",
+            NamedFunction::Xor => "xor",
+            NamedFunction::Nand => "nand",
+            NamedFunction::Nor => "nor",
+            NamedFunction::Xnor => "xnor",
+        }
+    }
+
+    /// Evaluates the function on the bits.
+    pub fn eval(self, bits: &[bool]) -> bool {
+        let and = bits.iter().all(|&b| b);
+        let or = bits.iter().any(|&b| b);
+        let xor = bits.iter().fold(false, |acc, &b| acc ^ b);
+        match self {
+            NamedFunction::And => and,
+            NamedFunction::Or => or,
+            NamedFunction::Xor => xor,
+            NamedFunction::Nand => !and,
+            NamedFunction::Nor => !or,
+            NamedFunction::Xnor => !xor,
+        }
+    }
+}
+
+impl Function {
+    /// The output bit for the input assignment `bits` (first input first). For [`Function::Copy`]
+    /// this is the single input bit (every output commitment carries it).
+    ///
+    /// Returns `None` when a truth table does not cover the assignment.
+    pub fn eval(&self, bits: &[bool]) -> Option<bool> {
+        match self {
+            Function::Named(f) => Some(f.eval(bits)),
+            Function::Table(table) => table.get(input_index(bits)).copied(),
+            Function::Copy => bits.first().copied(),
+        }
+    }
+}
+
+/// The index of an input assignment in binary order (first input most significant).
+pub fn input_index(bits: &[bool]) -> usize {
+    bits.iter().fold(0, |acc, &b| (acc << 1) | usize::from(b))
+}
+
+/// The input assignment with index `index` among `k` inputs (first input most significant).
+pub fn input_bits(index: usize, k: usize) -> Vec<bool> {
+    (0..k).rev().map(|j| (index >> j) & 1 == 1).collect()
+}
+
+/// One item of the starting row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayoutItem {
+    /// An input commitment (two cards), negated (`~name`, its cards swapped) or not.
+    Input {
+        /// The input's name.
+        name: String,
+        /// Whether the commitment is negated.
+        negated: bool,
+    },
+    /// A commitment to a constant bit (two cards).
+    Constant(bool),
+    /// A single helper card.
+    Card(Symbol),
+}
+
+impl LayoutItem {
+    /// How many cards the item occupies.
+    pub fn width(&self) -> usize {
+        match self {
+            LayoutItem::Card(_) => 1,
+            _ => 2,
+        }
+    }
+}
+
+/// The two cards of a commitment to `bit`: ♣♥ encodes 0, ♥♣ encodes 1.
+pub fn encode_bit(bit: bool) -> [Symbol; 2] {
+    if bit {
+        [Symbol::Heart, Symbol::Club]
+    } else {
+        [Symbol::Club, Symbol::Heart]
+    }
+}
+
+/// Decodes a commitment: `Some(0)` for ♣♥, `Some(1)` for ♥♣, `None` otherwise.
+pub fn decode_bit(cards: [Symbol; 2]) -> Option<bool> {
+    match cards {
+        [Symbol::Club, Symbol::Heart] => Some(false),
+        [Symbol::Heart, Symbol::Club] => Some(true),
+        _ => None,
+    }
+}
+
+/// An action with the place it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Action {
+    /// What to do.
+    pub kind: ActionKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl Action {
+    /// An action built in code (no source position).
+    pub fn new(kind: ActionKind) -> Action {
+        Action {
+            kind,
+            span: Span::default(),
+        }
+    }
+}
+
+/// The actions of the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionKind {
+    /// A public rearrangement.
+    Perm(Perm),
+    /// A shuffle: a permutation drawn from a set by a distribution, hidden from everyone.
+    Shuffle(Shuffle),
+    /// Turn the cards at these positions face up, everyone looks, turn them face down again;
+    /// then branch on what was seen (`None`: no branches, continue with the next action).
+    Turn {
+        /// The positions turned (0-indexed), in the order written.
+        positions: Vec<usize>,
+        /// The branches, one per observation (symbols in position order).
+        branches: Option<Vec<Branch>>,
+    },
+    /// Committed output at these position pairs (several for `copy`).
+    Result(Vec<(usize, usize)>),
+    /// A loop target of a restart-free Las Vegas protocol.
+    Label(String),
+    /// Jump to a label.
+    Goto(String),
+    /// Start over with fresh input commitments (Las Vegas with restart).
+    Restart,
+}
+
+/// One branch of a turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Branch {
+    /// The symbols seen on the turned cards, in position order.
+    pub observation: Vec<Symbol>,
+    /// What to do after this observation.
+    pub body: Vec<Action>,
+    /// Where the branch was written.
+    pub span: Span,
+}
+
+/// A shuffle, kept in the form it was written so that it prints back the same way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shuffle {
+    /// `shuffle {P1, P2, …}` (uniform, `weights` is `None`) or `shuffle {P1: w1, …}`.
+    Set {
+        /// The permutations.
+        perms: Vec<Perm>,
+        /// Their rational weights, when given (they must sum to 1).
+        weights: Option<Vec<Q>>,
+    },
+    /// `shuffle <G1, G2, …>`: uniform over the generated group.
+    Generated(Vec<Perm>),
+    /// `shuffle cut P1 … Pk`: uniform over the cyclic rotations of the cards at these positions.
+    Cut(Vec<usize>),
+    /// `shuffle bisect P1 … Pm | Q1 … Qm`: swap the two halves with probability 1/2.
+    Bisect(Vec<usize>, Vec<usize>),
+}
+
+/// Why a shuffle has no valid distribution.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShuffleError {
+    /// The weights do not sum to 1.
+    #[error("shuffle weights sum to {0}, not 1")]
+    WeightsSum(Q),
+    /// A weight is negative.
+    #[error("shuffle weight {0} is negative")]
+    NegativeWeight(Q),
+    /// The number of weights differs from the number of permutations.
+    #[error("{perms} permutations but {weights} weights")]
+    WeightCount {
+        /// Permutations listed.
+        perms: usize,
+        /// Weights listed.
+        weights: usize,
+    },
+    /// The shuffle lists no permutation.
+    #[error("a shuffle needs at least one permutation")]
+    Empty,
+    /// A permutation acts on a different number of cards than the protocol has.
+    #[error("a permutation acts on {got} positions, the protocol has {cards} cards")]
+    Size {
+        /// Positions of the permutation.
+        got: usize,
+        /// Cards of the protocol.
+        cards: usize,
+    },
+    /// A position is out of range or repeated.
+    #[error("shuffle positions: {0}")]
+    Positions(#[from] facedown_core::PermError),
+    /// The two halves of a bisection cut differ in length.
+    #[error("bisection halves have {left} and {right} positions")]
+    BisectHalves {
+        /// Left half length.
+        left: usize,
+        /// Right half length.
+        right: usize,
+    },
+    /// A generated group exceeds the enumeration limit.
+    #[error("the generated group has more than {0} elements")]
+    GroupTooLarge(usize),
+}
+
+/// Largest generated group that [`Shuffle::distribution`] enumerates.
+pub const MAX_GROUP: usize = 1 << 16;
+
+impl Shuffle {
+    /// The shuffle's support on `n` cards with exact probabilities, permutations merged when
+    /// listed twice, sorted by permutation. Zero-weight entries are dropped.
+    pub fn distribution(&self, n: usize) -> Result<Vec<(Perm, Q)>, ShuffleError> {
+        let mut acc: BTreeMap<Perm, Q> = BTreeMap::new();
+        let mut add = |p: Perm, w: Q| -> Result<(), ShuffleError> {
+            if p.len() != n {
+                return Err(ShuffleError::Size {
+                    got: p.len(),
+                    cards: n,
+                });
+            }
+            *acc.entry(p).or_insert_with(Q::zero) += w;
+            Ok(())
+        };
+        match self {
+            Shuffle::Set { perms, weights } => {
+                if perms.is_empty() {
+                    return Err(ShuffleError::Empty);
+                }
+                match weights {
+                    None => {
+                        let w = Q::new(BigInt::one(), BigInt::from(perms.len()));
+                        for p in perms {
+                            add(p.clone(), w.clone())?;
+                        }
+                    }
+                    Some(ws) => {
+                        if ws.len() != perms.len() {
+                            return Err(ShuffleError::WeightCount {
+                                perms: perms.len(),
+                                weights: ws.len(),
+                            });
+                        }
+                        let mut total = Q::zero();
+                        for (p, w) in perms.iter().zip(ws) {
+                            if *w < Q::zero() {
+                                return Err(ShuffleError::NegativeWeight(w.clone()));
+                            }
+                            total += w;
+                            add(p.clone(), w.clone())?;
+                        }
+                        if !total.is_one() {
+                            return Err(ShuffleError::WeightsSum(total));
+                        }
+                    }
+                }
+            }
+            Shuffle::Generated(gens) => {
+                let group = generate_group(n, gens)?;
+                let w = Q::new(BigInt::one(), BigInt::from(group.len()));
+                for p in group {
+                    add(p, w.clone())?;
+                }
+            }
+            Shuffle::Cut(positions) => {
+                let rotations = cut_rotations(n, positions)?;
+                let w = Q::new(BigInt::one(), BigInt::from(rotations.len()));
+                for p in rotations {
+                    add(p, w.clone())?;
+                }
+            }
+            Shuffle::Bisect(left, right) => {
+                if left.len() != right.len() {
+                    return Err(ShuffleError::BisectHalves {
+                        left: left.len(),
+                        right: right.len(),
+                    });
+                }
+                let cycles: Vec<Vec<usize>> = left
+                    .iter()
+                    .zip(right)
+                    .map(|(&a, &b)| vec![a + 1, b + 1])
+                    .collect();
+                let swap = Perm::from_cycles(n, &cycles)?;
+                let half = Q::new(BigInt::one(), BigInt::from(2));
+                add(Perm::identity(n), half.clone())?;
+                add(swap, half)?;
+            }
+        }
+        acc.retain(|_, w| !w.is_zero());
+        Ok(acc.into_iter().collect())
+    }
+}
+
+/// The cyclic rotations of the cards at `positions` (0-indexed): rotation `r` moves the card at
+/// `positions[j]` to `positions[(j + r) mod k]`. Rotation 0 is the identity.
+pub fn cut_rotations(n: usize, positions: &[usize]) -> Result<Vec<Perm>, ShuffleError> {
+    let k = positions.len();
+    if k == 0 {
+        return Err(ShuffleError::Empty);
+    }
+    // Validate range and distinctness once.
+    Perm::from_cycles(n, &[positions.iter().map(|p| p + 1).collect()])?;
+    (0..k)
+        .map(|r| {
+            let mut images: Vec<usize> = (0..n).collect();
+            for j in 0..k {
+                images[positions[j]] = positions[(j + r) % k];
+            }
+            Perm::from_images(images).map_err(ShuffleError::from)
+        })
+        .collect()
+}
+
+/// The group generated by `gens` on `n` positions, by breadth-first closure, sorted.
+pub fn generate_group(n: usize, gens: &[Perm]) -> Result<Vec<Perm>, ShuffleError> {
+    for g in gens {
+        if g.len() != n {
+            return Err(ShuffleError::Size {
+                got: g.len(),
+                cards: n,
+            });
+        }
+    }
+    let mut seen: BTreeSet<Perm> = BTreeSet::new();
+    let mut queue = VecDeque::new();
+    let id = Perm::identity(n);
+    seen.insert(id.clone());
+    queue.push_back(id);
+    while let Some(p) = queue.pop_front() {
+        for g in gens {
+            let q = g.compose(&p).map_err(|_| ShuffleError::Size {
+                got: g.len(),
+                cards: n,
+            })?;
+            if seen.insert(q.clone()) {
+                if seen.len() > MAX_GROUP {
+                    return Err(ShuffleError::GroupTooLarge(MAX_GROUP));
+                }
+                queue.push_back(q);
+            }
+        }
+    }
+    Ok(seen.into_iter().collect())
+}
+
+impl Protocol {
+    /// The number of cards in the layout.
+    pub fn cards(&self) -> usize {
+        self.layout.iter().map(LayoutItem::width).sum()
+    }
+
+    /// The starting row for the input assignment `bits` (first input first).
+    ///
+    /// Returns `None` when the layout names an input that is not declared or `bits` is too short.
+    pub fn initial_row(&self, bits: &[bool]) -> Option<Vec<Symbol>> {
+        let mut row = Vec::with_capacity(self.cards());
+        for item in &self.layout {
+            match item {
+                LayoutItem::Input { name, negated } => {
+                    let k = self.inputs.iter().position(|i| i == name)?;
+                    row.extend(encode_bit(*bits.get(k)? ^ negated));
+                }
+                LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
+                LayoutItem::Card(s) => row.push(*s),
+            }
+        }
+        Some(row)
+    }
+
+    /// The number of input assignments, `2^inputs`.
+    pub fn input_count(&self) -> usize {
+        1 << self.inputs.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_of_five_has_five_rotations() {
+        let rot = cut_rotations(5, &[0, 1, 2, 3, 4]).expect("valid");
+        assert_eq!(rot.len(), 5);
+        assert!(rot[0].is_identity());
+        assert_eq!(rot[1].to_string(), "(1 2 3 4 5)");
+    }
+
+    #[test]
+    fn weighted_shuffle_must_sum_to_one() {
+        let id = Perm::identity(4);
+        let s = Shuffle::Set {
+            perms: vec![id.clone(), Perm::parse_cycles(4, "(1 2)").expect("valid")],
+            weights: Some(vec![Q::new(1.into(), 3.into()), Q::new(1.into(), 3.into())]),
+        };
+        assert!(matches!(s.distribution(4), Err(ShuffleError::WeightsSum(_))));
+    }
+
+    #[test]
+    fn generated_group_of_a_transposition_and_a_cycle_is_symmetric() {
+        let gens = vec![
+            Perm::parse_cycles(4, "(1 2)").expect("valid"),
+            Perm::parse_cycles(4, "(1 2 3 4)").expect("valid"),
+        ];
+        assert_eq!(generate_group(4, &gens).expect("small").len(), 24);
+    }
+
+    #[test]
+    fn functions_follow_binary_order() {
+        assert_eq!(input_bits(2, 2), vec![true, false]);
+        assert_eq!(input_index(&[true, false]), 2);
+        let and = Function::Table(vec![false, false, false, true]);
+        for k in 0..4 {
+            let bits = input_bits(k, 2);
+            assert_eq!(and.eval(&bits), Function::Named(NamedFunction::And).eval(&bits));
+        }
+    }
+
+    #[test]
+    fn commitments_encode_as_in_the_format() {
+        assert_eq!(encode_bit(false), [Symbol::Club, Symbol::Heart]);
+        assert_eq!(decode_bit(encode_bit(true)), Some(true));
+        assert_eq!(decode_bit([Symbol::Club, Symbol::Club]), None);
+    }
+}

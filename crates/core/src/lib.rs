@@ -1,0 +1,25 @@
+//! Shared vocabulary of the facedown toolkit.
+//!
+//! Every strand of facedown — card-based protocols, the permutation-sharing dealer and
+//! elliptic-curve mental poker — talks about the same objects: rows of face-down cards, the
+//! permutations that rearrange them, the parties that hold them, and what running a protocol
+//! costs. This crate holds those objects so that the other crates agree on conventions.
+//!
+//! * [`perm`]: permutations in the convention of the `.cards` format — `π` moves **the card at
+//!   position `i` to position `π(i)`** — with cycle notation, composition and inversion.
+//! * [`symbol`]: card symbols (♣/♥ and distinct numbered cards).
+//! * [`rng`]: one ChaCha stream per trial, derived from a seed and the trial index, so that
+//!   seeded Monte-Carlo runs give the same result for any number of threads.
+//! * [`cost`]: message, byte and round accounting.
+//! * [`party`]: party identifiers, numbered from 1 as in the papers.
+
+pub mod cost;
+pub mod party;
+pub mod perm;
+pub mod rng;
+pub mod symbol;
+
+pub use cost::Cost;
+pub use party::PartyId;
+pub use perm::{Perm, PermError};
+pub use symbol::Symbol;

@@ -1,0 +1,1 @@
+//! Barnett–Smart mental poker on ristretto255: keys, masking, Chaum–Pedersen proofs, a verifiable shuffle and reveal tokens.

@@ -1,0 +1,43 @@
+//! Command-line interface: one module per strand, each owning its subcommands.
+
+pub mod cards;
+pub mod dealer;
+pub mod poker;
+pub mod report;
+
+use clap::{Parser, Subcommand};
+
+/// facedown: research toolkit for protocols with face-down cards.
+///
+/// With no subcommand, prints the headline report (every built-in card protocol analyzed).
+#[derive(Debug, Parser)]
+#[command(name = "facedown", version, about, long_about = None)]
+pub struct Cli {
+    /// What to run; the headline report when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Print the headline report as JSON.
+    #[arg(long, global = false)]
+    pub json: bool,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Card-based protocols: list, analyze, simulate, trace, tree.
+    Cards(cards::Args),
+    /// The permutation-sharing dealer: deal, audit.
+    Dealer(dealer::Args),
+    /// Elliptic-curve mental poker: deal, bench.
+    Poker(poker::Args),
+}
+
+/// Runs the parsed command line.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        None => report::run(cli.json),
+        Some(Command::Cards(args)) => cards::run(args),
+        Some(Command::Dealer(args)) => dealer::run(args),
+        Some(Command::Poker(args)) => poker::run(args),
+    }
+}

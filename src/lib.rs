@@ -1,0 +1,22 @@
+//! # facedown
+//!
+//! A research toolkit for protocols with face-down cards, in three strands benchmarked against
+//! each other:
+//!
+//! 1. [`cards`]: card-based cryptography — the `.cards` protocol format, an exact analyzer
+//!    (correctness, security, runtime, expected shuffles in exact rationals), a simulator and a
+//!    library of published protocols.
+//! 2. [`dealer`]: the permutation-sharing dealer — a deal without a trusted dealer, where the
+//!    deal is the composition of every player's secret permutation.
+//! 3. [`poker`]: elliptic-curve mental poker (Barnett–Smart on ristretto255) with
+//!    zero-knowledge proofs and a verifiable shuffle.
+//!
+//! [`core`] holds the shared vocabulary: permutations, symbols, seeded randomness and cost
+//! accounting.
+//!
+//! This is research code. It has not been audited; do not use it to protect anything of value.
+
+pub use facedown_cards as cards;
+pub use facedown_core as core;
+pub use facedown_dealer as dealer;
+pub use facedown_poker as poker;
