@@ -3,6 +3,13 @@
 //!
 //! See [`model`] for the action model and its conventions.
 
+pub mod analyze;
+pub mod library;
 pub mod model;
+pub mod parse;
+pub mod print;
+pub mod simulate;
+pub mod trace;
+pub mod tree;
 
 pub use model::{Action, ActionKind, Branch, Function, LayoutItem, Protocol, Shuffle, Q};
