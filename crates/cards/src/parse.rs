@@ -1,1 +1,1386 @@
-//! (being written)
+//! The `.cards` parser: text in the format of `shared/reference/protocol-format.md` to a
+//! [`Protocol`].
+//!
+//! # Grammar
+//!
+//! ```text
+//! file      = { sep } [ stmt { sep { sep } stmt } ] { sep } EOF
+//! sep       = NEWLINE | ";"
+//! stmt      = header | action
+//! header    = "protocol" NAME | "inputs" NAME+ | "function" FUNC | "layout" ITEM+
+//! FUNC      = and | or | xor | nand | nor | xnor | copy | [01]+        (a truth table)
+//! ITEM      = NAME | "~" NAME | "0" | "1" | SYMBOL
+//! action    = "perm" PERM
+//!           | "shuffle" ( "{" PERM [ ":" WEIGHT ] { "," PERM [ ":" WEIGHT ] } "}"
+//!                       | "<" PERM { "," PERM } ">"
+//!                       | "cut" POS+
+//!                       | "bisect" POS+ "|" POS+ )
+//!           | "turn" POS+ [ "{" { sep } { branch { sep } } "}" ]
+//!           | "result" POS POS { "," POS POS }
+//!           | "label" NAME | "goto" NAME | "restart"
+//! branch    = SYMBOL+ ":" ( action | "{" { sep } { action { sep } } "}" )
+//! PERM      = "id" | ( "(" { POS [ "," ] } ")" )+
+//! WEIGHT    = INTEGER [ "/" DIGITS ]
+//! SYMBOL    = "♣" | "♥" | "C" | "H" | "c" | "h" | "#" DIGITS
+//! ```
+//!
+//! Positions are 1-indexed in the text and 0-indexed in the [`Protocol`]. The four header lines
+//! may come in any order but each exactly once and before the first action.
+//!
+//! # Lexical decisions (where the format leaves room)
+//!
+//! * `#` immediately followed by a digit is a numbered card of a standard deck (`#12`); any other
+//!   `#` starts a comment running to the end of the line.
+//! * ASCII symbols: a word made only of the letters `C`, `H`, `c`, `h` is a sequence of cards
+//!   (`CH:` is the observation ♣♥). In a layout, a **declared input name wins**: with
+//!   `inputs a b c`, the layout item `c` is the input `c`, not a club.
+//! * Turned positions must be listed in increasing order, so that "the observation, in position
+//!   order" and "the observation, in the order written" mean the same thing.
+//! * A truth table reads the inputs in binary order, first input most significant.
+//!
+//! # Checks done here
+//!
+//! Everything that can be decided without running the protocol: positions in `1..=cards`, no
+//! repeated positions, cycle notation that is a permutation, shuffle distributions that are valid
+//! ([`Shuffle::distribution`]), bisection halves of equal length, observations as long as the
+//! turn, no duplicate branch, inputs declared and laid out, truth tables of length `2^inputs`,
+//! `copy` on exactly one input, labels defined once and every `goto` target defined.
+//! What needs the state tree (reachability of observations, correctness, security) is the
+//! analyzer's job ([`crate::analyze`]).
+//!
+//! Every error is a [`ParseError`] with the 1-indexed line and column (counted in characters) and
+//! a typed [`ParseErrorKind`]; no input makes the parser panic.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::str::FromStr;
+
+use facedown_core::{Perm, Symbol};
+use num_bigint::BigInt;
+use num_traits::{Signed, Zero};
+
+use crate::model::{
+    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Protocol, Shuffle,
+    ShuffleError, Span, Q,
+};
+
+/// The largest number of cards a protocol may have (the limit of [`Perm`]).
+pub const MAX_CARDS: usize = 1 << 16;
+
+/// The largest number of inputs a protocol may declare (a truth table has `2^inputs` entries).
+pub const MAX_INPUTS: usize = 16;
+
+/// A malformed `.cards` file: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {col}: {kind}")]
+pub struct ParseError {
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub col: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+impl ParseError {
+    fn at(span: Span, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            line: span.line,
+            col: span.col,
+            kind,
+        }
+    }
+
+    /// The position of the error as a [`Span`].
+    pub fn span(&self) -> Span {
+        Span {
+            line: self.line,
+            col: self.col,
+        }
+    }
+}
+
+/// What is wrong with a `.cards` file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParseErrorKind {
+    /// A token that does not fit the grammar at this point.
+    #[error("found {found}, expected {expected}")]
+    Unexpected {
+        /// What was found (quoted token, "end of line", "end of file").
+        found: String,
+        /// What the grammar allows here.
+        expected: String,
+    },
+    /// A statement starts with a word that is no keyword of the format.
+    #[error(
+        "unknown keyword `{found}` (expected protocol, inputs, function, layout, perm, shuffle, \
+         turn, result, label, goto or restart)"
+    )]
+    UnknownKeyword {
+        /// The word found.
+        found: String,
+    },
+    /// Something follows a complete statement on the same line.
+    #[error("found {found} after the end of the statement, expected a new line or `;`")]
+    TrailingGarbage {
+        /// What was found.
+        found: String,
+    },
+    /// A `{` is never closed.
+    #[error("the block opened here with `{{` is never closed (reached the end of the file)")]
+    UnterminatedBlock,
+    /// A header line is missing.
+    #[error(
+        "missing header line `{keyword}` (a file starts with protocol, inputs, function, layout)"
+    )]
+    MissingHeader {
+        /// The missing keyword.
+        keyword: &'static str,
+    },
+    /// A header line occurs twice.
+    #[error("second `{keyword}` line (the first is on line {first_line})")]
+    DuplicateHeader {
+        /// The repeated keyword.
+        keyword: &'static str,
+        /// Line of the first occurrence.
+        first_line: usize,
+    },
+    /// A header line after the first action.
+    #[error("header line `{keyword}` after the first action; the header comes first")]
+    HeaderAfterActions {
+        /// The keyword found.
+        keyword: &'static str,
+    },
+    /// An input name that is not an identifier.
+    #[error(
+        "`{found}` is not a valid input name (a letter or `_`, then letters, digits, `_`, `'`)"
+    )]
+    BadInputName {
+        /// The name found.
+        found: String,
+    },
+    /// An input declared twice.
+    #[error("input `{name}` is declared twice")]
+    DuplicateInput {
+        /// The input.
+        name: String,
+    },
+    /// More inputs than [`MAX_INPUTS`].
+    #[error("{count} inputs, at most {max} are supported")]
+    TooManyInputs {
+        /// Inputs declared.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// `function` names neither a known function nor a truth table.
+    #[error(
+        "unknown function `{found}` (expected and, or, xor, nand, nor, xnor, copy, or a truth \
+         table of 0s and 1s)"
+    )]
+    UnknownFunction {
+        /// The word found.
+        found: String,
+    },
+    /// A truth table whose length is not `2^inputs`.
+    #[error(
+        "the truth table has {found} entries, but {inputs} inputs need 2^{inputs} = {expected}"
+    )]
+    TruthTableLength {
+        /// Entries given.
+        found: usize,
+        /// Inputs declared.
+        inputs: usize,
+        /// `2^inputs`.
+        expected: usize,
+    },
+    /// `copy` with other than one input.
+    #[error("`copy` copies a single input, but {inputs} inputs are declared")]
+    CopyArity {
+        /// Inputs declared.
+        inputs: usize,
+    },
+    /// The layout names an input that `inputs` does not declare.
+    #[error("the layout uses input `{name}`, which the `inputs` line does not declare")]
+    UndeclaredInput {
+        /// The name used.
+        name: String,
+    },
+    /// A declared input does not occur in the layout.
+    #[error("input `{name}` is declared but not laid out")]
+    InputNotLaidOut {
+        /// The input.
+        name: String,
+    },
+    /// More cards than [`MAX_CARDS`].
+    #[error("the layout has {cards} cards, at most {max} are supported")]
+    TooManyCards {
+        /// Cards in the layout.
+        cards: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A numbered card `#n` whose number does not fit.
+    #[error("card number `#{found}` is too large (at most #65535)")]
+    BadCardNumber {
+        /// The digits found.
+        found: String,
+    },
+    /// A position outside `1..=cards`.
+    #[error("position {position} is out of range 1..={cards}")]
+    PositionOutOfRange {
+        /// The position as written.
+        position: String,
+        /// Cards in the layout.
+        cards: usize,
+    },
+    /// A position listed twice in a turn, cut, bisection or result.
+    #[error("position {position} is listed twice")]
+    RepeatedPosition {
+        /// The position, 1-indexed.
+        position: usize,
+    },
+    /// Cycle notation that repeats a position, so it is no permutation.
+    #[error("position {position} occurs twice in the cycles, so this is not a permutation")]
+    NotAPermutation {
+        /// The position, 1-indexed.
+        position: usize,
+    },
+    /// Turned positions not in increasing order.
+    #[error(
+        "turned positions must be listed in increasing order ({position} after {previous}), \
+         since observations are read in position order"
+    )]
+    TurnOrder {
+        /// The earlier, larger position.
+        previous: usize,
+        /// The position that breaks the order.
+        position: usize,
+    },
+    /// A weight that is not a rational `a/b` or an integer.
+    #[error("`{found}` is not a weight (expected an integer or a fraction such as `1/3`)")]
+    BadWeight {
+        /// What was found.
+        found: String,
+    },
+    /// A weight `a/0`.
+    #[error("weight {found} has denominator zero")]
+    ZeroDenominator {
+        /// The weight as written.
+        found: String,
+    },
+    /// A shuffle whose distribution is invalid (weights, sizes, halves, group too large).
+    #[error("invalid shuffle: {0}")]
+    Shuffle(#[from] ShuffleError),
+    /// An observation with a different number of symbols than cards turned.
+    #[error(
+        "the observation `{observation}` has {found} symbols, but {expected} cards are turned"
+    )]
+    ObservationLength {
+        /// The observation as written.
+        observation: String,
+        /// Symbols given.
+        found: usize,
+        /// Cards turned.
+        expected: usize,
+    },
+    /// Two branches for the same observation.
+    #[error("second branch for observation `{observation}` (the first is on line {first_line})")]
+    DuplicateBranch {
+        /// The observation.
+        observation: String,
+        /// Line of the first branch.
+        first_line: usize,
+    },
+    /// A label defined twice.
+    #[error("label `{name}` is defined twice (first on line {first_line}); labels are global")]
+    DuplicateLabel {
+        /// The label.
+        name: String,
+        /// Line of the first definition.
+        first_line: usize,
+    },
+    /// A `goto` to a label that is not defined anywhere in the file.
+    #[error("`goto {name}`: no label `{name}` is defined in this file")]
+    UndefinedLabel {
+        /// The label.
+        name: String,
+    },
+}
+
+/// Parses a `.cards` protocol (see the [module docs](self) for the grammar).
+pub fn parse(src: &str) -> Result<Protocol, ParseError> {
+    let tokens = lex(src)?;
+    Parser::new(tokens).file()
+}
+
+impl FromStr for Protocol {
+    type Err = ParseError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        parse(s)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Newline,
+    Semi,
+    LBrace,
+    RBrace,
+    LParen,
+    RParen,
+    LAngle,
+    RAngle,
+    Comma,
+    Colon,
+    Pipe,
+    Slash,
+    Tilde,
+    Sym(Symbol),
+    Word(String),
+    Eof,
+}
+
+impl fmt::Display for Tok {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Tok::Newline => f.write_str("end of line"),
+            Tok::Eof => f.write_str("end of file"),
+            Tok::Semi => f.write_str("`;`"),
+            Tok::LBrace => f.write_str("`{`"),
+            Tok::RBrace => f.write_str("`}`"),
+            Tok::LParen => f.write_str("`(`"),
+            Tok::RParen => f.write_str("`)`"),
+            Tok::LAngle => f.write_str("`<`"),
+            Tok::RAngle => f.write_str("`>`"),
+            Tok::Comma => f.write_str("`,`"),
+            Tok::Colon => f.write_str("`:`"),
+            Tok::Pipe => f.write_str("`|`"),
+            Tok::Slash => f.write_str("`/`"),
+            Tok::Tilde => f.write_str("`~`"),
+            Tok::Sym(s) => write!(f, "`{s}`"),
+            Tok::Word(w) => write!(f, "`{w}`"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    span: Span,
+}
+
+fn is_punct(c: char) -> bool {
+    matches!(
+        c,
+        ';' | '{' | '}' | '(' | ')' | '<' | '>' | ',' | ':' | '|' | '/' | '~' | '#' | '♣' | '♥'
+    )
+}
+
+fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = Vec::new();
+    let (mut line, mut col) = (1usize, 1usize);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let span = Span { line, col };
+        let single = match c {
+            ';' => Some(Tok::Semi),
+            '{' => Some(Tok::LBrace),
+            '}' => Some(Tok::RBrace),
+            '(' => Some(Tok::LParen),
+            ')' => Some(Tok::RParen),
+            '<' => Some(Tok::LAngle),
+            '>' => Some(Tok::RAngle),
+            ',' => Some(Tok::Comma),
+            ':' => Some(Tok::Colon),
+            '|' => Some(Tok::Pipe),
+            '/' => Some(Tok::Slash),
+            '~' => Some(Tok::Tilde),
+            '♣' => Some(Tok::Sym(Symbol::Club)),
+            '♥' => Some(Tok::Sym(Symbol::Heart)),
+            _ => None,
+        };
+        if let Some(tok) = single {
+            out.push(Token { tok, span });
+            i += 1;
+            col += 1;
+            continue;
+        }
+        if c == '\n' {
+            out.push(Token {
+                tok: Tok::Newline,
+                span,
+            });
+            i += 1;
+            line += 1;
+            col = 1;
+            continue;
+        }
+        if c.is_whitespace() {
+            i += 1;
+            col += 1;
+            continue;
+        }
+        if c == '#' {
+            if chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+                let start = i + 1;
+                let mut j = start;
+                while j < chars.len() && chars[j].is_ascii_digit() {
+                    j += 1;
+                }
+                let digits: String = chars[start..j].iter().collect();
+                let n: u16 = digits.parse().map_err(|_| {
+                    ParseError::at(span, ParseErrorKind::BadCardNumber { found: digits })
+                })?;
+                out.push(Token {
+                    tok: Tok::Sym(Symbol::Card(n)),
+                    span,
+                });
+                col += j - i;
+                i = j;
+            } else {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        let start = i;
+        while i < chars.len() && !chars[i].is_whitespace() && !is_punct(chars[i]) {
+            i += 1;
+        }
+        out.push(Token {
+            tok: Tok::Word(chars[start..i].iter().collect()),
+            span,
+        });
+        col += i - start;
+    }
+    out.push(Token {
+        tok: Tok::Eof,
+        span: Span { line, col },
+    });
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+const HEADERS: [&str; 4] = ["protocol", "inputs", "function", "layout"];
+const ACTIONS: [&str; 7] = [
+    "perm", "shuffle", "turn", "result", "label", "goto", "restart",
+];
+const EXPECTED_ACTION: &str = "an action (perm, shuffle, turn, result, label, goto or restart)";
+
+/// A layout item before the inputs are known (so `c` can be an input or a club).
+enum RawItem {
+    Negated(String),
+    Word(String),
+    Sym(Symbol),
+}
+
+#[derive(Default)]
+struct Header {
+    protocol: Option<(Span, String)>,
+    inputs: Option<(Span, Vec<(Span, String)>)>,
+    function: Option<(Span, String)>,
+    layout: Option<(Span, Vec<(Span, RawItem)>)>,
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    cards: usize,
+    labels: BTreeMap<String, Span>,
+    gotos: Vec<(String, Span)>,
+}
+
+fn is_digits(w: &str) -> bool {
+    !w.is_empty() && w.chars().all(|c| c.is_ascii_digit())
+}
+
+fn ascii_symbols(w: &str) -> Option<Vec<Symbol>> {
+    if w.is_empty() {
+        return None;
+    }
+    w.chars().map(Symbol::from_char).collect()
+}
+
+fn is_identifier(w: &str) -> bool {
+    let mut chars = w.chars();
+    chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '\'')
+}
+
+fn observation_string(obs: &[Symbol]) -> String {
+    obs.iter().map(|s| s.to_string()).collect()
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl Parser {
+    fn new(toks: Vec<Token>) -> Parser {
+        Parser {
+            toks,
+            pos: 0,
+            cards: 0,
+            labels: BTreeMap::new(),
+            gotos: Vec::new(),
+        }
+    }
+
+    fn peek(&self) -> &Token {
+        // The lexer always ends the stream with `Eof`, and `bump` never moves past it.
+        let last = self.toks.len().saturating_sub(1);
+        &self.toks[self.pos.min(last)]
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.peek().clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn unexpected(&self, expected: &str) -> ParseError {
+        let t = self.peek();
+        ParseError::at(
+            t.span,
+            ParseErrorKind::Unexpected {
+                found: t.tok.to_string(),
+                expected: expected.to_owned(),
+            },
+        )
+    }
+
+    fn expect(&mut self, tok: &Tok, expected: &str) -> PResult<Span> {
+        if &self.peek().tok == tok {
+            Ok(self.bump().span)
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    fn skip_separators(&mut self) {
+        while matches!(self.peek().tok, Tok::Newline | Tok::Semi) {
+            self.bump();
+        }
+    }
+
+    fn skip_newlines(&mut self) {
+        while self.peek().tok == Tok::Newline {
+            self.bump();
+        }
+    }
+
+    /// After a complete statement: only a separator, `}` or the end may follow.
+    fn end_of_statement(&self) -> PResult<()> {
+        let t = self.peek();
+        match t.tok {
+            Tok::Newline | Tok::Semi | Tok::RBrace | Tok::Eof => Ok(()),
+            _ => Err(ParseError::at(
+                t.span,
+                ParseErrorKind::TrailingGarbage {
+                    found: t.tok.to_string(),
+                },
+            )),
+        }
+    }
+
+    fn word(&mut self, expected: &str) -> PResult<(Span, String)> {
+        match &self.peek().tok {
+            Tok::Word(w) => {
+                let w = w.clone();
+                Ok((self.bump().span, w))
+            }
+            _ => Err(self.unexpected(expected)),
+        }
+    }
+
+    // -- header ------------------------------------------------------------------------------
+
+    fn file(mut self) -> PResult<Protocol> {
+        let mut header = Header::default();
+        loop {
+            self.skip_separators();
+            let t = self.peek().clone();
+            let Tok::Word(w) = &t.tok else { break };
+            let Some(&keyword) = HEADERS.iter().find(|&&h| h == w) else {
+                break;
+            };
+            self.bump();
+            let first = match keyword {
+                "protocol" => header.protocol.as_ref().map(|h| h.0),
+                "inputs" => header.inputs.as_ref().map(|h| h.0),
+                "function" => header.function.as_ref().map(|h| h.0),
+                _ => header.layout.as_ref().map(|h| h.0),
+            };
+            if let Some(first) = first {
+                return Err(ParseError::at(
+                    t.span,
+                    ParseErrorKind::DuplicateHeader {
+                        keyword,
+                        first_line: first.line,
+                    },
+                ));
+            }
+            match keyword {
+                "protocol" => {
+                    let (_, name) = self.word("the protocol's name (no spaces)")?;
+                    header.protocol = Some((t.span, name));
+                }
+                "inputs" => {
+                    let names = self.inputs_line()?;
+                    header.inputs = Some((t.span, names));
+                }
+                "function" => {
+                    let f = self.word(
+                        "a function (and, or, xor, nand, nor, xnor, copy) or a truth table",
+                    )?;
+                    header.function = Some(f);
+                }
+                _ => {
+                    let items = self.layout_line()?;
+                    header.layout = Some((t.span, items));
+                }
+            }
+            self.end_of_statement()?;
+        }
+        // The first non-header statement: report a stray word before a missing header.
+        let t = self.peek().clone();
+        match &t.tok {
+            Tok::Eof => {}
+            Tok::Word(w) if ACTIONS.contains(&w.as_str()) => {}
+            Tok::Word(w) => {
+                return Err(ParseError::at(
+                    t.span,
+                    ParseErrorKind::UnknownKeyword { found: w.clone() },
+                ))
+            }
+            Tok::RBrace => {
+                return Err(ParseError::at(
+                    t.span,
+                    ParseErrorKind::Unexpected {
+                        found: t.tok.to_string(),
+                        expected: "a statement (`}` closes nothing here)".to_owned(),
+                    },
+                ))
+            }
+            _ => return Err(self.unexpected(EXPECTED_ACTION)),
+        }
+        let missing = |keyword| ParseError::at(t.span, ParseErrorKind::MissingHeader { keyword });
+        let (_, name) = header.protocol.ok_or_else(|| missing("protocol"))?;
+        let (_, inputs) = header.inputs.ok_or_else(|| missing("inputs"))?;
+        let function = header.function.ok_or_else(|| missing("function"))?;
+        let (layout_span, raw_layout) = header.layout.ok_or_else(|| missing("layout"))?;
+
+        let function = interpret_function(function, inputs.len())?;
+        let layout = interpret_layout(&inputs, raw_layout)?;
+        let cards: usize = layout.iter().map(LayoutItem::width).sum();
+        if cards > MAX_CARDS {
+            return Err(ParseError::at(
+                layout_span,
+                ParseErrorKind::TooManyCards {
+                    cards,
+                    max: MAX_CARDS,
+                },
+            ));
+        }
+        self.cards = cards;
+
+        let body = self.actions(None)?;
+        for (label, span) in &self.gotos {
+            if !self.labels.contains_key(label) {
+                return Err(ParseError::at(
+                    *span,
+                    ParseErrorKind::UndefinedLabel {
+                        name: label.clone(),
+                    },
+                ));
+            }
+        }
+        Ok(Protocol {
+            name,
+            inputs: inputs.into_iter().map(|(_, n)| n).collect(),
+            function,
+            layout,
+            body,
+        })
+    }
+
+    fn inputs_line(&mut self) -> PResult<Vec<(Span, String)>> {
+        let mut names: Vec<(Span, String)> = Vec::new();
+        while let Tok::Word(w) = &self.peek().tok {
+            let w = w.clone();
+            let span = self.bump().span;
+            if !is_identifier(&w) {
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::BadInputName { found: w },
+                ));
+            }
+            if names.iter().any(|(_, n)| *n == w) {
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::DuplicateInput { name: w },
+                ));
+            }
+            if names.len() == MAX_INPUTS {
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::TooManyInputs {
+                        count: names.len() + 1,
+                        max: MAX_INPUTS,
+                    },
+                ));
+            }
+            names.push((span, w));
+        }
+        if names.is_empty() {
+            return Err(self.unexpected("at least one input name"));
+        }
+        Ok(names)
+    }
+
+    fn layout_line(&mut self) -> PResult<Vec<(Span, RawItem)>> {
+        let mut items = Vec::new();
+        loop {
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::Word(w) => {
+                    self.bump();
+                    items.push((t.span, RawItem::Word(w)));
+                }
+                Tok::Sym(s) => {
+                    self.bump();
+                    items.push((t.span, RawItem::Sym(s)));
+                }
+                Tok::Tilde => {
+                    self.bump();
+                    let (_, name) = self.word("an input name after `~`")?;
+                    items.push((t.span, RawItem::Negated(name)));
+                }
+                _ => break,
+            }
+        }
+        if items.is_empty() {
+            return Err(self.unexpected("layout items (input names, `~name`, 0, 1, ♣, ♥)"));
+        }
+        Ok(items)
+    }
+
+    // -- actions -----------------------------------------------------------------------------
+
+    /// A sequence of actions up to the end of the file (`open == None`) or the `}` matching the
+    /// `{` at `open` (consumed).
+    fn actions(&mut self, open: Option<Span>) -> PResult<Vec<Action>> {
+        let mut body = Vec::new();
+        loop {
+            self.skip_separators();
+            let t = self.peek();
+            match (&t.tok, open) {
+                (Tok::Eof, None) => return Ok(body),
+                (Tok::Eof, Some(open)) => {
+                    return Err(ParseError::at(open, ParseErrorKind::UnterminatedBlock))
+                }
+                (Tok::RBrace, Some(_)) => {
+                    self.bump();
+                    return Ok(body);
+                }
+                (Tok::RBrace, None) => {
+                    return Err(self.unexpected("an action (this `}` closes no block)"));
+                }
+                _ => {
+                    body.push(self.action()?);
+                    self.end_of_statement()?;
+                }
+            }
+        }
+    }
+
+    fn action(&mut self) -> PResult<Action> {
+        let t = self.peek().clone();
+        let Tok::Word(w) = &t.tok else {
+            return Err(self.unexpected(EXPECTED_ACTION));
+        };
+        let span = t.span;
+        let kind = match w.as_str() {
+            "perm" => {
+                self.bump();
+                ActionKind::Perm(self.perm()?.1)
+            }
+            "shuffle" => {
+                self.bump();
+                ActionKind::Shuffle(self.shuffle()?)
+            }
+            "turn" => {
+                self.bump();
+                self.turn()?
+            }
+            "result" => {
+                self.bump();
+                self.result()?
+            }
+            "label" => {
+                self.bump();
+                let (name_span, name) = self.word("a label name")?;
+                if let Some(first) = self.labels.get(&name) {
+                    return Err(ParseError::at(
+                        name_span,
+                        ParseErrorKind::DuplicateLabel {
+                            name,
+                            first_line: first.line,
+                        },
+                    ));
+                }
+                self.labels.insert(name.clone(), name_span);
+                ActionKind::Label(name)
+            }
+            "goto" => {
+                self.bump();
+                let (name_span, name) = self.word("a label name")?;
+                self.gotos.push((name.clone(), name_span));
+                ActionKind::Goto(name)
+            }
+            "restart" => {
+                self.bump();
+                ActionKind::Restart
+            }
+            other => {
+                if let Some(&keyword) = HEADERS.iter().find(|&&h| h == other) {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::HeaderAfterActions { keyword },
+                    ));
+                }
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::UnknownKeyword {
+                        found: other.to_owned(),
+                    },
+                ));
+            }
+        };
+        Ok(Action { kind, span })
+    }
+
+    /// A 1-indexed position in `1..=cards`, returned 0-indexed.
+    fn position(&mut self) -> PResult<(Span, usize)> {
+        let expected = format!("a position (1..={})", self.cards);
+        let (span, w) = match &self.peek().tok {
+            Tok::Word(w) if is_digits(w) => {
+                let w = w.clone();
+                (self.bump().span, w)
+            }
+            _ => return Err(self.unexpected(&expected)),
+        };
+        match w.parse::<usize>() {
+            Ok(p) if (1..=self.cards).contains(&p) => Ok((span, p - 1)),
+            _ => Err(ParseError::at(
+                span,
+                ParseErrorKind::PositionOutOfRange {
+                    position: w,
+                    cards: self.cards,
+                },
+            )),
+        }
+    }
+
+    fn at_position(&self) -> bool {
+        matches!(&self.peek().tok, Tok::Word(w) if is_digits(w))
+    }
+
+    /// One or more distinct positions; `seen` carries positions used earlier in the statement.
+    fn positions(&mut self, seen: &mut BTreeSet<usize>) -> PResult<Vec<(Span, usize)>> {
+        let mut out = vec![self.distinct_position(seen)?];
+        while self.at_position() {
+            out.push(self.distinct_position(seen)?);
+        }
+        Ok(out)
+    }
+
+    fn distinct_position(&mut self, seen: &mut BTreeSet<usize>) -> PResult<(Span, usize)> {
+        let (span, p) = self.position()?;
+        if !seen.insert(p) {
+            return Err(ParseError::at(
+                span,
+                ParseErrorKind::RepeatedPosition { position: p + 1 },
+            ));
+        }
+        Ok((span, p))
+    }
+
+    /// Cycle notation: `id` or one or more `( … )`.
+    fn perm(&mut self) -> PResult<(Span, Perm)> {
+        let start = self.peek().span;
+        if matches!(&self.peek().tok, Tok::Word(w) if w == "id") {
+            self.bump();
+            return Ok((start, Perm::identity(self.cards)));
+        }
+        if self.peek().tok != Tok::LParen {
+            return Err(self.unexpected("a permutation (`id` or cycles such as `(1 3)(2 4)`)"));
+        }
+        let mut seen = BTreeSet::new();
+        let mut cycles = Vec::new();
+        while self.peek().tok == Tok::LParen {
+            self.bump();
+            let mut cycle = Vec::new();
+            loop {
+                match self.peek().tok {
+                    Tok::RParen => {
+                        self.bump();
+                        break;
+                    }
+                    Tok::Comma if !cycle.is_empty() => {
+                        self.bump();
+                    }
+                    _ => {
+                        if !self.at_position() {
+                            return Err(
+                                self.unexpected(&format!("a position (1..={}) or `)`", self.cards))
+                            );
+                        }
+                        let (span, p) = self.position()?;
+                        if !seen.insert(p) {
+                            return Err(ParseError::at(
+                                span,
+                                ParseErrorKind::NotAPermutation { position: p + 1 },
+                            ));
+                        }
+                        cycle.push(p + 1);
+                    }
+                }
+            }
+            cycles.push(cycle);
+        }
+        let perm = Perm::from_cycles(self.cards, &cycles).map_err(|e| {
+            ParseError::at(
+                start,
+                ParseErrorKind::Unexpected {
+                    found: e.to_string(),
+                    expected: "a permutation".to_owned(),
+                },
+            )
+        })?;
+        Ok((start, perm))
+    }
+
+    fn shuffle(&mut self) -> PResult<Shuffle> {
+        let t = self.peek().clone();
+        let shuffle =
+            match &t.tok {
+                Tok::LBrace => {
+                    self.bump();
+                    self.shuffle_set(t.span)?
+                }
+                Tok::LAngle => {
+                    self.bump();
+                    self.skip_newlines();
+                    let mut gens = vec![self.perm()?.1];
+                    self.skip_newlines();
+                    while self.peek().tok == Tok::Comma {
+                        self.bump();
+                        self.skip_newlines();
+                        gens.push(self.perm()?.1);
+                        self.skip_newlines();
+                    }
+                    self.expect(&Tok::RAngle, "`,` or `>`")?;
+                    Shuffle::Generated(gens)
+                }
+                Tok::Word(w) if w == "cut" => {
+                    self.bump();
+                    let positions = self.positions(&mut BTreeSet::new())?;
+                    Shuffle::Cut(positions.into_iter().map(|(_, p)| p).collect())
+                }
+                Tok::Word(w) if w == "bisect" => {
+                    self.bump();
+                    let mut seen = BTreeSet::new();
+                    let left = self.positions(&mut seen)?;
+                    self.expect(&Tok::Pipe, "a position or `|` between the two halves")?;
+                    let right = self.positions(&mut seen)?;
+                    Shuffle::Bisect(
+                        left.into_iter().map(|(_, p)| p).collect(),
+                        right.into_iter().map(|(_, p)| p).collect(),
+                    )
+                }
+                _ => return Err(self.unexpected(
+                    "a shuffle: `{P1, P2, …}`, `{P1: w1, …}`, `<G1, …>`, `cut …` or `bisect … | …`",
+                )),
+            };
+        shuffle
+            .distribution(self.cards)
+            .map_err(|e| ParseError::at(t.span, ParseErrorKind::Shuffle(e)))?;
+        Ok(shuffle)
+    }
+
+    fn shuffle_set(&mut self, open: Span) -> PResult<Shuffle> {
+        let mut perms = Vec::new();
+        let mut weights = Vec::new();
+        self.skip_newlines();
+        if self.peek().tok == Tok::RBrace {
+            return Err(ParseError::at(
+                open,
+                ParseErrorKind::Shuffle(ShuffleError::Empty),
+            ));
+        }
+        loop {
+            perms.push(self.perm()?.1);
+            if self.peek().tok == Tok::Colon {
+                self.bump();
+                weights.push(self.weight()?);
+            }
+            self.skip_newlines();
+            match self.peek().tok {
+                Tok::Comma => {
+                    self.bump();
+                    self.skip_newlines();
+                }
+                Tok::RBrace => {
+                    self.bump();
+                    break;
+                }
+                Tok::Eof => return Err(ParseError::at(open, ParseErrorKind::UnterminatedBlock)),
+                _ => return Err(self.unexpected("`,`, `:` and a weight, or `}`")),
+            }
+        }
+        let weights = match weights.len() {
+            0 => None,
+            w if w == perms.len() => Some(weights),
+            w => {
+                return Err(ParseError::at(
+                    open,
+                    ParseErrorKind::Shuffle(ShuffleError::WeightCount {
+                        perms: perms.len(),
+                        weights: w,
+                    }),
+                ))
+            }
+        };
+        Ok(Shuffle::Set { perms, weights })
+    }
+
+    /// An integer or `a/b`, possibly negative (rejected with its position).
+    fn weight(&mut self) -> PResult<Q> {
+        let (span, num) = match &self.peek().tok {
+            Tok::Word(w) => {
+                let w = w.clone();
+                (self.bump().span, w)
+            }
+            _ => return Err(self.unexpected("a weight such as `1/3` or `1`")),
+        };
+        let bad = |found: String| ParseError::at(span, ParseErrorKind::BadWeight { found });
+        let digits = num.strip_prefix('-').unwrap_or(&num);
+        if !is_digits(digits) {
+            return Err(bad(num));
+        }
+        let n: BigInt = num.parse().map_err(|_| bad(num.clone()))?;
+        let (text, d) = if self.peek().tok == Tok::Slash {
+            self.bump();
+            match &self.peek().tok {
+                Tok::Word(w) if is_digits(w) => {
+                    let w = w.clone();
+                    self.bump();
+                    let d: BigInt = w.parse().map_err(|_| bad(format!("{num}/{w}")))?;
+                    (format!("{num}/{w}"), d)
+                }
+                _ => return Err(self.unexpected("the denominator of the weight")),
+            }
+        } else {
+            (num.clone(), BigInt::from(1))
+        };
+        if d.is_zero() {
+            return Err(ParseError::at(
+                span,
+                ParseErrorKind::ZeroDenominator { found: text },
+            ));
+        }
+        let w = Q::new(n, d);
+        if w.is_negative() {
+            return Err(ParseError::at(
+                span,
+                ParseErrorKind::Shuffle(ShuffleError::NegativeWeight(w)),
+            ));
+        }
+        Ok(w)
+    }
+
+    fn turn(&mut self) -> PResult<ActionKind> {
+        let positions = self.positions(&mut BTreeSet::new())?;
+        for pair in positions.windows(2) {
+            if pair[1].1 < pair[0].1 {
+                return Err(ParseError::at(
+                    pair[1].0,
+                    ParseErrorKind::TurnOrder {
+                        previous: pair[0].1 + 1,
+                        position: pair[1].1 + 1,
+                    },
+                ));
+            }
+        }
+        let positions: Vec<usize> = positions.into_iter().map(|(_, p)| p).collect();
+        if self.peek().tok != Tok::LBrace {
+            return Ok(ActionKind::Turn {
+                positions,
+                branches: None,
+            });
+        }
+        let open = self.bump().span;
+        let mut branches: Vec<Branch> = Vec::new();
+        loop {
+            self.skip_separators();
+            match self.peek().tok {
+                Tok::Eof => return Err(ParseError::at(open, ParseErrorKind::UnterminatedBlock)),
+                Tok::RBrace => {
+                    self.bump();
+                    break;
+                }
+                _ => {}
+            }
+            let (span, observation) = self.observation()?;
+            let shown = observation_string(&observation);
+            if observation.len() != positions.len() {
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::ObservationLength {
+                        observation: shown,
+                        found: observation.len(),
+                        expected: positions.len(),
+                    },
+                ));
+            }
+            if let Some(first) = branches.iter().find(|b| b.observation == observation) {
+                return Err(ParseError::at(
+                    span,
+                    ParseErrorKind::DuplicateBranch {
+                        observation: shown,
+                        first_line: first.span.line,
+                    },
+                ));
+            }
+            self.expect(&Tok::Colon, "`:` after the observation")?;
+            let body = if self.peek().tok == Tok::LBrace {
+                let inner = self.bump().span;
+                self.actions(Some(inner))?
+            } else if matches!(
+                self.peek().tok,
+                Tok::Newline | Tok::Semi | Tok::RBrace | Tok::Eof
+            ) {
+                return Err(self.unexpected("an action or a `{ … }` block after the observation"));
+            } else {
+                vec![self.action()?]
+            };
+            self.end_of_statement()?;
+            branches.push(Branch {
+                observation,
+                body,
+                span,
+            });
+        }
+        Ok(ActionKind::Turn {
+            positions,
+            branches: Some(branches),
+        })
+    }
+
+    fn observation(&mut self) -> PResult<(Span, Vec<Symbol>)> {
+        let span = self.peek().span;
+        let mut obs = Vec::new();
+        loop {
+            match &self.peek().tok {
+                Tok::Sym(s) => {
+                    obs.push(*s);
+                    self.bump();
+                }
+                Tok::Word(w) => match ascii_symbols(w) {
+                    Some(syms) => {
+                        obs.extend(syms);
+                        self.bump();
+                    }
+                    None => break,
+                },
+                _ => break,
+            }
+        }
+        if obs.is_empty() {
+            return Err(self.unexpected("an observation such as `♣♥:` or `}`"));
+        }
+        Ok((span, obs))
+    }
+
+    fn result(&mut self) -> PResult<ActionKind> {
+        let mut seen = BTreeSet::new();
+        let mut pairs = Vec::new();
+        loop {
+            let (_, p) = self.distinct_position(&mut seen)?;
+            let (_, q) = self.distinct_position(&mut seen)?;
+            pairs.push((p, q));
+            if self.peek().tok != Tok::Comma {
+                break;
+            }
+            self.bump();
+        }
+        Ok(ActionKind::Result(pairs))
+    }
+}
+
+fn interpret_function((span, word): (Span, String), inputs: usize) -> PResult<Function> {
+    let named = match word.as_str() {
+        "and" => Some(NamedFunction::And),
+        "or" => Some(NamedFunction::Or),
+        "xor" => Some(NamedFunction::Xor),
+        "nand" => Some(NamedFunction::Nand),
+        "nor" => Some(NamedFunction::Nor),
+        "xnor" => Some(NamedFunction::Xnor),
+        _ => None,
+    };
+    if let Some(f) = named {
+        return Ok(Function::Named(f));
+    }
+    if word == "copy" {
+        if inputs != 1 {
+            return Err(ParseError::at(span, ParseErrorKind::CopyArity { inputs }));
+        }
+        return Ok(Function::Copy);
+    }
+    if word.chars().all(|c| c == '0' || c == '1') {
+        let expected = 1usize << inputs;
+        let found = word.chars().count();
+        if found != expected {
+            return Err(ParseError::at(
+                span,
+                ParseErrorKind::TruthTableLength {
+                    found,
+                    inputs,
+                    expected,
+                },
+            ));
+        }
+        return Ok(Function::Table(word.chars().map(|c| c == '1').collect()));
+    }
+    Err(ParseError::at(
+        span,
+        ParseErrorKind::UnknownFunction { found: word },
+    ))
+}
+
+fn interpret_layout(
+    inputs: &[(Span, String)],
+    raw: Vec<(Span, RawItem)>,
+) -> PResult<Vec<LayoutItem>> {
+    let declared = |n: &str| inputs.iter().any(|(_, i)| i == n);
+    let mut layout = Vec::new();
+    for (span, item) in raw {
+        match item {
+            RawItem::Sym(s) => layout.push(LayoutItem::Card(s)),
+            RawItem::Negated(name) => {
+                if !declared(&name) {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::UndeclaredInput { name },
+                    ));
+                }
+                layout.push(LayoutItem::Input {
+                    name,
+                    negated: true,
+                });
+            }
+            RawItem::Word(w) => {
+                if declared(&w) {
+                    layout.push(LayoutItem::Input {
+                        name: w,
+                        negated: false,
+                    });
+                } else if w == "0" || w == "1" {
+                    layout.push(LayoutItem::Constant(w == "1"));
+                } else if let Some(syms) = ascii_symbols(&w) {
+                    layout.extend(syms.into_iter().map(LayoutItem::Card));
+                } else if is_identifier(&w) {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::UndeclaredInput { name: w },
+                    ));
+                } else {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::Unexpected {
+                            found: format!("`{w}`"),
+                            expected: "a layout item (an input, `~input`, 0, 1, ♣, ♥ or #n)"
+                                .to_owned(),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    for (span, name) in inputs {
+        let laid_out = layout
+            .iter()
+            .any(|item| matches!(item, LayoutItem::Input { name: n, .. } if n == name));
+        if !laid_out {
+            return Err(ParseError::at(
+                *span,
+                ParseErrorKind::InputNotLaidOut { name: name.clone() },
+            ));
+        }
+    }
+    Ok(layout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TRICK: &str = "protocol five-card-trick\ninputs a b\nfunction and\nlayout ~a ♥ b\n\
+                         shuffle cut 1 2 3 4 5\nturn 1 2 3 4 5\n";
+
+    #[test]
+    fn five_card_trick_parses_into_the_model() {
+        let p = parse(TRICK).expect("the spec's example parses");
+        assert_eq!(p.name, "five-card-trick");
+        assert_eq!(p.inputs, vec!["a", "b"]);
+        assert_eq!(p.function, Function::Named(NamedFunction::And));
+        assert_eq!(p.cards(), 5);
+        assert_eq!(p.body.len(), 2);
+        assert_eq!(
+            p.body[0].kind,
+            ActionKind::Shuffle(Shuffle::Cut(vec![0, 1, 2, 3, 4]))
+        );
+        assert_eq!(p.body[1].span, Span { line: 6, col: 1 });
+    }
+
+    #[test]
+    fn hash_digit_is_a_card_other_hash_is_a_comment() {
+        let toks = lex("#3 # comment #4\nx#12").expect("lexes");
+        let kinds: Vec<Tok> = toks.into_iter().map(|t| t.tok).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Tok::Sym(Symbol::Card(3)),
+                Tok::Newline,
+                Tok::Word("x".to_owned()),
+                Tok::Sym(Symbol::Card(12)),
+                Tok::Eof
+            ]
+        );
+    }
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let toks = lex("♣♥ ab").expect("lexes");
+        assert_eq!(toks[2].span, Span { line: 1, col: 4 });
+    }
+
+    #[test]
+    fn declared_input_named_c_wins_over_the_club() {
+        let src = "protocol p\ninputs a c\nfunction and\nlayout a c C\n";
+        let p = parse(src).expect("parses");
+        assert_eq!(p.cards(), 5);
+        assert_eq!(p.layout[2], LayoutItem::Card(Symbol::Club));
+    }
+}
