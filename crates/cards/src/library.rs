@@ -1,1 +1,279 @@
-//! (being written)
+//! The built-in protocols, each with the verdict the literature (or a hand check) claims for it.
+//!
+//! Every protocol is also shipped as `crates/cards/protocols/NAME.cards` (embedded here with
+//! `include_str!`), so the files the CLI reads and the protocols the tests check are the same
+//! text. Each file's comments say where it comes from and what it claims.
+//!
+//! | name | source | function | claim |
+//! |---|---|---|---|
+//! | `five-card-trick` | [dB89] | AND, non-committed | correct, perfect, finite, 1 shuffle |
+//! | `mks-four-card-and` | [MKS12] | AND, non-committed | correct, perfect, finite, 2 shuffles |
+//! | `ms09-six-card-and` | [MS09] | AND, committed | correct, perfect, finite, 1 shuffle |
+//! | `ms09-four-card-xor` | [MS09] | XOR, committed | correct, perfect, finite, 1 shuffle |
+//! | `four-card-las-vegas-and` | after [KWH15] | AND, committed | correct, perfect, Las Vegas, 8 expected |
+//! | `five-card-trick-or` | [dB89], De Morgan | OR, non-committed | correct, perfect, finite, 1 |
+//! | `mks-four-card-or` | [MKS12], De Morgan | OR, non-committed | correct, perfect, finite, 2 |
+//! | `ms09-six-card-nand` | [MS09], output swapped | NAND, committed | correct, perfect, finite, 1 |
+//! | `ms09-six-card-or` | [MS09], De Morgan | OR, committed | correct, perfect, finite, 1 |
+//! | `ms09-copy` | [MS09] | COPY, committed | correct, perfect, finite, 1 |
+//! | `five-card-trick-no-cut` | negative example | AND | correct, **insecure**, 0 shuffles |
+//! | `mks-without-first-shuffle` | negative example | AND | correct, **insecure**, 1 shuffle |
+//! | `five-card-trick-biased-cut` | [dB89] with the bias of [KC25] | AND | correct, input-possibilistic, 1 |
+//!
+//! The claims are what the analyzer ([`crate::analyze`]) is expected to report; the library
+//! only states them. Security and runtime use the analyzer's JSON spellings.
+
+use std::path::PathBuf;
+
+use crate::model::Protocol;
+use crate::parse::{parse, ParseError};
+
+/// What the literature (or a hand check, for the De Morgan variants and negative examples) says
+/// about a built-in protocol, in the analyzer's vocabulary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    /// Every terminating run yields f(inputs).
+    pub correct: bool,
+    /// The strongest security level that holds: `"perfect"`, `"input-possibilistic"`,
+    /// `"output-possibilistic"` or `"insecure"`.
+    pub security: &'static str,
+    /// `"finite"`, `"las-vegas"` (restart-free) or `"las-vegas-restart"`.
+    pub runtime: &'static str,
+    /// The exact expected number of shuffles, as a rational in lowest terms (`"1"`, `"8"`).
+    pub expected_shuffles: &'static str,
+    /// The largest number of shuffles in any run; `None` when unbounded.
+    pub max_shuffles: Option<u32>,
+    /// Whether the protocol is a deliberately broken example (a test that it *fails*).
+    pub negative_example: bool,
+}
+
+/// The security levels a [`Claim`] may state, strongest first.
+pub const SECURITY_LEVELS: [&str; 4] = [
+    "perfect",
+    "input-possibilistic",
+    "output-possibilistic",
+    "insecure",
+];
+
+/// The runtime classes a [`Claim`] may state.
+pub const RUNTIMES: [&str; 3] = ["finite", "las-vegas", "las-vegas-restart"];
+
+/// A protocol that ships with facedown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Builtin {
+    /// The name, equal to the `protocol` line and the file name without `.cards`.
+    pub name: &'static str,
+    /// The `.cards` text (with its comments).
+    pub source: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// The bibliography key of the paper it comes from (`"dB89"`).
+    pub citation: &'static str,
+    /// The published or expected verdict.
+    pub claim: Claim,
+}
+
+impl Builtin {
+    /// The parsed protocol.
+    ///
+    /// # Panics
+    /// Never for the shipped protocols: the tests parse every built-in source. (Use [`load`] for
+    /// a `Result`.)
+    pub fn protocol(&self) -> Protocol {
+        parse(self.source).expect("built-in protocols parse (checked by the tests)")
+    }
+}
+
+const fn claim(
+    security: &'static str,
+    runtime: &'static str,
+    expected_shuffles: &'static str,
+    max_shuffles: Option<u32>,
+) -> Claim {
+    Claim {
+        correct: true,
+        security,
+        runtime,
+        expected_shuffles,
+        max_shuffles,
+        negative_example: false,
+    }
+}
+
+const fn finite_perfect(shuffles: &'static str, max: u32) -> Claim {
+    claim("perfect", "finite", shuffles, Some(max))
+}
+
+const fn negative(security: &'static str, shuffles: &'static str, max: u32) -> Claim {
+    Claim {
+        negative_example: true,
+        ..claim(security, "finite", shuffles, Some(max))
+    }
+}
+
+static BUILTINS: [Builtin; 13] = [
+    Builtin {
+        name: "five-card-trick",
+        source: include_str!("../protocols/five-card-trick.cards"),
+        summary: "den Boer's five-card trick: AND with one random cut, output read from the row",
+        citation: "dB89",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "mks-four-card-and",
+        source: include_str!("../protocols/mks-four-card-and.cards"),
+        summary: "Mizuki–Kumamoto–Sone: non-committed AND with four cards and two shuffles",
+        citation: "MKS12",
+        claim: finite_perfect("2", 2),
+    },
+    Builtin {
+        name: "ms09-six-card-and",
+        source: include_str!("../protocols/ms09-six-card-and.cards"),
+        summary: "Mizuki–Sone: committed AND with six cards and one random bisection cut",
+        citation: "MS09",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "ms09-four-card-xor",
+        source: include_str!("../protocols/ms09-four-card-xor.cards"),
+        summary: "Mizuki–Sone: committed XOR with four cards and one random bisection cut",
+        citation: "MS09",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "four-card-las-vegas-and",
+        source: include_str!("../protocols/four-card-las-vegas-and.cards"),
+        summary: "restart-free Las Vegas committed AND with four cards and non-uniform closed \
+                  shuffles; 8 shuffles in expectation",
+        citation: "KWH15",
+        claim: claim("perfect", "las-vegas", "8", None),
+    },
+    Builtin {
+        name: "five-card-trick-or",
+        source: include_str!("../protocols/five-card-trick-or.cards"),
+        summary: "the five-card trick on negated inputs (layout a ♥ ~b): OR by De Morgan",
+        citation: "dB89",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "mks-four-card-or",
+        source: include_str!("../protocols/mks-four-card-or.cards"),
+        summary: "the Mizuki–Kumamoto–Sone protocol on negated inputs: OR by De Morgan",
+        citation: "MKS12",
+        claim: finite_perfect("2", 2),
+    },
+    Builtin {
+        name: "ms09-six-card-nand",
+        source: include_str!("../protocols/ms09-six-card-nand.cards"),
+        summary: "the Mizuki–Sone committed AND with its output pair read swapped: NAND",
+        citation: "MS09",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "ms09-six-card-or",
+        source: include_str!("../protocols/ms09-six-card-or.cards"),
+        summary: "the Mizuki–Sone committed AND on negated inputs, output swapped: OR by De Morgan",
+        citation: "MS09",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "ms09-copy",
+        source: include_str!("../protocols/ms09-copy.cards"),
+        summary: "Mizuki–Sone COPY: two commitments to the input with six cards and one bisection",
+        citation: "MS09",
+        claim: finite_perfect("1", 1),
+    },
+    Builtin {
+        name: "five-card-trick-no-cut",
+        source: include_str!("../protocols/five-card-trick-no-cut.cards"),
+        summary: "NEGATIVE: the five-card trick without its cut shows the inputs",
+        citation: "dB89",
+        claim: negative("insecure", "0", 0),
+    },
+    Builtin {
+        name: "mks-without-first-shuffle",
+        source: include_str!("../protocols/mks-without-first-shuffle.cards"),
+        summary: "NEGATIVE: Mizuki–Kumamoto–Sone without the first shuffle tells 01 from 10",
+        citation: "MKS12",
+        claim: negative("insecure", "1", 1),
+    },
+    Builtin {
+        name: "five-card-trick-biased-cut",
+        source: include_str!("../protocols/five-card-trick-biased-cut.cards"),
+        summary: "the five-card trick with a cut biased by ε = 1/20 (identity 3/20, other \
+                  rotations 17/80): leaks in distribution, not in possibility",
+        citation: "KC25",
+        claim: claim("input-possibilistic", "finite", "1", Some(1)),
+    },
+];
+
+/// Every built-in protocol, in a fixed order (the spec's examples first).
+pub fn builtins() -> &'static [Builtin] {
+    &BUILTINS
+}
+
+/// The built-in protocol called `name`.
+pub fn find(name: &str) -> Option<&'static Builtin> {
+    BUILTINS.iter().find(|b| b.name == name)
+}
+
+/// Why [`load`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// Not a built-in name, and no readable file at that path.
+    #[error(
+        "`{}` is neither a built-in protocol (see `facedown cards list`) nor a readable file: {source}",
+        .path.display()
+    )]
+    Unreadable {
+        /// The path tried.
+        path: PathBuf,
+        /// Why reading failed.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file (or built-in source) is not a valid `.cards` protocol.
+    #[error("{}: {source}", .path.display())]
+    Parse {
+        /// The file, or the built-in's name.
+        path: PathBuf,
+        /// Where and what.
+        #[source]
+        source: ParseError,
+    },
+}
+
+/// A built-in protocol by name, or else the `.cards` file at the path `name_or_path`.
+pub fn load(name_or_path: &str) -> Result<Protocol, LoadError> {
+    let (path, text) = match find(name_or_path) {
+        Some(b) => (PathBuf::from(b.name), b.source.to_owned()),
+        None => {
+            let path = PathBuf::from(name_or_path);
+            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Unreadable {
+                path: path.clone(),
+                source,
+            })?;
+            (path, text)
+        }
+    };
+    parse(&text).map_err(|source| LoadError::Parse { path, source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_match_the_protocol_line() {
+        for (k, b) in builtins().iter().enumerate() {
+            assert!(
+                builtins()[..k].iter().all(|o| o.name != b.name),
+                "{} twice",
+                b.name
+            );
+            assert_eq!(b.protocol().name, b.name);
+            assert_eq!(find(b.name), Some(b));
+        }
+        assert_eq!(find("no-such-protocol"), None);
+    }
+}
