@@ -1,1 +1,945 @@
-//! (being written)
+//! The Monte-Carlo simulator: many seeded runs of a protocol, in parallel, reproducibly.
+//!
+//! # Compact form
+//!
+//! A protocol is first compiled ([`Compiled::new`]) to a flat program over rows encoded as
+//! bitmasks (bit `j` set when the card at position `j` is ♥; two-colour decks only, up to 64
+//! cards). Permutations become lookup tables over all `2^n` rows when `n ≤ 12` (a bit loop
+//! otherwise), shuffles carry their support and an exact sampler (uniform: one bounded integer;
+//! rational weights: one integer below the common denominator compared with cumulative
+//! numerators — no floating point, so the sampled distribution is exactly the written one),
+//! turns extract the turned bits and jump on them, `goto` and the end of a branch become jumps.
+//!
+//! # Randomness, one stream per trial
+//!
+//! Trial `t` (input `i`, run `r`, `t = i · runs + r`) draws from
+//! `ChaCha8Rng::seed_from_u64(seed)` with stream number `t` — the derivation of
+//! [`facedown_core::rng::trial_rng`], with 8 rounds instead of 20: per-trial ChaCha20 key setup
+//! and block generation was the bottleneck of the five-card trick (a run needs a single random
+//! number). Trials are grouped in fixed chunks whose tallies are integer counts merged by
+//! addition, so a run gives **the same report for any number of threads**.
+//!
+//! # What is reported
+//!
+//! Per input: how runs ended (output 0 or 1 at a committed result, a result that is not a
+//! commitment, a non-committed ending, a missing branch, the step limit), the mean number of
+//! shuffles with its standard error, the largest number seen; and the frequency of every view
+//! (the observations, rendered as in [`crate::analyze::render_view`]) per input.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use facedown_core::{Perm, Symbol};
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_traits::ToPrimitive;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::analyze::input_label;
+use crate::model::{input_bits, ActionKind, Function, Protocol, Span, Q};
+
+/// Why a protocol cannot be simulated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimulateError {
+    /// The simulator handles two-colour decks only.
+    #[error("the simulator handles ♣/♥ decks only; the layout has {0}")]
+    Deck(String),
+    /// More cards than a 64-bit row holds.
+    #[error("{0} cards is more than the simulator's 64")]
+    TooManyCards(usize),
+    /// A shuffle's distribution is invalid.
+    #[error("line {}, col {}: {reason}", .span.line, .span.col)]
+    Shuffle {
+        /// Where it is written.
+        span: Span,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A permutation or position does not fit the row.
+    #[error("line {}, col {}: {reason}", .span.line, .span.col)]
+    Position {
+        /// Where it is written.
+        span: Span,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A `goto` to a label that does not exist.
+    #[error("no label `{0}`")]
+    UnknownLabel(String),
+    /// The layout or function does not fit the inputs.
+    #[error("{0}")]
+    Layout(String),
+    /// An input assignment outside the protocol's inputs.
+    #[error("input {0} does not exist")]
+    Input(usize),
+}
+
+#[derive(Clone, Debug)]
+enum Sampler {
+    Uniform(u32),
+    Weighted {
+        cumulative: Vec<u64>,
+        denominator: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+enum Instr {
+    Perm(usize),
+    Shuffle {
+        perms: Range<usize>,
+        sampler: Sampler,
+    },
+    Turn {
+        turn: usize,
+        branches: Option<Vec<(u64, usize)>>,
+    },
+    Jump(usize),
+    Result {
+        pairs: Vec<(u8, u8)>,
+    },
+    End,
+    Restart,
+}
+
+#[derive(Clone, Debug)]
+struct TurnInfo {
+    positions: Vec<u8>,
+}
+
+/// A protocol compiled for fast simulation.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    n: usize,
+    inputs: usize,
+    input_names: Vec<String>,
+    outputs: Vec<bool>,
+    initial: Vec<u64>,
+    instrs: Vec<Instr>,
+    perms: Vec<Vec<u8>>,
+    tables: Vec<Vec<u16>>,
+    turns: Vec<TurnInfo>,
+    base: u64,
+    /// Most instructions one trial may execute before it is counted as `gave_up`.
+    pub max_steps: u64,
+}
+
+fn row_mask(row: &[Symbol]) -> Result<u64, SimulateError> {
+    let mut mask = 0u64;
+    for (j, s) in row.iter().enumerate() {
+        match s {
+            Symbol::Heart => mask |= 1 << j,
+            Symbol::Club => {}
+            Symbol::Card(_) => return Err(SimulateError::Deck(s.to_string())),
+        }
+    }
+    Ok(mask)
+}
+
+fn apply_images(images: &[u8], row: u64) -> u64 {
+    let mut out = 0u64;
+    let mut bits = row;
+    while bits != 0 {
+        let j = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        out |= 1 << images[j];
+    }
+    out
+}
+
+struct Compiler<'p> {
+    n: usize,
+    instrs: Vec<Instr>,
+    perms: Vec<Vec<u8>>,
+    turns: Vec<TurnInfo>,
+    labels: HashMap<&'p str, usize>,
+    gotos: Vec<(usize, &'p str)>,
+}
+
+impl<'p> Compiler<'p> {
+    fn add_perm(&mut self, p: &Perm, span: Span) -> Result<usize, SimulateError> {
+        if p.len() != self.n {
+            return Err(SimulateError::Position {
+                span,
+                reason: format!(
+                    "the permutation acts on {} positions, the protocol has {} cards",
+                    p.len(),
+                    self.n
+                ),
+            });
+        }
+        self.perms.push(p.images().map(|x| x as u8).collect());
+        Ok(self.perms.len() - 1)
+    }
+
+    fn block(&mut self, block: &'p [crate::model::Action]) -> Result<(), SimulateError> {
+        for action in block {
+            let span = action.span;
+            match &action.kind {
+                ActionKind::Perm(p) => {
+                    let idx = self.add_perm(p, span)?;
+                    self.instrs.push(Instr::Perm(idx));
+                }
+                ActionKind::Shuffle(s) => {
+                    let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
+                        span,
+                        reason: e.to_string(),
+                    })?;
+                    let start = self.perms.len();
+                    for (p, _) in &dist {
+                        self.add_perm(p, span)?;
+                    }
+                    let sampler = sampler(&dist).ok_or_else(|| SimulateError::Shuffle {
+                        span,
+                        reason: "weights need a common denominator below 2^64".to_owned(),
+                    })?;
+                    self.instrs.push(Instr::Shuffle {
+                        perms: start..self.perms.len(),
+                        sampler,
+                    });
+                }
+                ActionKind::Turn {
+                    positions,
+                    branches,
+                } => {
+                    let mut sorted = positions.clone();
+                    sorted.sort_unstable();
+                    if sorted.iter().any(|&p| p >= self.n)
+                        || sorted.windows(2).any(|w| w[0] == w[1])
+                    {
+                        return Err(SimulateError::Position {
+                            span,
+                            reason: "turned position out of range or repeated".to_owned(),
+                        });
+                    }
+                    let turn = self.turns.len();
+                    self.turns.push(TurnInfo {
+                        positions: sorted.iter().map(|&p| p as u8).collect(),
+                    });
+                    let at = self.instrs.len();
+                    self.instrs.push(Instr::Turn {
+                        turn,
+                        branches: None,
+                    });
+                    if let Some(bs) = branches {
+                        let mut table = Vec::new();
+                        let mut jumps = Vec::new();
+                        for b in bs {
+                            let mut key = 0u64;
+                            for (j, s) in b.observation.iter().enumerate() {
+                                match s {
+                                    Symbol::Heart => key |= 1 << j,
+                                    Symbol::Club => {}
+                                    Symbol::Card(_) => {
+                                        return Err(SimulateError::Deck(s.to_string()))
+                                    }
+                                }
+                            }
+                            table.push((key, self.instrs.len()));
+                            self.block(&b.body)?;
+                            jumps.push(self.instrs.len());
+                            self.instrs.push(Instr::Jump(0));
+                        }
+                        let after = self.instrs.len();
+                        for j in jumps {
+                            self.instrs[j] = Instr::Jump(after);
+                        }
+                        self.instrs[at] = Instr::Turn {
+                            turn,
+                            branches: Some(table),
+                        };
+                    }
+                }
+                ActionKind::Result(pairs) => {
+                    if pairs.iter().any(|&(a, b)| a >= self.n || b >= self.n) {
+                        return Err(SimulateError::Position {
+                            span,
+                            reason: "result position out of range".to_owned(),
+                        });
+                    }
+                    self.instrs.push(Instr::Result {
+                        pairs: pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect(),
+                    });
+                }
+                ActionKind::Label(name) => {
+                    self.labels.insert(name, self.instrs.len());
+                }
+                ActionKind::Goto(name) => {
+                    self.gotos.push((self.instrs.len(), name));
+                    self.instrs.push(Instr::Jump(0));
+                }
+                ActionKind::Restart => self.instrs.push(Instr::Restart),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn sampler(dist: &[(Perm, Q)]) -> Option<Sampler> {
+    let first = &dist.first()?.1;
+    if dist.iter().all(|(_, w)| w == first) {
+        return Some(Sampler::Uniform(u32::try_from(dist.len()).ok()?));
+    }
+    let mut lcm = BigInt::from(1);
+    for (_, w) in dist {
+        lcm = lcm.lcm(w.denom());
+    }
+    let denominator = lcm.to_u64()?;
+    let mut acc = 0u64;
+    let mut cumulative = Vec::with_capacity(dist.len());
+    for (_, w) in dist {
+        let num = (w.numer() * (&lcm / w.denom())).to_u64()?;
+        acc = acc.checked_add(num)?;
+        cumulative.push(acc);
+    }
+    (acc == denominator).then_some(Sampler::Weighted {
+        cumulative,
+        denominator,
+    })
+}
+
+/// How one trial ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    Output(bool),
+    NotACommitment,
+    Open,
+    Stuck,
+    GaveUp,
+}
+
+/// Views longer than this many observations are pooled as `(longer view)`.
+const LONG_VIEW: u64 = u64::MAX;
+const DENSE: u64 = 4096;
+
+/// Integer tallies of a set of trials; merged by addition.
+#[derive(Clone, Debug)]
+struct Tally {
+    k: usize,
+    /// Per input: [out0, out1, not a commitment, open, stuck, gave up].
+    outcomes: Vec<[u64; 6]>,
+    shuffles: Vec<u64>,
+    shuffles_sq: Vec<u128>,
+    shuffles_max: Vec<u64>,
+    dense: Vec<u64>,
+    sparse: HashMap<u64, Vec<u64>>,
+}
+
+impl Tally {
+    fn new(k: usize) -> Tally {
+        Tally {
+            k,
+            outcomes: vec![[0; 6]; k],
+            shuffles: vec![0; k],
+            shuffles_sq: vec![0; k],
+            shuffles_max: vec![0; k],
+            dense: Vec::new(),
+            sparse: HashMap::new(),
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        for i in 0..self.k {
+            for (a, b) in self.outcomes[i].iter_mut().zip(other.outcomes[i]) {
+                *a += b;
+            }
+            self.shuffles[i] += other.shuffles[i];
+            self.shuffles_sq[i] += other.shuffles_sq[i];
+            self.shuffles_max[i] = self.shuffles_max[i].max(other.shuffles_max[i]);
+        }
+        if self.dense.len() < other.dense.len() {
+            self.dense.resize(other.dense.len(), 0);
+        }
+        for (a, b) in self.dense.iter_mut().zip(&other.dense) {
+            *a += b;
+        }
+        for (code, counts) in other.sparse {
+            let slot = self.sparse.entry(code).or_insert_with(|| vec![0; self.k]);
+            for (a, b) in slot.iter_mut().zip(counts) {
+                *a += b;
+            }
+        }
+        self
+    }
+
+    #[inline]
+    fn record(&mut self, input: usize, outcome: Outcome, shuffles: u64, view: u64) {
+        let slot = match outcome {
+            Outcome::Output(false) => 0,
+            Outcome::Output(true) => 1,
+            Outcome::NotACommitment => 2,
+            Outcome::Open => 3,
+            Outcome::Stuck => 4,
+            Outcome::GaveUp => 5,
+        };
+        self.outcomes[input][slot] += 1;
+        self.shuffles[input] += shuffles;
+        self.shuffles_sq[input] += u128::from(shuffles) * u128::from(shuffles);
+        if shuffles > self.shuffles_max[input] {
+            self.shuffles_max[input] = shuffles;
+        }
+        if view < DENSE {
+            let idx = view as usize * self.k + input;
+            if idx >= self.dense.len() {
+                self.dense.resize((view as usize + 1) * self.k, 0);
+            }
+            self.dense[idx] += 1;
+        } else {
+            self.sparse.entry(view).or_insert_with(|| vec![0; self.k])[input] += 1;
+        }
+    }
+}
+
+/// Per-input results of a simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct InputReport {
+    /// The input, first input first.
+    pub input: String,
+    /// `f(input)`.
+    pub expected_output: bool,
+    /// Runs simulated.
+    pub runs: u64,
+    /// Runs whose committed result encoded 0.
+    pub output_0: u64,
+    /// Runs whose committed result encoded 1.
+    pub output_1: u64,
+    /// Runs whose result cards were not a commitment (or several pairs disagreed).
+    pub not_a_commitment: u64,
+    /// Runs that ended without a result (non-committed: the output is read from the view).
+    pub non_committed: u64,
+    /// Runs that met an observation without a branch.
+    pub stuck: u64,
+    /// Runs stopped by the step limit.
+    pub gave_up: u64,
+    /// Mean number of shuffles.
+    pub shuffles_mean: f64,
+    /// Standard error of that mean.
+    pub shuffles_stderr: f64,
+    /// Most shuffles seen in one run.
+    pub shuffles_max: u64,
+}
+
+/// How often one view was seen.
+#[derive(Clone, Debug, Serialize)]
+pub struct ViewCount {
+    /// The observations, as in [`crate::analyze::render_view`].
+    pub view: String,
+    /// Per input, how many runs saw it.
+    pub counts: Vec<u64>,
+}
+
+/// The result of a simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct SimulationReport {
+    /// The protocol's name.
+    pub name: String,
+    /// The seed.
+    pub seed: u64,
+    /// Runs per simulated input.
+    pub runs_per_input: u64,
+    /// Total runs.
+    pub total_runs: u64,
+    /// The generator and its per-trial derivation.
+    pub rng: String,
+    /// Per input.
+    pub inputs: Vec<InputReport>,
+    /// Per view, sorted by view.
+    pub views: Vec<ViewCount>,
+}
+
+/// Trials per chunk (the unit of parallel work).
+const CHUNK: u64 = 1 << 14;
+
+impl Compiled {
+    /// Compiles a protocol.
+    pub fn new(protocol: &Protocol) -> Result<Compiled, SimulateError> {
+        let n = protocol.cards();
+        if n > 64 {
+            return Err(SimulateError::TooManyCards(n));
+        }
+        let k = protocol.inputs.len();
+        if k > 16 {
+            return Err(SimulateError::Layout(format!("{k} inputs is too many")));
+        }
+        let count = protocol.input_count();
+        let mut initial = Vec::with_capacity(count);
+        let mut outputs = Vec::with_capacity(count);
+        for i in 0..count {
+            let bits = input_bits(i, k);
+            let row = protocol.initial_row(&bits).ok_or_else(|| {
+                SimulateError::Layout("the layout names an undeclared input".to_owned())
+            })?;
+            initial.push(row_mask(&row)?);
+            let out = match &protocol.function {
+                Function::Table(t) if t.len() != count => None,
+                f => f.eval(&bits),
+            }
+            .ok_or_else(|| {
+                SimulateError::Layout("the function does not fit the inputs".to_owned())
+            })?;
+            outputs.push(out);
+        }
+        let mut c = Compiler {
+            n,
+            instrs: Vec::new(),
+            perms: Vec::new(),
+            turns: Vec::new(),
+            labels: HashMap::new(),
+            gotos: Vec::new(),
+        };
+        c.block(&protocol.body)?;
+        c.instrs.push(Instr::End);
+        for (at, label) in std::mem::take(&mut c.gotos) {
+            let target = *c
+                .labels
+                .get(label)
+                .ok_or_else(|| SimulateError::UnknownLabel(label.to_owned()))?;
+            c.instrs[at] = Instr::Jump(target);
+        }
+        let tables = if n <= 12 {
+            c.perms
+                .iter()
+                .map(|images| {
+                    (0..1u64 << n)
+                        .map(|row| apply_images(images, row) as u16)
+                        .collect()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let widest = c.turns.iter().map(|t| t.positions.len()).max().unwrap_or(0);
+        let base = if widest >= 63 {
+            u64::MAX
+        } else {
+            (1u64 << widest) + 1
+        };
+        Ok(Compiled {
+            n,
+            inputs: count,
+            input_names: (0..count).map(|i| input_label(i, k)).collect(),
+            outputs,
+            initial,
+            instrs: c.instrs,
+            perms: c.perms,
+            tables,
+            turns: c.turns,
+            base,
+            max_steps: 1 << 20,
+        })
+    }
+
+    /// Number of cards.
+    pub fn cards(&self) -> usize {
+        self.n
+    }
+
+    /// Number of input assignments.
+    pub fn input_count(&self) -> usize {
+        self.inputs
+    }
+
+    #[inline]
+    fn permute(&self, perm: usize, row: u64) -> u64 {
+        match self.tables.get(perm) {
+            Some(t) => u64::from(t[row as usize]),
+            None => apply_images(&self.perms[perm], row),
+        }
+    }
+
+    #[inline]
+    fn observe(&self, turn: usize, row: u64) -> u64 {
+        let mut key = 0u64;
+        for (j, &p) in self.turns[turn].positions.iter().enumerate() {
+            key |= ((row >> p) & 1) << j;
+        }
+        key
+    }
+
+    /// Runs one trial of input `input` with `rng`; returns (outcome, shuffles, view code).
+    #[inline]
+    fn trial<R: Rng + ?Sized>(&self, input: usize, rng: &mut R) -> (Outcome, u64, u64) {
+        let mut row = self.initial[input];
+        let mut pc = 0usize;
+        let mut shuffles = 0u64;
+        let mut view = 0u64;
+        let mut steps = 0u64;
+        loop {
+            steps += 1;
+            if steps > self.max_steps {
+                return (Outcome::GaveUp, shuffles, view);
+            }
+            let Some(instr) = self.instrs.get(pc) else {
+                return (Outcome::Open, shuffles, view);
+            };
+            pc += 1;
+            match instr {
+                Instr::Perm(p) => row = self.permute(*p, row),
+                Instr::Shuffle { perms, sampler } => {
+                    let pick = match sampler {
+                        Sampler::Uniform(k) => rng.gen_range(0..*k) as usize,
+                        Sampler::Weighted {
+                            cumulative,
+                            denominator,
+                        } => {
+                            let x = rng.gen_range(0..*denominator);
+                            cumulative.partition_point(|&c| c <= x)
+                        }
+                    };
+                    row = self.permute(perms.start + pick, row);
+                    shuffles += 1;
+                }
+                Instr::Turn { turn, branches } => {
+                    let key = self.observe(*turn, row);
+                    view = if view == LONG_VIEW {
+                        LONG_VIEW
+                    } else {
+                        view.checked_mul(self.base)
+                            .and_then(|v| v.checked_add(key + 1))
+                            .unwrap_or(LONG_VIEW)
+                    };
+                    if let Some(bs) = branches {
+                        match bs.iter().find(|(k, _)| *k == key) {
+                            Some(&(_, target)) => pc = target,
+                            None => return (Outcome::Stuck, shuffles, view),
+                        }
+                    }
+                }
+                Instr::Jump(t) => pc = *t,
+                Instr::Result { pairs } => {
+                    let mut out = None;
+                    for &(a, b) in pairs {
+                        let bit = match ((row >> a) & 1, (row >> b) & 1) {
+                            (0, 1) => Some(false),
+                            (1, 0) => Some(true),
+                            _ => None,
+                        };
+                        match (bit, out) {
+                            (None, _) => return (Outcome::NotACommitment, shuffles, view),
+                            (Some(x), Some(y)) if x != y => {
+                                return (Outcome::NotACommitment, shuffles, view)
+                            }
+                            (Some(x), _) => out = Some(x),
+                        }
+                    }
+                    return match out {
+                        Some(bit) => (Outcome::Output(bit), shuffles, view),
+                        None => (Outcome::NotACommitment, shuffles, view),
+                    };
+                }
+                Instr::End => return (Outcome::Open, shuffles, view),
+                Instr::Restart => {
+                    row = self.initial[input];
+                    pc = 0;
+                }
+            }
+        }
+    }
+
+    /// Renders a view code as observations, replaying the control flow.
+    pub fn render_view(&self, code: u64) -> String {
+        if code == LONG_VIEW {
+            return "(longer view)".to_owned();
+        }
+        let mut digits = Vec::new();
+        let mut c = code;
+        while c > 0 {
+            digits.push(c % self.base - 1);
+            c /= self.base;
+        }
+        digits.reverse();
+        if digits.is_empty() {
+            return "(nothing)".to_owned();
+        }
+        let mut parts = Vec::new();
+        let mut pc = 0usize;
+        let mut next = digits.into_iter();
+        while let Some(instr) = self.instrs.get(pc) {
+            pc += 1;
+            match instr {
+                Instr::Turn { turn, branches } => {
+                    let Some(key) = next.next() else { break };
+                    let width = self.turns[*turn].positions.len();
+                    parts.push(
+                        (0..width)
+                            .map(|j| if (key >> j) & 1 == 1 { '♥' } else { '♣' })
+                            .collect::<String>(),
+                    );
+                    if let Some(bs) = branches {
+                        match bs.iter().find(|(k, _)| *k == key) {
+                            Some(&(_, t)) => pc = t,
+                            None => break,
+                        }
+                    }
+                }
+                Instr::Jump(t) => pc = *t,
+                Instr::Restart => pc = 0,
+                Instr::Result { .. } | Instr::End => break,
+                _ => {}
+            }
+        }
+        parts.join(" / ")
+    }
+
+    /// Runs `runs` trials of each input in `inputs` (all inputs when empty), seeded with `seed`,
+    /// on the current rayon pool. `progress` is called with the number of trials finished by
+    /// each chunk.
+    pub fn simulate(
+        &self,
+        name: &str,
+        inputs: &[usize],
+        runs: u64,
+        seed: u64,
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<SimulationReport, SimulateError> {
+        let chosen: Vec<usize> = if inputs.is_empty() {
+            (0..self.inputs).collect()
+        } else {
+            inputs.to_vec()
+        };
+        if let Some(&bad) = chosen.iter().find(|&&i| i >= self.inputs) {
+            return Err(SimulateError::Input(bad));
+        }
+        let base_rng = ChaCha8Rng::seed_from_u64(seed);
+        let chunks: Vec<(usize, u64, u64)> = chosen
+            .iter()
+            .flat_map(|&i| {
+                (0..runs.div_ceil(CHUNK)).map(move |c| (i, c * CHUNK, ((c + 1) * CHUNK).min(runs)))
+            })
+            .collect();
+        let tally = chunks
+            .into_par_iter()
+            .map(|(input, from, to)| {
+                let mut tally = Tally::new(self.inputs);
+                for r in from..to {
+                    let trial = input as u64 * runs + r;
+                    let mut rng = base_rng.clone();
+                    rng.set_stream(trial);
+                    let (outcome, shuffles, view) = self.trial(input, &mut rng);
+                    tally.record(input, outcome, shuffles, view);
+                }
+                if let Some(p) = progress {
+                    p(to - from);
+                }
+                tally
+            })
+            .reduce(|| Tally::new(self.inputs), Tally::merge);
+        Ok(self.report(name, &chosen, runs, seed, tally))
+    }
+
+    fn report(
+        &self,
+        name: &str,
+        chosen: &[usize],
+        runs: u64,
+        seed: u64,
+        tally: Tally,
+    ) -> SimulationReport {
+        let inputs = chosen
+            .iter()
+            .map(|&i| {
+                let n = runs.max(1) as f64;
+                let mean = tally.shuffles[i] as f64 / n;
+                let var = (tally.shuffles_sq[i] as f64 / n - mean * mean).max(0.0);
+                let o = tally.outcomes[i];
+                InputReport {
+                    input: self.input_names[i].clone(),
+                    expected_output: self.outputs[i],
+                    runs,
+                    output_0: o[0],
+                    output_1: o[1],
+                    not_a_commitment: o[2],
+                    non_committed: o[3],
+                    stuck: o[4],
+                    gave_up: o[5],
+                    shuffles_mean: mean,
+                    shuffles_stderr: (var / n).sqrt(),
+                    shuffles_max: tally.shuffles_max[i],
+                }
+            })
+            .collect();
+        let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+        let k = self.inputs;
+        let mut add = |code: u64, counts: &[u64]| {
+            if counts.iter().any(|&c| c > 0) {
+                let slot = views
+                    .entry(self.render_view(code))
+                    .or_insert_with(|| vec![0; k]);
+                for (a, b) in slot.iter_mut().zip(counts) {
+                    *a += b;
+                }
+            }
+        };
+        for (code, counts) in tally.dense.chunks(k).enumerate() {
+            add(code as u64, counts);
+        }
+        for (code, counts) in &tally.sparse {
+            add(*code, counts);
+        }
+        SimulationReport {
+            name: name.to_owned(),
+            seed,
+            runs_per_input: runs,
+            total_runs: runs * chosen.len() as u64,
+            rng:
+                "ChaCha8Rng::seed_from_u64(seed), stream = input·runs + run (one stream per trial)"
+                    .to_owned(),
+            inputs,
+            views: views
+                .into_iter()
+                .map(|(view, counts)| ViewCount { view, counts })
+                .collect(),
+        }
+    }
+}
+
+/// Compiles and simulates `runs` trials of every input.
+pub fn simulate(
+    protocol: &Protocol,
+    runs: u64,
+    seed: u64,
+) -> Result<SimulationReport, SimulateError> {
+    Compiled::new(protocol)?.simulate(&protocol.name, &[], runs, seed, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analyze::{explore, render_view, AnalysisOptions};
+    use crate::library::{builtins, find};
+    use num_traits::ToPrimitive;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("thread pool")
+    }
+
+    #[test]
+    fn same_report_for_any_thread_count() {
+        let p = find("four-card-las-vegas-and")
+            .expect("built in")
+            .protocol();
+        let c = Compiled::new(&p).expect("compiles");
+        // 3 chunks per input, so the chunks really are spread over the threads.
+        let runs = 2 * CHUNK + 17;
+        let one = pool(1).install(|| c.simulate(&p.name, &[], runs, 42, None));
+        let three = pool(3).install(|| c.simulate(&p.name, &[], runs, 42, None));
+        let (one, three) = (one.expect("runs"), three.expect("runs"));
+        assert_eq!(
+            serde_json::to_string(&one).expect("json"),
+            serde_json::to_string(&three).expect("json")
+        );
+        let other_seed = c.simulate(&p.name, &[], runs, 43, None).expect("runs");
+        assert_ne!(
+            serde_json::to_string(&one.views).expect("json"),
+            serde_json::to_string(&other_seed.views).expect("json")
+        );
+    }
+
+    #[test]
+    fn differential_against_the_exact_analyzer() {
+        let runs = 40_000u64;
+        for b in builtins() {
+            let p = b.protocol();
+            let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
+            let sim = simulate(&p, runs, 7).expect("simulates");
+            for r in &sim.inputs {
+                assert_eq!(r.stuck + r.gave_up + r.not_a_commitment, 0, "{}", b.name);
+                if r.non_committed == 0 {
+                    let right = if r.expected_output {
+                        r.output_1
+                    } else {
+                        r.output_0
+                    };
+                    assert_eq!(right, runs, "{}: committed output", b.name);
+                }
+            }
+            match ex.view_distribution().expect("views") {
+                Some(dist) => {
+                    let exact: BTreeMap<String, Vec<f64>> = dist
+                        .iter()
+                        .map(|(v, ps)| {
+                            (
+                                render_view(v),
+                                ps.iter().map(|q| q.to_f64().unwrap_or(f64::NAN)).collect(),
+                            )
+                        })
+                        .collect();
+                    for vc in &sim.views {
+                        assert!(exact.contains_key(&vc.view), "{}: {}", b.name, vc.view);
+                    }
+                    for (view, ps) in &exact {
+                        let counts = sim
+                            .views
+                            .iter()
+                            .find(|vc| &vc.view == view)
+                            .map(|vc| vc.counts.clone())
+                            .unwrap_or_else(|| vec![0; ps.len()]);
+                        for (i, &p) in ps.iter().enumerate() {
+                            let freq = counts[i] as f64 / runs as f64;
+                            let se = (p * (1.0 - p) / runs as f64).sqrt();
+                            assert!(
+                                (freq - p).abs() <= 5.0 * se + 1e-9,
+                                "{}: view {view} input {i}: {freq} vs exact {p}",
+                                b.name
+                            );
+                        }
+                    }
+                }
+                None => {
+                    let an = ex.summarize().expect("summarizes");
+                    let expected: f64 = an
+                        .expected_shuffles_exact
+                        .as_ref()
+                        .and_then(ToPrimitive::to_f64)
+                        .expect("terminates");
+                    for r in &sim.inputs {
+                        assert!(
+                            (r.shuffles_mean - expected).abs() <= 5.0 * r.shuffles_stderr,
+                            "{}: mean shuffles {} ± {} vs exact {expected}",
+                            b.name,
+                            r.shuffles_mean,
+                            r.shuffles_stderr
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_sampler_is_exact_integer_arithmetic() {
+        let p = find("five-card-trick-biased-cut")
+            .expect("built in")
+            .protocol();
+        let c = Compiled::new(&p).expect("compiles");
+        let Some(Instr::Shuffle {
+            sampler:
+                Sampler::Weighted {
+                    cumulative,
+                    denominator,
+                },
+            ..
+        }) = c.instrs.first()
+        else {
+            panic!("the biased cut compiles to a weighted sampler");
+        };
+        assert_eq!(*denominator, 80);
+        assert_eq!(cumulative, &vec![12, 29, 46, 63, 80]);
+    }
+
+    #[test]
+    fn missing_branch_is_counted_not_a_panic() {
+        let p = crate::parse::parse(
+            "protocol stuck\ninputs a\nfunction copy\nlayout a\nturn 1 {\n  ♣: result 1 2\n}\n",
+        )
+        .expect("parses");
+        let sim = simulate(&p, 100, 1).expect("simulates");
+        assert_eq!(sim.inputs[1].stuck, 100);
+    }
+}
