@@ -1,1 +1,65 @@
-//! The permutation-sharing dealer: N players compose secret permutations to deal cards without a trusted dealer, with hash commitments and an end-of-game audit.
+//! The permutation-sharing dealer: `N` players compose secret permutations to deal cards
+//! without a trusted dealer, with hash commitments and an end-of-game audit.
+//!
+//! The scheme comes from a Russian blog post (the seed `shared/seeds/001_*.txt`): each player
+//! `j` draws a secret permutation `A_j` of the deck, the deal is `A = A_N ∘ … ∘ A_1` (position
+//! `i` holds card `A(i)`), and a card is opened by passing `A_1(i)` along the chain of players,
+//! each applying his permutation. The last player either publishes `A(i)` (a public card) or
+//! keeps it (his private card); helper permutations split `A_N = outer ∘ inner` so that other
+//! players can be the last to apply a permutation and learn a card privately. Commitments
+//! `SHA3-256(X + k·n!)` to every permutation, published before play and opened after it, let
+//! everyone check everyone.
+//!
+//! This crate implements the scheme **as published** for three players
+//! ([`Scheme::published`]: helper pairs `C3/D3` and `F3/G3`, both of which — contrary to the
+//! post — deliver the card to player 1) and a **generalisation** to any `N ≥ 3` with a private
+//! path to every player ([`Scheme::general`]). See the [notes] for the construction, its costs
+//! and its assumptions.
+//!
+//! # Layout
+//!
+//! * [`rank`]: ordinal numbers of permutations (Lehmer code), exact on big integers;
+//! * [`commit`]: commitments to `X + k·n!` with a 256-bit salt, range-checked;
+//! * [`scheme`]: who holds what, and the message path ([`Plan`]) of every kind of opening;
+//! * [`messages`]: signed serde messages and their wire encoding;
+//! * [`player`]: players as sans-IO typestate machines with their complete [`View`], and the
+//!   [`Deviation`]s a cheating player can make;
+//! * [`driver`]: an in-memory table that runs `N` players and accounts messages, bytes and
+//!   rounds ([`facedown_core::Cost`]);
+//! * [`audit`]: the end-of-game audit that names the first deviating player;
+//! * [`transcript`]: the signed transcript, saved as JSON.
+//!
+//! ```
+//! use facedown_dealer::{play_with_rng, Scheme};
+//! use facedown_core::rng::seeded_rng;
+//!
+//! // The Ninety-Nine deal: three players, 37 cards, twelve each, one trump face up.
+//! let game = play_with_rng(Scheme::general(3, 37)?, 12, 1, None, &mut seeded_rng(99))?;
+//! assert!(game.finished.audit.passed);
+//! assert_eq!(game.hands.iter().map(Vec::len).collect::<Vec<_>>(), [12, 12, 12]);
+//! # Ok::<(), facedown_dealer::DealerError>(())
+//! ```
+//!
+//! This is research code. It has not been audited; do not use it to protect anything of value.
+
+pub mod audit;
+pub mod commit;
+pub mod driver;
+pub mod error;
+mod hexser;
+pub mod messages;
+pub mod notes;
+pub mod player;
+pub mod rank;
+pub mod scheme;
+pub mod transcript;
+
+pub use audit::{audit, AuditReport, Finding, FindingKind};
+pub use driver::{play_with_rng, Batch, Finished, Game, Phase, Table};
+pub use error::DealerError;
+pub use messages::{Body, Envelope, Roster, SessionId};
+pub use player::{
+    Deviation, Learned, Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady, View,
+};
+pub use scheme::{Hop, Operation, Plan, Recipient, Route, Scheme, Slot, Variant};
+pub use transcript::Transcript;
