@@ -153,5 +153,24 @@ pub enum PokerError {
     InvalidParameters(String),
 }
 
+impl PokerError {
+    /// The player this error blames, if any.
+    pub fn blamed(&self) -> Option<PartyId> {
+        match self {
+            PokerError::InvalidProof { player, .. }
+            | PokerError::NonCanonical { player, .. }
+            | PokerError::IdentityPoint { player, .. }
+            | PokerError::Malformed { player, .. }
+            | PokerError::WrongLength { player, .. }
+            | PokerError::UnexpectedMessage { player, .. }
+            | PokerError::Missing { player, .. } => Some(*player),
+            PokerError::UnknownCard { .. }
+            | PokerError::DuplicateCard { .. }
+            | PokerError::PositionOutOfRange { .. }
+            | PokerError::InvalidParameters(_) => None,
+        }
+    }
+}
+
 /// Shorthand for results of this crate.
 pub type Result<T> = core::result::Result<T, PokerError>;

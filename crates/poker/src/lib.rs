@@ -13,3 +13,8 @@ pub mod shuffle;
 mod transcript;
 
 pub use transcript::ProofContext;
+pub mod driver;
+pub mod messages;
+pub mod player;
+pub mod restricted;
+pub mod timing;

@@ -1,0 +1,98 @@
+//! The wire messages of a deal, serde-serializable, with a canonical binary encoding.
+//!
+//! Points travel compressed and scalars as raw 32 bytes, so decoding a message never rejects a
+//! non-canonical value by itself: the receiving player does, naming the sender. Decoding does
+//! reject truncated messages, trailing bytes and oversized length prefixes, as
+//! [`PokerError::Malformed`] naming the sender the transport reports.
+
+use bincode::Options;
+use facedown_core::PartyId;
+use serde::{Deserialize, Serialize};
+
+use crate::elgamal::CompressedCiphertext;
+use crate::errors::{PokerError, Result};
+use crate::keys::KeyShare;
+use crate::reveal::RevealToken;
+use crate::shuffle::ShuffleProof;
+
+/// Largest accepted encoded message (a 52-card shuffle is about 8.5 KB).
+pub const MAX_MESSAGE_BYTES: u64 = 16 << 20;
+
+/// A player's turn of shuffling: the new deck and the shuffle argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShuffleMessage {
+    /// The shuffling player.
+    pub player: PartyId,
+    /// The shuffled, re-randomised deck.
+    pub deck: Vec<CompressedCiphertext>,
+    /// The proof that `deck` is a shuffle of the previous deck.
+    pub proof: ShuffleProof,
+}
+
+/// A player's reveal tokens, with proofs, for every dealt position outside its own hand (the
+/// other players' hands, which only their owners can complete, and the public cards).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RevealMessage {
+    /// The revealing player.
+    pub player: PartyId,
+    /// Tokens in increasing position order.
+    pub tokens: Vec<RevealToken>,
+}
+
+/// Any message of a deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Message {
+    /// Key generation: a public key share with its Schnorr proof.
+    KeyShare(KeyShare),
+    /// A shuffle turn.
+    Shuffle(ShuffleMessage),
+    /// Reveal tokens.
+    Reveal(RevealMessage),
+}
+
+fn options() -> impl Options {
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_little_endian()
+        .reject_trailing_bytes()
+        .with_limit(MAX_MESSAGE_BYTES)
+}
+
+impl Message {
+    /// The player the message claims to come from.
+    pub fn sender(&self) -> PartyId {
+        match self {
+            Message::KeyShare(m) => m.player,
+            Message::Shuffle(m) => m.player,
+            Message::Reveal(m) => m.player,
+        }
+    }
+
+    /// The canonical encoding (bincode, fixed-width integers, little endian).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        options()
+            .serialize(self)
+            .map_err(|e| PokerError::Malformed {
+                player: self.sender(),
+                reason: e.to_string(),
+            })
+    }
+
+    /// Decodes a message the transport received from `sender`. Fails on truncation, trailing
+    /// bytes, oversized lengths, and on a message that claims another sender.
+    pub fn from_bytes(sender: PartyId, bytes: &[u8]) -> Result<Message> {
+        let msg: Message = options()
+            .deserialize(bytes)
+            .map_err(|e| PokerError::Malformed {
+                player: sender,
+                reason: e.to_string(),
+            })?;
+        if msg.sender() != sender {
+            return Err(PokerError::UnexpectedMessage {
+                player: sender,
+                reason: "message claims to come from another player",
+            });
+        }
+        Ok(msg)
+    }
+}

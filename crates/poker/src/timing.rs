@@ -1,0 +1,176 @@
+//! Wall-clock measurements behind `facedown poker bench`: medians of repeated runs of the
+//! shuffle argument, reveal tokens and masking, with proof sizes.
+//!
+//! These are single-threaded timings on whatever machine runs them; the criterion benches in
+//! `benches/` are the reference measurements. Build with `--release`: a debug build is several
+//! times slower, and [`BenchReport::optimized`] records which one ran.
+
+use std::time::Instant;
+
+use facedown_core::PartyId;
+use merlin::Transcript;
+use rand::{CryptoRng, RngCore};
+use serde::{Deserialize, Serialize};
+
+use crate::elgamal::{CardEncoding, Deck};
+use crate::errors::{PokerError, Result};
+use crate::generators::CommitmentKey;
+use crate::keys::{joint_key, SecretKey};
+use crate::masking::{mask_with_rng, verify_mask};
+use crate::reveal::{reveal_token_with_rng, verify_reveal_token};
+use crate::shuffle::{shuffle_with_rng, verify_shuffle};
+use crate::transcript::ProofContext;
+
+/// Medians (milliseconds) and sizes (bytes) of the main proofs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BenchReport {
+    /// Deck size.
+    pub cards: u16,
+    /// Repetitions of the shuffle measurements.
+    pub shuffle_reps: usize,
+    /// Repetitions of the reveal and mask measurements.
+    pub token_reps: usize,
+    /// Shuffle + re-randomisation + proof, median ms.
+    pub shuffle_prove_ms: f64,
+    /// Shuffle verification (proof decoding included, deck decoding excluded), median ms.
+    pub shuffle_verify_ms: f64,
+    /// Decoding (decompressing) a received deck, median ms.
+    pub deck_decode_ms: f64,
+    /// Encoded size of the shuffle proof, bytes.
+    pub shuffle_proof_bytes: usize,
+    /// Encoded size of the shuffled deck, bytes.
+    pub deck_bytes: usize,
+    /// Reveal token with its proof, median ms.
+    pub reveal_prove_ms: f64,
+    /// Reveal token verification, median ms.
+    pub reveal_verify_ms: f64,
+    /// Encoded size of a reveal token with its proof, bytes.
+    pub reveal_bytes: usize,
+    /// Masking with proof, median ms.
+    pub mask_prove_ms: f64,
+    /// Masking proof verification, median ms.
+    pub mask_verify_ms: f64,
+    /// Encoded size of a masked card with its proof, bytes.
+    pub mask_bytes: usize,
+    /// Whether the code was compiled with optimisations (`debug_assertions` off).
+    pub optimized: bool,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn size<T: Serialize>(v: &T) -> Result<usize> {
+    bincode::serialized_size(v)
+        .map(|s| s as usize)
+        .map_err(|e| PokerError::InvalidParameters(e.to_string()))
+}
+
+/// Measures a deck of `cards` cards under a 4-player joint key; `progress` is called after each
+/// repetition with (done, total).
+pub fn measure_with_rng<R: RngCore + CryptoRng>(
+    cards: u16,
+    shuffle_reps: usize,
+    token_reps: usize,
+    rng: &mut R,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<BenchReport> {
+    if shuffle_reps == 0 || token_reps == 0 {
+        return Err(PokerError::InvalidParameters(
+            "at least one repetition".to_owned(),
+        ));
+    }
+    let total = 2 * shuffle_reps + 2 * token_reps;
+    let mut done = 0;
+    let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random_with_rng(rng)).collect();
+    let pks: Vec<_> = sks.iter().map(|s| *s.public()).collect();
+    let key = joint_key(&pks)?;
+    let encoding = CardEncoding::new(cards);
+    let ck = CommitmentKey::new(usize::from(cards));
+    let ctx = ProofContext {
+        session: b"facedown poker bench",
+        round: 1,
+        player: PartyId(1),
+    };
+    let base = Transcript::new(b"facedown-poker bench");
+    // A realistic input: the open deck shuffled once.
+    let (deck, _) = shuffle_with_rng(
+        &mut base.clone(),
+        &ctx,
+        &ck,
+        &key,
+        &Deck::open_deck(&encoding),
+        rng,
+    )?;
+
+    let (mut prove_t, mut verify_t, mut decode_t) = (vec![], vec![], vec![]);
+    let (mut proof_bytes, mut deck_bytes) = (0, 0);
+    for _ in 0..shuffle_reps {
+        let start = Instant::now();
+        let (out, proof) = shuffle_with_rng(&mut base.clone(), &ctx, &ck, &key, &deck, rng)?;
+        prove_t.push(ms(start));
+        proof_bytes = size(&proof)?;
+        deck_bytes = size(&out.wire().to_vec())?;
+        let wire = out.wire().to_vec();
+        let start = Instant::now();
+        let decoded = Deck::decode(wire, ctx.player)?;
+        decode_t.push(ms(start));
+        let start = Instant::now();
+        verify_shuffle(&mut base.clone(), &ctx, &ck, &key, &deck, &decoded, &proof)?;
+        verify_t.push(ms(start));
+        done += 2;
+        progress(done, total);
+    }
+
+    let (mut rp, mut rv, mut mp, mut mv) = (vec![], vec![], vec![], vec![]);
+    let (mut reveal_bytes, mut mask_bytes) = (0, 0);
+    let ct = (&deck.ciphertexts()[0], &deck.wire()[0]);
+    let m = encoding
+        .point(0)
+        .ok_or_else(|| PokerError::InvalidParameters("empty deck".to_owned()))?;
+    for _ in 0..token_reps {
+        let start = Instant::now();
+        let token = reveal_token_with_rng(&mut base.clone(), &ctx, &sks[0], 0, ct, rng);
+        rp.push(ms(start));
+        reveal_bytes = size(&token)?;
+        let start = Instant::now();
+        verify_reveal_token(&mut base.clone(), &ctx, sks[0].public(), ct, &token)?;
+        rv.push(ms(start));
+
+        let start = Instant::now();
+        let (masked, proof) = mask_with_rng(&mut base.clone(), &ctx, &key, &m, rng);
+        mp.push(ms(start));
+        mask_bytes = size(&(masked.compress(), proof))?;
+        let start = Instant::now();
+        verify_mask(&mut base.clone(), &ctx, &key, &m, &masked, &proof)?;
+        mv.push(ms(start));
+        done += 2;
+        progress(done, total);
+    }
+    Ok(BenchReport {
+        cards,
+        shuffle_reps,
+        token_reps,
+        shuffle_prove_ms: median(prove_t),
+        shuffle_verify_ms: median(verify_t),
+        deck_decode_ms: median(decode_t),
+        shuffle_proof_bytes: proof_bytes,
+        deck_bytes,
+        reveal_prove_ms: median(rp),
+        reveal_verify_ms: median(rv),
+        reveal_bytes,
+        mask_prove_ms: median(mp),
+        mask_verify_ms: median(mv),
+        mask_bytes,
+        optimized: !cfg!(debug_assertions),
+    })
+}
