@@ -147,6 +147,8 @@ impl AuditReport {
     }
 }
 
+type SlotCommitment = (Slot, Commitment);
+
 struct Ctx {
     findings: Vec<Finding>,
 }
@@ -244,7 +246,7 @@ pub fn audit(t: &Transcript) -> Result<AuditReport, DealerError> {
     let end = t.envelopes.len();
 
     // 2. Commitments and openings.
-    let mut commits: BTreeMap<PartyId, (usize, &Vec<(Slot, Commitment)>)> = BTreeMap::new();
+    let mut commits: BTreeMap<PartyId, (usize, &[SlotCommitment])> = BTreeMap::new();
     let mut reveals: BTreeMap<PartyId, (usize, &Vec<Opening>)> = BTreeMap::new();
     let mut helper_msgs: BTreeMap<(u16, Half), (usize, &Perm)> = BTreeMap::new();
     let mut values: BTreeMap<(u32, u16), Vec<usize>> = BTreeMap::new();
@@ -253,10 +255,9 @@ pub fn audit(t: &Transcript) -> Result<AuditReport, DealerError> {
             Body::Commit { commitments } => {
                 if e.to != Recipient::All {
                     ctx.unexpected(i, e, "commitments sent privately");
-                } else if commits.insert(e.from, (i, commitments)).is_some() {
-                    ctx.flag(e.from, Some(i), (i, 0), FindingKind::MalformedCommit);
-                } else if commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
-                    != scheme.committed_slots(e.from)
+                } else if commits.insert(e.from, (i, commitments)).is_some()
+                    || commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
+                        != scheme.committed_slots(e.from)
                 {
                     ctx.flag(e.from, Some(i), (i, 0), FindingKind::MalformedCommit);
                 }

@@ -19,14 +19,14 @@
 //! # Layout
 //!
 //! * [`rank`]: ordinal numbers of permutations (Lehmer code), exact on big integers;
-//! * [`commit`]: commitments to `X + k·n!` with a 256-bit salt, range-checked;
+//! * [`commit`](mod@commit): commitments to `X + k·n!` with a 256-bit salt, range-checked;
 //! * [`scheme`]: who holds what, and the message path ([`Plan`]) of every kind of opening;
 //! * [`messages`]: signed serde messages and their wire encoding;
 //! * [`player`]: players as sans-IO typestate machines with their complete [`View`], and the
 //!   [`Deviation`]s a cheating player can make;
 //! * [`driver`]: an in-memory table that runs `N` players and accounts messages, bytes and
 //!   rounds ([`facedown_core::Cost`]);
-//! * [`audit`]: the end-of-game audit that names the first deviating player;
+//! * [`audit`](mod@audit): the end-of-game audit that names the first deviating player;
 //! * [`transcript`]: the signed transcript, saved as JSON.
 //!
 //! ```

@@ -468,7 +468,7 @@ impl PlayerReady {
             },
         );
         // The last player of a public opening learns the card as he computes it.
-        let learned = announcement.then(|| Learned {
+        let learned = announcement.then_some(Learned {
             op: id,
             position: op.position,
             card: honest as u16,
