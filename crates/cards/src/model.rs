@@ -470,7 +470,10 @@ mod tests {
             perms: vec![id.clone(), Perm::parse_cycles(4, "(1 2)").expect("valid")],
             weights: Some(vec![Q::new(1.into(), 3.into()), Q::new(1.into(), 3.into())]),
         };
-        assert!(matches!(s.distribution(4), Err(ShuffleError::WeightsSum(_))));
+        assert!(matches!(
+            s.distribution(4),
+            Err(ShuffleError::WeightsSum(_))
+        ));
     }
 
     #[test]
@@ -489,7 +492,10 @@ mod tests {
         let and = Function::Table(vec![false, false, false, true]);
         for k in 0..4 {
             let bits = input_bits(k, 2);
-            assert_eq!(and.eval(&bits), Function::Named(NamedFunction::And).eval(&bits));
+            assert_eq!(
+                and.eval(&bits),
+                Function::Named(NamedFunction::And).eval(&bits)
+            );
         }
     }
 

@@ -82,7 +82,11 @@ mod tests {
 
     #[test]
     fn ascii_and_unicode_spellings_agree() {
-        for (s, sym) in [("♣", Symbol::Club), ("c", Symbol::Club), ("H", Symbol::Heart)] {
+        for (s, sym) in [
+            ("♣", Symbol::Club),
+            ("c", Symbol::Club),
+            ("H", Symbol::Heart),
+        ] {
             assert_eq!(s.parse::<Symbol>(), Ok(sym));
         }
         assert_eq!("#12".parse::<Symbol>(), Ok(Symbol::Card(12)));
