@@ -6,19 +6,19 @@
 //!
 //! | name | source | function | claim |
 //! |---|---|---|---|
-//! | `five-card-trick` | [dB89] | AND, non-committed | correct, perfect, finite, 1 shuffle |
-//! | `mks-four-card-and` | [MKS12] | AND, non-committed | correct, perfect, finite, 2 shuffles |
-//! | `ms09-six-card-and` | [MS09] | AND, committed | correct, perfect, finite, 1 shuffle |
-//! | `ms09-four-card-xor` | [MS09] | XOR, committed | correct, perfect, finite, 1 shuffle |
-//! | `four-card-las-vegas-and` | after [KWH15] | AND, committed | correct, perfect, Las Vegas, 8 expected |
-//! | `five-card-trick-or` | [dB89], De Morgan | OR, non-committed | correct, perfect, finite, 1 |
-//! | `mks-four-card-or` | [MKS12], De Morgan | OR, non-committed | correct, perfect, finite, 2 |
-//! | `ms09-six-card-nand` | [MS09], output swapped | NAND, committed | correct, perfect, finite, 1 |
-//! | `ms09-six-card-or` | [MS09], De Morgan | OR, committed | correct, perfect, finite, 1 |
-//! | `ms09-copy` | [MS09] | COPY, committed | correct, perfect, finite, 1 |
+//! | `five-card-trick` | \[dB89\] | AND, non-committed | correct, perfect, finite, 1 shuffle |
+//! | `mks-four-card-and` | \[MKS12\] | AND, non-committed | correct, perfect, finite, 2 shuffles |
+//! | `ms09-six-card-and` | \[MS09\] | AND, committed | correct, perfect, finite, 1 shuffle |
+//! | `ms09-four-card-xor` | \[MS09\] | XOR, committed | correct, perfect, finite, 1 shuffle |
+//! | `four-card-las-vegas-and` | after \[KWH15\] | AND, committed | correct, perfect, Las Vegas, 8 expected |
+//! | `five-card-trick-or` | \[dB89\], De Morgan | OR, non-committed | correct, perfect, finite, 1 |
+//! | `mks-four-card-or` | \[MKS12\], De Morgan | OR, non-committed | correct, perfect, finite, 2 |
+//! | `ms09-six-card-nand` | \[MS09\], output swapped | NAND, committed | correct, perfect, finite, 1 |
+//! | `ms09-six-card-or` | \[MS09\], De Morgan | OR, committed | correct, perfect, finite, 1 |
+//! | `ms09-copy` | \[MS09\] | COPY, committed | correct, perfect, finite, 1 |
 //! | `five-card-trick-no-cut` | negative example | AND | correct, **insecure**, 0 shuffles |
 //! | `mks-without-first-shuffle` | negative example | AND | correct, **insecure**, 1 shuffle |
-//! | `five-card-trick-biased-cut` | [dB89] with the bias of [KC25] | AND | correct, input-possibilistic, 1 |
+//! | `five-card-trick-biased-cut` | \[dB89\] with the bias of \[KC25\] | AND | correct, input-possibilistic, 1 |
 //!
 //! The claims are what the analyzer ([`crate::analyze`]) is expected to report; the library
 //! only states them. Security and runtime use the analyzer's JSON spellings.
