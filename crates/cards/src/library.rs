@@ -19,6 +19,7 @@
 //! | `five-card-trick-no-cut` | negative example | AND | correct, **insecure**, 0 shuffles |
 //! | `mks-without-first-shuffle` | negative example | AND | correct, **insecure**, 1 shuffle |
 //! | `five-card-trick-biased-cut` | \[dB89\] with the bias of \[KC25\] | AND | correct, input-possibilistic, 1 |
+//! | `toy-restart-xor` | toy, around \[MS09\] | XOR, committed | correct, perfect, Las Vegas with restart, 3 expected |
 //!
 //! The claims are what the analyzer ([`crate::analyze`]) is expected to report; the library
 //! only states them. Security and runtime use the analyzer's JSON spellings.
@@ -111,7 +112,7 @@ const fn negative(security: &'static str, shuffles: &'static str, max: u32) -> C
     }
 }
 
-static BUILTINS: [Builtin; 13] = [
+static BUILTINS: [Builtin; 14] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -205,6 +206,14 @@ static BUILTINS: [Builtin; 13] = [
         citation: "KC25",
         claim: claim("input-possibilistic", "finite", "1", Some(1)),
     },
+    Builtin {
+        name: "toy-restart-xor",
+        source: include_str!("../protocols/toy-restart-xor.cards"),
+        summary: "a toy Las Vegas protocol with restart: a fair coin of two helper cards, then \
+                  the Mizuki–Sone XOR or a restart; 3 shuffles in expectation",
+        citation: "MS09",
+        claim: claim("perfect", "las-vegas-restart", "3", None),
+    },
 ];
 
 /// Every built-in protocol, in a fixed order (the spec's examples first).
@@ -222,7 +231,7 @@ pub fn find(name: &str) -> Option<&'static Builtin> {
 pub enum LoadError {
     /// Not a built-in name, and no readable file at that path.
     #[error(
-        "`{}` is neither a built-in protocol (see `facedown cards list`) nor a readable file: {source}",
+        "`{}` is neither a built-in protocol name nor a readable file: {source}",
         .path.display()
     )]
     Unreadable {
