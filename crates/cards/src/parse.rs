@@ -70,6 +70,10 @@ pub const MAX_CARDS: usize = 1 << 16;
 /// The largest number of inputs a protocol may declare (a truth table has `2^inputs` entries).
 pub const MAX_INPUTS: usize = 16;
 
+/// The deepest nesting of branching turns (so that no file can exhaust the stack of the parser,
+/// the printer or the analyzer).
+pub const MAX_NESTING: usize = 200;
+
 /// A malformed `.cards` file: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}, column {col}: {kind}")]
@@ -129,6 +133,12 @@ pub enum ParseErrorKind {
     /// A `{` is never closed.
     #[error("the block opened here with `{{` is never closed (reached the end of the file)")]
     UnterminatedBlock,
+    /// Branching turns nested deeper than [`MAX_NESTING`].
+    #[error("branching turns are nested more than {max} deep")]
+    TooDeep {
+        /// The limit.
+        max: usize,
+    },
     /// A header line is missing.
     #[error(
         "missing header line `{keyword}` (a file starts with protocol, inputs, function, layout)"
@@ -427,6 +437,11 @@ fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
             col += 1;
             continue;
         }
+        if c == '\u{feff}' && i == 0 {
+            // A byte-order mark is not part of the text.
+            i += 1;
+            continue;
+        }
         if c == '#' {
             if chars.get(i + 1).is_some_and(char::is_ascii_digit) {
                 let start = i + 1;
@@ -498,6 +513,7 @@ struct Parser {
     cards: usize,
     labels: BTreeMap<String, Span>,
     gotos: Vec<(String, Span)>,
+    depth: usize,
 }
 
 fn is_digits(w: &str) -> bool {
@@ -531,6 +547,7 @@ impl Parser {
             cards: 0,
             labels: BTreeMap::new(),
             gotos: Vec::new(),
+            depth: 0,
         }
     }
 
@@ -1131,6 +1148,13 @@ impl Parser {
             });
         }
         let open = self.bump().span;
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(ParseError::at(
+                open,
+                ParseErrorKind::TooDeep { max: MAX_NESTING },
+            ));
+        }
         let mut branches: Vec<Branch> = Vec::new();
         loop {
             self.skip_separators();
@@ -1182,6 +1206,7 @@ impl Parser {
                 span,
             });
         }
+        self.depth -= 1;
         Ok(ActionKind::Turn {
             positions,
             branches: Some(branches),

@@ -8,7 +8,7 @@ use facedown_cards::model::{
     Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Protocol, Shuffle,
     ShuffleError, Span, Q,
 };
-use facedown_cards::parse::{parse, ParseError, ParseErrorKind};
+use facedown_cards::parse::{parse, ParseError, ParseErrorKind, MAX_NESTING};
 use facedown_cards::print::same_up_to_spans;
 use facedown_core::{Perm, Symbol};
 use num_bigint::BigInt;
@@ -628,6 +628,29 @@ fn trailing_garbage_after_a_statement_is_rejected() {
     let e = err6("restart\n}\n");
     assert!(matches!(e.kind, ParseErrorKind::Unexpected { .. }));
     assert_eq!(at(&e), (6, 1));
+}
+
+#[test]
+fn deep_nesting_is_an_error_not_a_stack_overflow() {
+    let deep = "turn 1 { ♣: ".repeat(50_000);
+    let e = err6(&deep);
+    assert_eq!(e.kind, ParseErrorKind::TooDeep { max: MAX_NESTING });
+    assert_eq!(at(&e), (5, 8 + 12 * MAX_NESTING));
+    // Just inside the limit is fine.
+    let ok = format!(
+        "{}restart{}",
+        "turn 1 { ♣: ".repeat(MAX_NESTING),
+        " }".repeat(MAX_NESTING)
+    );
+    let p = parse(&format!("{H6}{ok}")).expect("nesting at the limit parses");
+    let text = p.to_string();
+    assert!(same_up_to_spans(&p, &parse(&text).expect("prints back")));
+}
+
+#[test]
+fn byte_order_mark_is_ignored() {
+    let p = parse(&format!("\u{feff}{}", source("ms09-copy"))).expect("parses");
+    assert_eq!(p.name, "ms09-copy");
 }
 
 #[test]
