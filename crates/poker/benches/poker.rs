@@ -1,6 +1,8 @@
 //! Criterion benches: the 52-card shuffle argument (prove, verify), a reveal token (make,
 //! verify), a full 4-player deal, and the multiscalar-multiplication floor for comparison.
 
+#![allow(missing_docs)] // criterion_group! generates an undocumented function.
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
@@ -97,5 +99,9 @@ fn msm_floor(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, shuffle, deal, msm_floor);
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = shuffle, deal, msm_floor
+}
 criterion_main!(benches);

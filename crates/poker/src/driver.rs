@@ -104,12 +104,7 @@ pub fn deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
     adversary: &mut A,
     rng: &mut R,
 ) -> DealReport {
-    let mut wire = Wire {
-        adversary,
-        players: params.players,
-        cost: Cost::ZERO,
-    };
-    let result = run(params, session, &mut wire, rng);
+    let (result, cost) = run_deal_with_adversary_with_rng(params, session, adversary, rng);
     let (hands, public, audit) = match result {
         Ok(dealt) => {
             let public = dealt.first().map(|d| d.public.clone()).unwrap_or_default();
@@ -139,8 +134,25 @@ pub fn deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
         hands,
         public,
         audit,
-        cost: wire.cost,
+        cost,
     }
+}
+
+/// Runs a deal and returns every player's view, or the first typed error, together with the
+/// cost up to that point.
+pub fn run_deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
+    params: DealParams,
+    session: &[u8],
+    adversary: &mut A,
+    rng: &mut R,
+) -> (Result<Vec<DealtHand>>, Cost) {
+    let mut wire = Wire {
+        adversary,
+        players: params.players,
+        cost: Cost::ZERO,
+    };
+    let result = run(params, session, &mut wire, rng);
+    (result, wire.cost)
 }
 
 fn run<A: Adversary, R: RngCore + CryptoRng>(
@@ -174,7 +186,7 @@ fn run<A: Adversary, R: RngCore + CryptoRng>(
     for p in PartyId::all(n) {
         wire.round();
         let msg = shuffling[p.index()].shuffle_with_rng(rng)?;
-        let msg = match wire.send(Message::Shuffle(msg))? {
+        let msg = match wire.send(Message::Shuffle(Box::new(msg)))? {
             Message::Shuffle(m) => m,
             _ => return Err(wrong_kind(p)),
         };

@@ -45,7 +45,7 @@ pub enum Message {
     /// Key generation: a public key share with its Schnorr proof.
     KeyShare(KeyShare),
     /// A shuffle turn.
-    Shuffle(ShuffleMessage),
+    Shuffle(Box<ShuffleMessage>),
     /// Reveal tokens.
     Reveal(RevealMessage),
 }

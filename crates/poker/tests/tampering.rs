@@ -1,0 +1,418 @@
+//! Every kind of tampering is rejected with a typed error that names the cheating player.
+
+mod common;
+
+use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+use facedown_core::rng::trial_rng;
+use facedown_core::PartyId;
+use facedown_poker::driver::{
+    deal_with_adversary_with_rng, run_deal_with_adversary_with_rng, Adversary, Honest,
+};
+use facedown_poker::elgamal::CompressedCiphertext;
+use facedown_poker::encoding::ScalarBytes;
+use facedown_poker::errors::{Item, PokerError, ProofKind};
+use facedown_poker::keys::KeyShare;
+use facedown_poker::messages::Message;
+use facedown_poker::player::DealParams;
+
+const PARAMS: DealParams = DealParams {
+    players: 3,
+    cards: 10,
+    hand: 2,
+    public: 2,
+};
+
+/// Rewrites messages with a closure.
+struct Tamper<F: FnMut(&mut Message)>(F);
+
+impl<F: FnMut(&mut Message)> Adversary for Tamper<F> {
+    fn tamper_message(&mut self, msg: &mut Message) {
+        (self.0)(msg)
+    }
+}
+
+/// Rewrites encoded bytes with a closure.
+struct TamperBytes<F: FnMut(PartyId, &mut Vec<u8>)>(F);
+
+impl<F: FnMut(PartyId, &mut Vec<u8>)> Adversary for TamperBytes<F> {
+    fn tamper_bytes(&mut self, sender: PartyId, bytes: &mut Vec<u8>) {
+        (self.0)(sender, bytes)
+    }
+}
+
+fn run<A: Adversary>(adversary: &mut A) -> PokerError {
+    run_session(b"session A", adversary)
+}
+
+fn run_session<A: Adversary>(session: &[u8], adversary: &mut A) -> PokerError {
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, session, adversary, &mut trial_rng(77, 0));
+    match result {
+        Ok(_) => panic!("tampering went unnoticed"),
+        Err(e) => e,
+    }
+}
+
+/// Tampers with player `who`'s shuffle message.
+fn on_shuffle_of(
+    who: u16,
+    mut f: impl FnMut(&mut Vec<CompressedCiphertext>, &mut facedown_poker::shuffle::ShuffleProof),
+) -> impl FnMut(&mut Message) {
+    move |msg| {
+        if let Message::Shuffle(m) = msg {
+            if m.player == PartyId(who) {
+                f(&mut m.deck, &mut m.proof);
+            }
+        }
+    }
+}
+
+fn invalid(player: u16, kind: ProofKind) -> PokerError {
+    PokerError::InvalidProof {
+        player: PartyId(player),
+        kind,
+    }
+}
+
+#[test]
+fn honest_run_passes_the_same_harness() {
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, b"session A", &mut Honest, &mut trial_rng(77, 0));
+    result.expect("no tampering, no error");
+}
+
+/// A wrong permutation: two output cards swapped after proving.
+#[test]
+fn swapped_cards_are_rejected_naming_the_shuffler() {
+    let err = run(&mut Tamper(on_shuffle_of(2, |deck, _| deck.swap(0, 3))));
+    assert_eq!(err, invalid(2, ProofKind::Shuffle));
+}
+
+/// A duplicated card (one card copied over another) is not a permutation.
+#[test]
+fn duplicated_card_is_rejected_naming_the_shuffler() {
+    let err = run(&mut Tamper(on_shuffle_of(1, |deck, _| deck[4] = deck[2])));
+    assert_eq!(err, invalid(1, ProofKind::Shuffle));
+}
+
+/// A wrong re-randomisation: one card's `c2` shifted by `G` (it now hides another point).
+#[test]
+fn wrong_rerandomisation_is_rejected_naming_the_shuffler() {
+    let err = run(&mut Tamper(on_shuffle_of(3, |deck, _| {
+        let c2 = deck[1].c2.decompress().expect("valid point") + RISTRETTO_BASEPOINT_POINT;
+        deck[1].c2 = c2.compress();
+    })));
+    assert_eq!(err, invalid(3, ProofKind::Shuffle));
+}
+
+/// The honest deck with a tampered proof scalar.
+#[test]
+fn tampered_shuffle_proof_is_rejected() {
+    let err = run(&mut Tamper(on_shuffle_of(2, |_, proof| {
+        proof.a_bar[0] = ScalarBytes([7; 32]);
+    })));
+    assert_eq!(err, invalid(2, ProofKind::Shuffle));
+}
+
+/// A truncated deck (a card dropped) is a length error, not a panic.
+#[test]
+fn dropped_card_is_a_length_error() {
+    let err = run(&mut Tamper(on_shuffle_of(2, |deck, _| {
+        deck.pop();
+    })));
+    assert!(
+        matches!(
+            err,
+            PokerError::WrongLength {
+                player: PartyId(2),
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// Non-canonical point bytes in a deck, and a non-canonical scalar in a proof.
+#[test]
+fn non_canonical_encodings_are_rejected_naming_the_sender() {
+    let err = run(&mut Tamper(on_shuffle_of(1, |deck, _| {
+        deck[0].c1 = CompressedRistretto([0xff; 32]);
+    })));
+    assert_eq!(
+        err,
+        PokerError::NonCanonical {
+            player: PartyId(1),
+            item: Item::Ciphertext
+        }
+    );
+    // A field element with its low bit set is a "negative" ristretto encoding.
+    let mut neg = [0u8; 32];
+    neg[0] = 1;
+    let err = run(&mut Tamper(on_shuffle_of(3, |_, proof| {
+        proof.c_a = CompressedRistretto(neg);
+    })));
+    assert_eq!(
+        err,
+        PokerError::NonCanonical {
+            player: PartyId(3),
+            item: Item::Proof
+        }
+    );
+    // ℓ itself is not a canonical scalar.
+    let ell = curve25519_dalek::scalar::Scalar::ZERO - curve25519_dalek::scalar::Scalar::ONE;
+    let mut ell_bytes = ell.to_bytes();
+    ell_bytes[0] += 1;
+    let err = run(&mut Tamper(on_shuffle_of(2, |_, proof| {
+        proof.tau_bar = ScalarBytes(ell_bytes);
+    })));
+    assert_eq!(
+        err,
+        PokerError::NonCanonical {
+            player: PartyId(2),
+            item: Item::Proof
+        }
+    );
+}
+
+/// The identity as a public key share.
+#[test]
+fn identity_key_is_rejected_naming_the_player() {
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if s.player == PartyId(2) {
+                s.key = CompressedRistretto::default();
+            }
+        }
+    }));
+    assert_eq!(
+        err,
+        PokerError::IdentityPoint {
+            player: PartyId(2),
+            item: Item::PublicKey
+        }
+    );
+}
+
+/// [BS03] rogue key: the last player announces `Y* − Σ others` (so that the joint key is a
+/// `Y*` it can decrypt under alone). It cannot prove knowledge of that key's discrete log.
+#[test]
+fn rogue_key_is_rejected_by_the_proof_of_knowledge() {
+    let y_star = RISTRETTO_BASEPOINT_POINT * curve25519_dalek::scalar::Scalar::from(12345u64);
+    let mut others: Vec<RistrettoPoint> = Vec::new();
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if s.player == PartyId(3) {
+                let sum: RistrettoPoint = others.iter().sum();
+                // The attack premise: with this key, the joint key would be Y*.
+                let rogue = y_star - sum;
+                assert_eq!(sum + rogue, y_star);
+                s.key = rogue.compress();
+            } else {
+                others.push(s.key.decompress().expect("honest key"));
+            }
+        }
+    }));
+    assert_eq!(err, invalid(3, ProofKind::KeyOwnership));
+}
+
+/// A key share (with its proof) replayed under another player's name.
+#[test]
+fn key_share_replayed_as_another_player_is_rejected() {
+    let mut first: Option<KeyShare> = None;
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if s.player == PartyId(1) {
+                first = Some(*s);
+            } else if let Some(f) = first {
+                if s.player == PartyId(2) {
+                    *s = KeyShare {
+                        player: PartyId(2),
+                        ..f
+                    };
+                }
+            }
+        }
+    }));
+    assert_eq!(err, invalid(2, ProofKind::KeyOwnership));
+}
+
+/// A key share replayed from another session (same player).
+#[test]
+fn key_share_replayed_from_another_session_is_rejected() {
+    let mut captured: Vec<KeyShare> = Vec::new();
+    let mut capture = Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            captured.push(*s);
+        }
+    });
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, b"session B", &mut capture, &mut trial_rng(1, 1));
+    result.expect("honest session B");
+    let old = captured[1];
+    let err = run_session(
+        b"session A",
+        &mut Tamper(move |msg: &mut Message| {
+            if let Message::KeyShare(s) = msg {
+                if s.player == PartyId(2) {
+                    *s = old;
+                }
+            }
+        }),
+    );
+    assert_eq!(err, invalid(2, ProofKind::KeyOwnership));
+}
+
+/// A shuffle proof replayed from another session on the same decks fails: the session is in
+/// the transcript. (Same seed, so the same keys and decks arise in both sessions.)
+#[test]
+fn shuffle_replayed_from_another_session_is_rejected() {
+    let mut captured = None;
+    let mut capture = Tamper(|msg: &mut Message| {
+        if let Message::Shuffle(m) = msg {
+            if m.player == PartyId(1) {
+                captured = Some(m.clone());
+            }
+        }
+    });
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, b"session B", &mut capture, &mut trial_rng(77, 0));
+    result.expect("honest session B");
+    let old = captured.expect("player 1 shuffled");
+    let mut replay = Tamper(move |msg: &mut Message| {
+        if let Message::Shuffle(m) = msg {
+            if m.player == PartyId(1) {
+                *m = old.clone();
+            }
+        }
+    });
+    let err = run_session(b"session A", &mut replay);
+    assert_eq!(err, invalid(1, ProofKind::Shuffle));
+}
+
+/// Reveal tokens swapped between two positions (each token and proof is genuine, for the
+/// other position).
+#[test]
+fn reveal_token_for_another_position_is_rejected() {
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::Reveal(m) = msg {
+            if m.player == PartyId(2) {
+                let (a, b) = (m.tokens[0], m.tokens[1]);
+                m.tokens[0] = facedown_poker::reveal::RevealToken {
+                    position: a.position,
+                    ..b
+                };
+                m.tokens[1] = facedown_poker::reveal::RevealToken {
+                    position: b.position,
+                    ..a
+                };
+            }
+        }
+    }));
+    assert_eq!(err, invalid(2, ProofKind::RevealToken));
+}
+
+/// A reveal token that is the identity, or simply wrong.
+#[test]
+fn wrong_reveal_token_is_rejected() {
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::Reveal(m) = msg {
+            if m.player == PartyId(3) {
+                let last = m.tokens.len() - 1;
+                m.tokens[last].token = CompressedRistretto::default();
+            }
+        }
+    }));
+    assert_eq!(err, invalid(3, ProofKind::RevealToken));
+}
+
+/// Reveal tokens for too few positions.
+#[test]
+fn missing_reveal_tokens_are_a_length_error() {
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::Reveal(m) = msg {
+            if m.player == PartyId(1) {
+                m.tokens.pop();
+            }
+        }
+    }));
+    assert!(
+        matches!(
+            err,
+            PokerError::WrongLength {
+                player: PartyId(1),
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// Truncated bytes, trailing garbage, and a message that claims another sender.
+#[test]
+fn truncated_and_forged_messages_are_rejected_naming_the_sender() {
+    for cut in [1usize, 10, 100] {
+        let err = run(&mut TamperBytes(|sender: PartyId, bytes: &mut Vec<u8>| {
+            if sender == PartyId(2) && bytes.len() > cut {
+                bytes.truncate(bytes.len() - cut);
+            }
+        }));
+        assert!(
+            matches!(
+                err,
+                PokerError::Malformed {
+                    player: PartyId(2),
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+    let err = run(&mut TamperBytes(|sender: PartyId, bytes: &mut Vec<u8>| {
+        if sender == PartyId(3) {
+            bytes.push(0);
+        }
+    }));
+    assert!(
+        matches!(
+            err,
+            PokerError::Malformed {
+                player: PartyId(3),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = run(&mut Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if s.player == PartyId(1) {
+                s.player = PartyId(2);
+            }
+        }
+    }));
+    assert!(
+        matches!(
+            err,
+            PokerError::UnexpectedMessage {
+                player: PartyId(1),
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// The report-level view of a failure: audit failed, blame on the cheater, nothing dealt.
+#[test]
+fn failed_audit_blames_the_cheater_in_the_report() {
+    let report = deal_with_adversary_with_rng(
+        PARAMS,
+        b"session A",
+        &mut Tamper(on_shuffle_of(2, |deck, _| deck.swap(0, 1))),
+        &mut trial_rng(77, 0),
+    );
+    assert!(!report.audit.passed);
+    assert_eq!(report.audit.blame, Some(PartyId(2)));
+    assert!(report.hands.is_empty() && report.public.is_empty());
+    assert!(report.cost.messages > 0);
+}
