@@ -12,12 +12,23 @@
 //!
 //! # Randomness, one stream per trial
 //!
-//! Trial `t` (input `i`, run `r`, `t = i · runs + r`) draws from
-//! `ChaCha8Rng::seed_from_u64(seed)` with stream number `t` — the derivation of
-//! [`facedown_core::rng::trial_rng`], with 8 rounds instead of 20: per-trial ChaCha20 key setup
-//! and block generation was the bottleneck of the five-card trick (a run needs a single random
-//! number). Trials are grouped in fixed chunks whose tallies are integer counts merged by
-//! addition, so a run gives **the same report for any number of threads**.
+//! Trial `t` (input `i`, run `r`, `t = i · runs + r`) reads its random words from a generator
+//! that depends only on `(seed, t)` ([`TrialRng`]), keyed like
+//! [`facedown_core::rng::trial_rng`] (`ChaCha8Rng::seed_from_u64(seed)`):
+//!
+//! 1. its first 16 words are keystream block `t` of stream 0;
+//! 2. any further words come from stream `t + 1`, from its start.
+//!
+//! The pieces of different trials never overlap, so trials are independent. Step 1 is what
+//! makes a trial cheap: `rand_chacha` computes four consecutive blocks at once, and consecutive
+//! trials use consecutive blocks, so one block computation serves four trials. Most protocols
+//! need one or two words per run; giving each trial a fresh stream (`set_stream(t)`) would
+//! compute four blocks to use one word, and that was the bottleneck of the five-card trick. The
+//! 8-round ChaCha is used for the same reason (the brief allows ChaCha8/12; 8 rounds are far
+//! beyond any statistical test a simulation could run).
+//!
+//! Trials are grouped in fixed chunks whose tallies are integer counts merged by addition, so a
+//! run gives **the same report for any number of threads**.
 //!
 //! # What is reported
 //!
@@ -33,7 +44,7 @@ use facedown_core::{Perm, Symbol};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::ToPrimitive;
-use rand::{Rng, SeedableRng};
+use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -77,13 +88,129 @@ pub enum SimulateError {
     Input(usize),
 }
 
+/// Draws an index into a shuffle's support (sorted as [`crate::model::Shuffle::distribution`]
+/// sorts it) with exactly the written probabilities.
 #[derive(Clone, Debug)]
-enum Sampler {
+pub enum Sampler {
+    /// Uniform over `0..k`.
     Uniform(u32),
+    /// Index `j` with probability `(cumulative[j] − cumulative[j−1]) / denominator`.
     Weighted {
+        /// Running sums of the numerators over the common denominator.
         cumulative: Vec<u64>,
+        /// The common denominator.
         denominator: u64,
     },
+}
+
+impl Sampler {
+    /// The sampler of a distribution; `None` when the common denominator exceeds `u64`.
+    pub fn new(dist: &[(Perm, Q)]) -> Option<Sampler> {
+        sampler(dist)
+    }
+
+    /// Draws an index.
+    #[inline]
+    pub fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
+        match self {
+            Sampler::Uniform(k) => rng.gen_range(0..*k) as usize,
+            Sampler::Weighted {
+                cumulative,
+                denominator,
+            } => {
+                let x = rng.gen_range(0..*denominator);
+                cumulative.partition_point(|&c| c <= x)
+            }
+        }
+    }
+}
+
+/// How trials get their randomness (recorded in every report).
+pub const RNG_DESCRIPTION: &str = "ChaCha8Rng::seed_from_u64(seed); trial t = input*runs + run \
+     reads keystream block t of stream 0, then stream t+1";
+
+/// Words per trial taken from the shared stream 0.
+const FIRST_WORDS: usize = 16;
+
+/// Stream 0 positioned at block `trial`.
+fn first_blocks(base: &ChaCha8Rng, trial: u64) -> ChaCha8Rng {
+    let mut rng = base.clone();
+    rng.set_word_pos(u128::from(trial) * FIRST_WORDS as u128);
+    rng
+}
+
+/// The random words of one trial: keystream block `t` of stream 0, then stream `t + 1` (see the
+/// [module docs](self)). Depends only on the seed and `t`.
+#[derive(Clone, Debug)]
+pub struct TrialRng {
+    words: [u32; FIRST_WORDS],
+    used: usize,
+    overflow: Option<Box<ChaCha8Rng>>,
+    seed: u64,
+    trial: u64,
+}
+
+impl TrialRng {
+    /// The generator of trial `trial` of a run seeded with `seed`.
+    pub fn new(seed: u64, trial: u64) -> TrialRng {
+        let base = ChaCha8Rng::seed_from_u64(seed);
+        let mut blocks = first_blocks(&base, trial);
+        TrialRng::next_from(&mut blocks, seed, trial)
+    }
+
+    /// The generator of `trial`, reading its first block from `blocks` (stream 0, positioned
+    /// at block `trial`).
+    #[inline]
+    fn next_from(blocks: &mut ChaCha8Rng, seed: u64, trial: u64) -> TrialRng {
+        let mut words = [0u32; FIRST_WORDS];
+        for w in &mut words {
+            *w = blocks.next_u32();
+        }
+        TrialRng {
+            words,
+            used: 0,
+            overflow: None,
+            seed,
+            trial,
+        }
+    }
+}
+
+impl RngCore for TrialRng {
+    #[inline]
+    fn next_u32(&mut self) -> u32 {
+        if let Some(&w) = self.words.get(self.used) {
+            self.used += 1;
+            return w;
+        }
+        let (seed, trial) = (self.seed, self.trial);
+        self.overflow
+            .get_or_insert_with(|| {
+                let mut r = ChaCha8Rng::seed_from_u64(seed);
+                r.set_stream(trial.wrapping_add(1));
+                Box::new(r)
+            })
+            .next_u32()
+    }
+
+    #[inline]
+    fn next_u64(&mut self) -> u64 {
+        let lo = u64::from(self.next_u32());
+        let hi = u64::from(self.next_u32());
+        (hi << 32) | lo
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        for chunk in dest.chunks_mut(4) {
+            let w = self.next_u32().to_le_bytes();
+            chunk.copy_from_slice(&w[..chunk.len()]);
+        }
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -579,16 +706,7 @@ impl Compiled {
             match instr {
                 Instr::Perm(p) => row = self.permute(*p, row),
                 Instr::Shuffle { perms, sampler } => {
-                    let pick = match sampler {
-                        Sampler::Uniform(k) => rng.gen_range(0..*k) as usize,
-                        Sampler::Weighted {
-                            cumulative,
-                            denominator,
-                        } => {
-                            let x = rng.gen_range(0..*denominator);
-                            cumulative.partition_point(|&c| c <= x)
-                        }
-                    };
+                    let pick = sampler.pick(rng);
                     row = self.permute(perms.start + pick, row);
                     shuffles += 1;
                 }
@@ -714,10 +832,10 @@ impl Compiled {
             .into_par_iter()
             .map(|(input, from, to)| {
                 let mut tally = Tally::new(self.inputs);
+                let mut blocks = first_blocks(&base_rng, input as u64 * runs + from);
                 for r in from..to {
                     let trial = input as u64 * runs + r;
-                    let mut rng = base_rng.clone();
-                    rng.set_stream(trial);
+                    let mut rng = TrialRng::next_from(&mut blocks, seed, trial);
                     let (outcome, shuffles, view) = self.trial(input, &mut rng);
                     tally.record(input, outcome, shuffles, view);
                 }
@@ -784,9 +902,7 @@ impl Compiled {
             seed,
             runs_per_input: runs,
             total_runs: runs * chosen.len() as u64,
-            rng:
-                "ChaCha8Rng::seed_from_u64(seed), stream = input·runs + run (one stream per trial)"
-                    .to_owned(),
+            rng: RNG_DESCRIPTION.to_owned(),
             inputs,
             views: views
                 .into_iter()
@@ -839,6 +955,25 @@ mod tests {
             serde_json::to_string(&one.views).expect("json"),
             serde_json::to_string(&other_seed.views).expect("json")
         );
+    }
+
+    #[test]
+    fn trial_randomness_depends_only_on_seed_and_trial() {
+        let base = ChaCha8Rng::seed_from_u64(5);
+        let mut blocks = first_blocks(&base, 0);
+        let mut in_chunk = Vec::new();
+        for t in 0..6 {
+            let mut rng = TrialRng::next_from(&mut blocks, 5, t);
+            in_chunk.push((0..40).map(|_| rng.next_u32()).collect::<Vec<_>>());
+        }
+        for (t, words) in in_chunk.iter().enumerate() {
+            let mut alone = TrialRng::new(5, t as u64);
+            let again: Vec<u32> = (0..40).map(|_| alone.next_u32()).collect();
+            assert_eq!(&again, words, "trial {t}");
+        }
+        // The overflow words (after the first 16) differ between trials.
+        assert_ne!(in_chunk[0][16..], in_chunk[1][16..]);
+        assert_ne!(in_chunk[0][..16], in_chunk[1][..16]);
     }
 
     #[test]
