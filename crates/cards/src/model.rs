@@ -1,5 +1,5 @@
 //! The protocol model: what a `.cards` file describes, in the action model of Mizuki–Shizuya
-//! [MS14] as used by Koch–Walzer–Härtel [KWH15].
+//! \[MS14\] as used by Koch–Walzer–Härtel \[KWH15\].
 //!
 //! Positions are **0-indexed** here; the `.cards` text and every printed form are 1-indexed.
 //! Permutations follow [`facedown_core::perm`]: `π` moves the card at position `i` to `π(i)`.
