@@ -479,3 +479,49 @@ pub fn audit(t: &Transcript) -> Result<AuditReport, DealerError> {
         openings: recomputed,
     })
 }
+
+impl core::fmt::Display for Finding {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: ", self.player)?;
+        match &self.what {
+            FindingKind::MissingCommit => write!(f, "never broadcast his commitments")?,
+            FindingKind::MalformedCommit => write!(f, "committed to the wrong permutations")?,
+            FindingKind::MissingReveal => write!(f, "never opened his commitments")?,
+            FindingKind::MalformedReveal => write!(f, "opened the wrong set of commitments")?,
+            FindingKind::RankOutOfRange { slot } => {
+                write!(f, "opened {slot} with an ordinal ≥ n!")?
+            }
+            FindingKind::CommitmentMismatch { slot } => {
+                write!(f, "opened a different {slot} than he committed to")?
+            }
+            FindingKind::MissingHelper { pair, half } => {
+                write!(f, "never sent the {half:?} half of helper pair {pair}")?
+            }
+            FindingKind::HelperNotCommitted { pair, half } => write!(
+                f,
+                "sent a {half:?} half of helper pair {pair} other than the committed one"
+            )?,
+            FindingKind::HelpersDoNotCompose { pair } => write!(
+                f,
+                "helper pair {pair} does not compose to his opened permutation"
+            )?,
+            FindingKind::WrongValue {
+                op,
+                hop,
+                expected,
+                got,
+            } => write!(
+                f,
+                "sent {got} instead of {expected} (opening {op}, hop {hop})"
+            )?,
+            FindingKind::MissingValue { op, hop } => {
+                write!(f, "never sent hop {hop} of opening {op}")?
+            }
+            FindingKind::Unexpected { reason } => write!(f, "{reason}")?,
+        }
+        if let Some(m) = self.message {
+            write!(f, " [transcript message #{m}]")?;
+        }
+        Ok(())
+    }
+}

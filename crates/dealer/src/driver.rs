@@ -324,6 +324,8 @@ pub struct Game {
     pub finished: Finished,
     /// Operations that never completed.
     pub aborted: Vec<u32>,
+    /// Every opening and its own cost.
+    pub per_op: Vec<(Operation, Cost)>,
 }
 
 impl Game {
@@ -362,6 +364,7 @@ pub fn play_with_rng<R: RngCore + CryptoRng + ?Sized>(
         None
     };
     let mut aborted = hands_batch.aborted.clone();
+    let mut per_op = hands_batch.per_op.clone();
     let views = table.views();
     let hands = views
         .iter()
@@ -374,6 +377,7 @@ pub fn play_with_rng<R: RngCore + CryptoRng + ?Sized>(
     let public_cards = match public_batch {
         Some(b) => {
             aborted.extend(b.aborted.iter().copied());
+            per_op.extend(b.per_op.iter().copied());
             let mut seen: Vec<&Learned> = views[0].learned.iter().filter(|l| l.public).collect();
             seen.sort_by_key(|l| l.position);
             seen.into_iter().map(|l| l.card).collect()
@@ -386,5 +390,6 @@ pub fn play_with_rng<R: RngCore + CryptoRng + ?Sized>(
         public: public_cards,
         finished,
         aborted,
+        per_op,
     })
 }

@@ -623,3 +623,83 @@ impl PlayerDone {
         self.core.view
     }
 }
+
+impl core::str::FromStr for Deviation {
+    type Err = DealerError;
+
+    /// Parses `value[@K[+OFFSET]]`, `announce[@K]`, `switch`, `reveal`, `helper`,
+    /// `withhold[@K]` (`K` counts the player's value messages or announcements from 0).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || {
+            DealerError::Config(format!(
+                "unknown deviation {s:?}: expected value[@K[+OFFSET]], announce[@K], switch, \
+                 reveal, helper or withhold[@K]"
+            ))
+        };
+        let (kind, arg) = match s.split_once('@') {
+            Some((k, a)) => (k, Some(a)),
+            None => (s, None),
+        };
+        let (k, offset) = match arg {
+            None => (0, 0),
+            Some(a) => {
+                let (k, off) = match a.split_once('+') {
+                    Some((k, o)) => (k, Some(o)),
+                    None => (a, None),
+                };
+                let k: usize = k.parse().map_err(|_| bad())?;
+                let off: u16 = off
+                    .map(str::parse)
+                    .transpose()
+                    .map_err(|_| bad())?
+                    .unwrap_or(0);
+                (k, off)
+            }
+        };
+        let no_arg = |d| if arg.is_none() { Ok(d) } else { Err(bad()) };
+        match kind {
+            "value" => Ok(Deviation::WrongValue { nth: k, offset }),
+            "announce" if offset == 0 => Ok(Deviation::WrongAnnouncement { nth: k }),
+            "withhold" if offset == 0 => Ok(Deviation::Withhold { nth: k }),
+            "switch" => no_arg(Deviation::SwitchPermutation),
+            "reveal" => no_arg(Deviation::RevealOther),
+            "helper" => no_arg(Deviation::WrongHelper),
+            _ => Err(bad()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deviations_parse_and_bad_ones_are_errors() {
+        assert_eq!(
+            "value".parse(),
+            Ok(Deviation::WrongValue { nth: 0, offset: 0 })
+        );
+        assert_eq!(
+            "value@3+7".parse(),
+            Ok(Deviation::WrongValue { nth: 3, offset: 7 })
+        );
+        assert_eq!(
+            "announce@2".parse(),
+            Ok(Deviation::WrongAnnouncement { nth: 2 })
+        );
+        assert_eq!("withhold@1".parse(), Ok(Deviation::Withhold { nth: 1 }));
+        assert_eq!("switch".parse(), Ok(Deviation::SwitchPermutation));
+        assert_eq!("reveal".parse(), Ok(Deviation::RevealOther));
+        assert_eq!("helper".parse(), Ok(Deviation::WrongHelper));
+        for bad in [
+            "",
+            "lie",
+            "value@x",
+            "switch@1",
+            "announce@1+2",
+            "value@1+99999",
+        ] {
+            assert!(bad.parse::<Deviation>().is_err(), "{bad}");
+        }
+    }
+}
