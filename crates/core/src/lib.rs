@@ -12,14 +12,17 @@
 //!   seeded Monte-Carlo runs give the same result for any number of threads.
 //! * [`cost`]: message, byte and round accounting.
 //! * [`party`]: party identifiers, numbered from 1 as in the papers.
+//! * [`table`]: the face-down table trait every backend implements, and the ideal table.
 
 pub mod cost;
 pub mod party;
 pub mod perm;
 pub mod rng;
 pub mod symbol;
+pub mod table;
 
 pub use cost::Cost;
 pub use party::PartyId;
 pub use perm::{Perm, PermError};
 pub use symbol::Symbol;
+pub use table::{Capabilities, FaceDownTable, IdealTable, SecurityModel, ShuffleSet, Support};

@@ -1,0 +1,395 @@
+//! The face-down table: one abstraction for every backend.
+//!
+//! A card protocol or a deal is written once against [`FaceDownTable`] and runs unchanged on
+//! the ideal table ([`IdealTable`]: the physical model, trusted randomness), on the
+//! permutation-sharing dealer and on the encrypted deck. A row of face-down cards sits on the
+//! table, positions `0..len()`; the operations are the actions of the card model:
+//!
+//! | operation | card model | who learns what |
+//! |---|---|---|
+//! | [`place`](FaceDownTable::place) | helper cards and constants | everyone knows them |
+//! | [`commit`](FaceDownTable::commit) | an input commitment | only the committing party |
+//! | [`rearrange`](FaceDownTable::rearrange) | `perm` | public |
+//! | [`shuffle`](FaceDownTable::shuffle) | `shuffle` | nobody learns the permutation drawn |
+//! | [`turn`](FaceDownTable::turn) | `turn` | everyone sees the cards |
+//! | [`open_to`](FaceDownTable::open_to) | deal a card to a hand | only that party sees it |
+//!
+//! Backends differ in what they can do *securely*. Each states it in its [`Capabilities`]; an
+//! operation a backend cannot perform returns an error, and one it can perform only with a
+//! weaker guarantee is marked [`Support::Weakened`] — never a silent fallback.
+
+use core::fmt;
+
+use rand::{CryptoRng, Rng, RngCore};
+use serde::{Deserialize, Serialize};
+
+use crate::{Cost, PartyId, Perm, Symbol};
+
+/// The adversary a backend resists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SecurityModel {
+    /// Physical cards: security rests on the cards' indistinguishable backs and honest shuffling.
+    Physical,
+    /// Honest-but-curious players who do not collude.
+    HonestButCuriousNoCollusion,
+    /// Malicious players, any coalition of up to N − 1 of them.
+    MaliciousUpToNMinus1,
+}
+
+impl SecurityModel {
+    /// Short label used in tables (`physical`, `hbc-no-collusion`, `malicious-n-1`).
+    pub fn label(self) -> &'static str {
+        match self {
+            SecurityModel::Physical => "physical",
+            SecurityModel::HonestButCuriousNoCollusion => "hbc-no-collusion",
+            SecurityModel::MaliciousUpToNMinus1 => "malicious-n-1",
+        }
+    }
+}
+
+impl fmt::Display for SecurityModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// How well a backend supports one operation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "support", content = "reason")]
+pub enum Support {
+    /// Supported with the backend's full guarantee.
+    Secure,
+    /// Supported, but with a weaker guarantee than the backend's security model; the reason
+    /// says what is lost.
+    Weakened(String),
+    /// Not supported; the operation returns an error.
+    Unsupported(String),
+}
+
+impl Support {
+    /// Whether the operation can be called at all.
+    pub fn is_available(&self) -> bool {
+        !matches!(self, Support::Unsupported(_))
+    }
+}
+
+/// What a backend can do, and how securely.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capabilities {
+    /// The backend's name (`ideal`, `dealer`, `encrypted`).
+    pub backend: String,
+    /// The adversary the backend resists.
+    pub security: SecurityModel,
+    /// Whether the backend's guarantees are information-theoretic (so leakage can be measured
+    /// exactly in bits) rather than computational.
+    pub information_theoretic: bool,
+    /// Input commitments placed by one party.
+    pub commit: Support,
+    /// Uniform shuffles over an explicit set or group of permutations.
+    pub uniform_shuffle: Support,
+    /// Shuffles with non-uniform (weighted) distributions.
+    pub weighted_shuffle: Support,
+    /// Uniform shuffles over all permutations (a deal).
+    pub full_shuffle: Support,
+    /// Opening a card to one party only.
+    pub private_open: Support,
+}
+
+impl Capabilities {
+    /// The support for a given shuffle.
+    pub fn shuffle_support(&self, set: &ShuffleSet) -> &Support {
+        match set {
+            ShuffleSet::All => &self.full_shuffle,
+            ShuffleSet::Uniform(_) => &self.uniform_shuffle,
+            ShuffleSet::Weighted(_) => &self.weighted_shuffle,
+        }
+    }
+}
+
+/// The permutations a shuffle draws from, and how.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ShuffleSet {
+    /// Uniform over all permutations of the row (a deal).
+    All,
+    /// Uniform over the listed permutations (a set or a whole group, listed element by element;
+    /// listing a permutation twice doubles its weight).
+    Uniform(Vec<Perm>),
+    /// Weighted by positive integer weights (probability `w / Σw`).
+    Weighted(Vec<(Perm, u64)>),
+}
+
+impl ShuffleSet {
+    /// Whether the listed permutations are closed under composition (form a group), which
+    /// decides whether several parties can each apply a uniform element and still obtain a
+    /// uniform element. `All` is a group.
+    pub fn is_group(&self) -> bool {
+        let perms: Vec<&Perm> = match self {
+            ShuffleSet::All => return true,
+            ShuffleSet::Uniform(p) => p.iter().collect(),
+            ShuffleSet::Weighted(p) => p.iter().map(|(q, _)| q).collect(),
+        };
+        let set: std::collections::BTreeSet<&Perm> = perms.iter().copied().collect();
+        set.iter().all(|a| {
+            set.iter()
+                .all(|b| a.compose(b).map(|c| set.contains(&c)).unwrap_or(false))
+        })
+    }
+}
+
+/// Why the ideal table refused an operation.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// A position is outside the row.
+    #[error("position {position} is outside the row of {len} cards")]
+    Position {
+        /// The position (0-indexed).
+        position: usize,
+        /// The row's length.
+        len: usize,
+    },
+    /// A permutation acts on a different number of cards than the row has.
+    #[error("a permutation on {got} positions does not fit a row of {len} cards")]
+    PermSize {
+        /// Positions of the permutation.
+        got: usize,
+        /// The row's length.
+        len: usize,
+    },
+    /// A shuffle lists no permutation, or its weights are all zero.
+    #[error("a shuffle needs at least one permutation of positive weight")]
+    EmptyShuffle,
+    /// A party outside `1..=parties`.
+    #[error("{party} is not at this table of {parties} parties")]
+    Party {
+        /// The party.
+        party: PartyId,
+        /// Number of parties.
+        parties: usize,
+    },
+}
+
+/// A table of face-down cards (see the [module docs](self)).
+pub trait FaceDownTable {
+    /// Why an operation failed (bad input, a cheating party, a network fault …).
+    type Error: std::error::Error + Send + Sync + 'static;
+
+    /// What this backend can do, and how securely.
+    fn capabilities(&self) -> Capabilities;
+
+    /// The number of parties at the table.
+    fn parties(&self) -> usize;
+
+    /// The number of cards on the table.
+    fn len(&self) -> usize;
+
+    /// Whether the table is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends cards whose faces everyone knows, face down, at the right end of the row.
+    fn place(&mut self, cards: &[Symbol]) -> Result<(), Self::Error>;
+
+    /// Appends cards, face down, whose faces only `party` knows (an input commitment).
+    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), Self::Error>;
+
+    /// Rearranges the row in public: the card at `i` moves to `perm(i)`.
+    fn rearrange(&mut self, perm: &Perm) -> Result<(), Self::Error>;
+
+    /// Applies a permutation drawn from `set`; nobody learns which.
+    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), Self::Error>;
+
+    /// Turns the cards at `positions` face up for everyone, then face down again.
+    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error>;
+
+    /// Shows the cards at `positions` to `party` only.
+    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error>;
+
+    /// What the operations so far cost on the wire.
+    fn cost(&self) -> Cost;
+}
+
+/// The ideal table: physical cards with trusted randomness, no communication.
+///
+/// Every operation is secure; the cost is always zero messages.
+#[derive(Clone, Debug)]
+pub struct IdealTable<R> {
+    row: Vec<Symbol>,
+    parties: usize,
+    rng: R,
+}
+
+impl<R: RngCore + CryptoRng> IdealTable<R> {
+    /// An empty table for `parties` parties, drawing shuffles from `rng`.
+    pub fn with_rng(parties: usize, rng: R) -> Self {
+        IdealTable {
+            row: Vec::new(),
+            parties,
+            rng,
+        }
+    }
+
+    /// The row as it lies (for tests and teaching; a real table does not offer this).
+    pub fn peek(&self) -> &[Symbol] {
+        &self.row
+    }
+
+    fn check_positions(&self, positions: &[usize]) -> Result<(), TableError> {
+        match positions.iter().find(|&&p| p >= self.row.len()) {
+            Some(&position) => Err(TableError::Position {
+                position,
+                len: self.row.len(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    fn apply(&mut self, perm: &Perm) -> Result<(), TableError> {
+        self.row = perm.apply_to_row(&self.row).ok_or(TableError::PermSize {
+            got: perm.len(),
+            len: self.row.len(),
+        })?;
+        Ok(())
+    }
+}
+
+impl<R: RngCore + CryptoRng> FaceDownTable for IdealTable<R> {
+    type Error = TableError;
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            backend: "ideal".to_owned(),
+            security: SecurityModel::Physical,
+            information_theoretic: true,
+            commit: Support::Secure,
+            uniform_shuffle: Support::Secure,
+            weighted_shuffle: Support::Secure,
+            full_shuffle: Support::Secure,
+            private_open: Support::Secure,
+        }
+    }
+
+    fn parties(&self) -> usize {
+        self.parties
+    }
+
+    fn len(&self) -> usize {
+        self.row.len()
+    }
+
+    fn place(&mut self, cards: &[Symbol]) -> Result<(), TableError> {
+        self.row.extend_from_slice(cards);
+        Ok(())
+    }
+
+    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), TableError> {
+        if party.0 == 0 || party.index() >= self.parties {
+            return Err(TableError::Party {
+                party,
+                parties: self.parties,
+            });
+        }
+        self.row.extend_from_slice(cards);
+        Ok(())
+    }
+
+    fn rearrange(&mut self, perm: &Perm) -> Result<(), TableError> {
+        self.apply(perm)
+    }
+
+    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), TableError> {
+        let perm = match set {
+            ShuffleSet::All => Perm::random_with_rng(self.row.len(), &mut self.rng),
+            ShuffleSet::Uniform(perms) => {
+                if perms.is_empty() {
+                    return Err(TableError::EmptyShuffle);
+                }
+                perms[self.rng.gen_range(0..perms.len())].clone()
+            }
+            ShuffleSet::Weighted(perms) => {
+                let total: u128 = perms.iter().map(|(_, w)| u128::from(*w)).sum();
+                if total == 0 {
+                    return Err(TableError::EmptyShuffle);
+                }
+                let mut x = self.rng.gen_range(0..total);
+                let mut chosen = None;
+                for (p, w) in perms {
+                    if x < u128::from(*w) {
+                        chosen = Some(p);
+                        break;
+                    }
+                    x -= u128::from(*w);
+                }
+                chosen.ok_or(TableError::EmptyShuffle)?.clone()
+            }
+        };
+        self.apply(&perm)
+    }
+
+    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, TableError> {
+        self.check_positions(positions)?;
+        Ok(positions.iter().map(|&p| self.row[p]).collect())
+    }
+
+    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>, TableError> {
+        if party.0 == 0 || party.index() >= self.parties {
+            return Err(TableError::Party {
+                party,
+                parties: self.parties,
+            });
+        }
+        self.turn(positions)
+    }
+
+    fn cost(&self) -> Cost {
+        Cost::ZERO
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::seeded_rng;
+
+    #[test]
+    fn ideal_table_follows_the_card_convention() {
+        let mut t = IdealTable::with_rng(2, seeded_rng(1));
+        t.place(&[Symbol::Club, Symbol::Heart, Symbol::Club])
+            .expect("place");
+        t.rearrange(&Perm::parse_cycles(3, "(1 2)").expect("valid"))
+            .expect("fits");
+        assert_eq!(
+            t.turn(&[0, 1, 2]).expect("in range"),
+            [Symbol::Heart, Symbol::Club, Symbol::Club]
+        );
+        assert_eq!(
+            t.turn(&[3]),
+            Err(TableError::Position {
+                position: 3,
+                len: 3
+            })
+        );
+        assert!(t.open_to(PartyId(3), &[0]).is_err());
+    }
+
+    #[test]
+    fn full_shuffle_keeps_the_multiset() {
+        let mut t = IdealTable::with_rng(3, seeded_rng(2));
+        let deck: Vec<Symbol> = (0..10).map(Symbol::Card).collect();
+        t.place(&deck).expect("place");
+        t.shuffle(&ShuffleSet::All).expect("shuffle");
+        let mut seen = t.turn(&(0..10).collect::<Vec<_>>()).expect("in range");
+        seen.sort();
+        assert_eq!(seen, deck);
+    }
+
+    #[test]
+    fn group_check_distinguishes_a_cut_from_a_bare_set() {
+        let id = Perm::identity(4);
+        let swap = Perm::parse_cycles(4, "(1 3)(2 4)").expect("valid");
+        let other = Perm::parse_cycles(4, "(2 3)").expect("valid");
+        assert!(ShuffleSet::Uniform(vec![id.clone(), swap.clone()]).is_group());
+        assert!(!ShuffleSet::Uniform(vec![id, swap, other]).is_group());
+    }
+}
