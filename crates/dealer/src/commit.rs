@@ -239,6 +239,26 @@ mod tests {
     }
 
     #[test]
+    fn known_answer_vector_from_an_independent_implementation() {
+        // Computed from the specification in the module docs with Python's hashlib.sha3_256:
+        // n = 5, party 2, slot A2 (code 00 00 02), X = 7, k = 0x00 01 02 … 1f, W = 33.
+        let salt = Salt(core::array::from_fn(|i| i as u8));
+        assert_eq!(encoding_width(5), 33);
+        let c = commit(
+            5,
+            PartyId(2),
+            Slot::Deal(PartyId(2)),
+            &BigUint::from(7u32),
+            &salt,
+        )
+        .expect("in range");
+        assert_eq!(
+            hex::encode(c.0),
+            "1a9a5a0f683883d05c2ade6434ab3725a8440dcbb6a9dd3f895ad2c1ac003913"
+        );
+    }
+
+    #[test]
     fn encoding_is_fixed_width() {
         let n = 10;
         let w = encoding_width(n);

@@ -133,6 +133,14 @@ mod tests {
     }
 
     #[test]
+    fn lehmer_code_known_answer() {
+        // π = [2, 0, 4, 1, 3]: d = (2, 0, 2, 0, 0), X = 2·4! + 0·3! + 2·2! + 0 + 0 = 52.
+        let p = Perm::from_images(vec![2, 0, 4, 1, 3]).expect("valid");
+        assert_eq!(lehmer_code(&p), vec![2, 0, 2, 0, 0]);
+        assert_eq!(rank(&p), BigUint::from(52u32));
+    }
+
+    #[test]
     fn unrank_rejects_n_factorial_and_beyond() {
         for n in [1usize, 3, 10, 52, 100] {
             let f = factorial(n);

@@ -25,7 +25,13 @@ fn scheme_strategy() -> impl Strategy<Value = Scheme> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig {
+        cases: 48,
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
+        )),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn every_opening_path_returns_the_right_card_and_honest_runs_pass(

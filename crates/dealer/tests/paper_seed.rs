@@ -224,3 +224,46 @@ fn helper_permutations_are_fresh_for_every_deal() {
     }
     assert_ne!(t1.params().session, t2.params().session);
 }
+
+#[test]
+fn general_scheme_with_three_players_extends_the_published_c3_d3_path() {
+    let general = Scheme::general(3, 9).expect("valid");
+    let published = Scheme::published(9).expect("valid");
+    // Target 1: the same message path as the post's C3/D3.
+    assert_eq!(
+        general.plan(Route::Helper(0)).expect("plan"),
+        published.plan(Route::Helper(0)).expect("plan")
+    );
+    // Target 2: the missing path, inner half held by player 1: 1 → 2 → 1 → 2.
+    let to2 = general
+        .plan(general.private_route(PartyId(2)).expect("path"))
+        .expect("plan");
+    let hops: Vec<(u16, Recipient)> = to2.hops.iter().map(|h| (h.from.0, h.to)).collect();
+    assert_eq!(
+        hops,
+        [
+            (1, Recipient::Party(PartyId(2))),
+            (2, Recipient::Party(PartyId(1))),
+            (1, Recipient::Party(PartyId(2)))
+        ]
+    );
+}
+
+#[test]
+fn a_private_opening_is_learned_by_its_target_only() {
+    for n_players in 3..=7usize {
+        let scheme = Scheme::general(n_players, 20).expect("valid");
+        let mut table =
+            Table::setup_with_rng(scheme, None, &mut seeded_rng(n_players as u64)).expect("setup");
+        for target in PartyId::all(n_players) {
+            let b = table.open_private(target.index(), target).expect("open");
+            let who: Vec<PartyId> = b.learned.iter().map(|(p, _)| *p).collect();
+            assert_eq!(who, [target], "N = {n_players}");
+        }
+        let a = deal_perm(&table.views());
+        for v in table.views() {
+            assert_eq!(v.learned.len(), 1);
+            assert_eq!(usize::from(v.learned[0].card), a.apply(v.party.index()));
+        }
+    }
+}
