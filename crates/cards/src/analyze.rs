@@ -1490,6 +1490,29 @@ impl Exploration {
         Ok(Some(out))
     }
 
+    /// For each complete view (rendered as [`render_view`]), the output it determines: `Some(b)`
+    /// when every input that can produce it has output `b`, `None` when inputs with both outputs
+    /// can. `Ok(None)` for looping protocols.
+    pub fn view_outputs(&self) -> Result<Option<BTreeMap<String, Option<bool>>>, AnalysisError> {
+        let Some(dist) = self.view_distribution()? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            dist.iter()
+                .map(|(v, probs)| {
+                    let mut outs = probs
+                        .iter()
+                        .zip(&self.outputs)
+                        .filter(|(q, _)| !q.is_zero())
+                        .map(|(_, &o)| o);
+                    let first = outs.next();
+                    let det = first.filter(|f| outs.all(|o| o == *f));
+                    (render_view(v), det)
+                })
+                .collect(),
+        ))
+    }
+
     fn views_from(
         &self,
         node: usize,
