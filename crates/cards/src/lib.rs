@@ -6,6 +6,7 @@
 pub mod analyze;
 pub mod library;
 pub mod model;
+pub mod on_table;
 pub mod parse;
 pub mod print;
 pub mod simulate;

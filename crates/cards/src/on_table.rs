@@ -1,0 +1,604 @@
+//! Running a card protocol on any [`FaceDownTable`]: the ideal table, the permutation-sharing
+//! dealer or the encrypted deck.
+//!
+//! The protocol is written once (a [`Protocol`]); [`run_on_table`] maps its actions to the
+//! table's operations:
+//!
+//! | protocol | table |
+//! |---|---|
+//! | layout: input commitment `a` / `~a` | [`commit`](FaceDownTable::commit) by the input's owner |
+//! | layout: constants and helper cards | [`place`](FaceDownTable::place) |
+//! | `perm` | [`rearrange`](FaceDownTable::rearrange) |
+//! | `shuffle` (uniform support) | [`shuffle`](FaceDownTable::shuffle) with [`ShuffleSet::Uniform`] |
+//! | `shuffle` (rational weights) | [`shuffle`](FaceDownTable::shuffle) with [`ShuffleSet::Weighted`] |
+//! | `turn` | [`turn`](FaceDownTable::turn), then the branch for what was seen |
+//! | `result` | optionally [`turn`](FaceDownTable::turn) of the result cards, to read the output |
+//! | `restart` | fresh input commitments appended to the row; the old cards stay unused |
+//!
+//! Before each shuffle the runner consults the backend's [`Capabilities`]: an unsupported
+//! shuffle is an error ([`RunError::Unsupported`]) and a weakened one is recorded in
+//! [`TableRun::weakened`], so a comparison can never silently fall back to something weaker.
+//!
+//! The output of a non-committed ending is read from the view: alongside the table the runner
+//! keeps the possibilistic KWH state (which sequences are possible under which input, given
+//! what was seen) and reports the output all remaining inputs agree on.
+//!
+//! [`Capabilities`]: facedown_core::Capabilities
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use facedown_core::table::{FaceDownTable, ShuffleSet, Support};
+use facedown_core::{PartyId, Perm, Symbol};
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive};
+use serde::Serialize;
+
+use crate::model::{
+    decode_bit, encode_bit, input_bits, Action, ActionKind, LayoutItem, Protocol, Span, Q,
+};
+
+/// Why a protocol could not be run on a table.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E: std::error::Error + 'static> {
+    /// The backend refused or failed an operation.
+    #[error("the table failed at line {}, col {}: {source}", .span.line, .span.col)]
+    Table {
+        /// The action.
+        span: Span,
+        /// The backend's error.
+        #[source]
+        source: E,
+    },
+    /// The backend cannot perform this action at all.
+    #[error("line {}, col {}: the {backend} backend cannot {what}: {reason}", .span.line, .span.col)]
+    Unsupported {
+        /// The action.
+        span: Span,
+        /// The backend.
+        backend: String,
+        /// The operation.
+        what: String,
+        /// The backend's reason.
+        reason: String,
+    },
+    /// The number of input bits or owners does not match the protocol's inputs.
+    #[error("the protocol has {expected} inputs, got {bits} bits and {owners} owners")]
+    Inputs {
+        /// Inputs declared.
+        expected: usize,
+        /// Bits given.
+        bits: usize,
+        /// Owners given.
+        owners: usize,
+    },
+    /// The protocol is malformed (an invalid shuffle, an undefined label, an undeclared input).
+    #[error("line {}, col {}: {reason}", .span.line, .span.col)]
+    Protocol {
+        /// Where.
+        span: Span,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An observation has no branch.
+    #[error("line {}, col {}: no branch for the observation {observation}", .span.line, .span.col)]
+    Stuck {
+        /// The turn.
+        span: Span,
+        /// What was seen.
+        observation: String,
+    },
+    /// The run took more steps than allowed (a Las Vegas protocol that did not end in time).
+    #[error("the run did not end within {0} steps")]
+    StepLimit(u64),
+    /// The view does not determine the output of a non-committed ending, or a result pair is
+    /// not a commitment.
+    #[error("line {}, col {}: the output cannot be read: {reason}", .span.line, .span.col)]
+    Undecodable {
+        /// Where the run ended.
+        span: Span,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One turn as seen by everyone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Seen {
+    /// Positions turned, 0-indexed, relative to the current layout.
+    pub positions: Vec<usize>,
+    /// What they showed.
+    pub symbols: Vec<Symbol>,
+}
+
+/// The outcome of one run on a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableRun {
+    /// The output bits (one per result pair; one for a non-committed ending), or empty when a
+    /// committed result was not revealed.
+    pub outputs: Vec<bool>,
+    /// Whether the protocol ended with a committed result.
+    pub committed: bool,
+    /// Every turn of the protocol (not the final reveal of a committed result).
+    pub view: Vec<Seen>,
+    /// Shuffles performed.
+    pub shuffles: u64,
+    /// Restarts performed.
+    pub restarts: u64,
+    /// Operations the backend performed with a weaker guarantee than its security model, with
+    /// the backend's reason.
+    pub weakened: Vec<String>,
+}
+
+/// Options of [`run_on_table`].
+#[derive(Clone, Copy, Debug)]
+pub struct RunOptions {
+    /// Turn the committed result cards at the end to read the output.
+    pub reveal_result: bool,
+    /// Give up after this many actions.
+    pub max_steps: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            reveal_result: true,
+            max_steps: 100_000,
+        }
+    }
+}
+
+/// A position in the nested action lists: indices of (action, branch) pairs, then the action.
+type Path = Vec<usize>;
+
+/// Runs `protocol` on `table` with input bits `inputs` (first input first), input `k` committed
+/// by `owners[k]`.
+pub fn run_on_table<T: FaceDownTable>(
+    protocol: &Protocol,
+    inputs: &[bool],
+    owners: &[PartyId],
+    table: &mut T,
+    opts: RunOptions,
+) -> Result<TableRun, RunError<T::Error>> {
+    let k = protocol.inputs.len();
+    if inputs.len() != k || owners.len() != k {
+        return Err(RunError::Inputs {
+            expected: k,
+            bits: inputs.len(),
+            owners: owners.len(),
+        });
+    }
+    let n = protocol.cards();
+    let caps = table.capabilities();
+    let labels = label_paths(&protocol.body);
+    let outputs_by_input: Vec<Option<bool>> = (0..protocol.input_count())
+        .map(|i| protocol.function.eval(&input_bits(i, k)))
+        .collect();
+
+    let mut run = TableRun {
+        outputs: Vec::new(),
+        committed: false,
+        view: Vec::new(),
+        shuffles: 0,
+        restarts: 0,
+        weakened: Vec::new(),
+    };
+    let mut steps = 0u64;
+    'restart: loop {
+        let base = table.len();
+        lay_out(protocol, inputs, owners, table)?;
+        let mut possible = Possible::start(protocol)?;
+        let mut path: Path = vec![0];
+        loop {
+            steps += 1;
+            if steps > opts.max_steps {
+                return Err(RunError::StepLimit(opts.max_steps));
+            }
+            let Some(action) = action_at(&protocol.body, &path) else {
+                // Fell off the end of a list: return to the enclosing list, or end.
+                if path.len() == 1 {
+                    return open_ending(&possible, &outputs_by_input, run, Span::default());
+                }
+                path.truncate(path.len() - 2);
+                if let Some(last) = path.last_mut() {
+                    *last += 1;
+                }
+                continue;
+            };
+            let span = action.span;
+            let table_err = |source| RunError::Table { span, source };
+            match &action.kind {
+                ActionKind::Perm(p) => {
+                    table.rearrange(&shifted(p, base)).map_err(table_err)?;
+                    possible.permute(p);
+                }
+                ActionKind::Shuffle(s) => {
+                    let dist = s.distribution(n).map_err(|e| RunError::Protocol {
+                        span,
+                        reason: e.to_string(),
+                    })?;
+                    let set = shuffle_set(&dist, base, span)?;
+                    match caps.shuffle_support(&set) {
+                        Support::Secure => {}
+                        Support::Weakened(reason) => run
+                            .weakened
+                            .push(format!("line {}: shuffle: {reason}", span.line)),
+                        Support::Unsupported(reason) => {
+                            return Err(RunError::Unsupported {
+                                span,
+                                backend: caps.backend.clone(),
+                                what: "perform this shuffle".to_owned(),
+                                reason: reason.clone(),
+                            })
+                        }
+                    }
+                    table.shuffle(&set).map_err(table_err)?;
+                    possible.shuffle(&dist);
+                    run.shuffles += 1;
+                }
+                ActionKind::Turn {
+                    positions,
+                    branches,
+                } => {
+                    let absolute: Vec<usize> = positions.iter().map(|p| p + base).collect();
+                    let symbols = table.turn(&absolute).map_err(table_err)?;
+                    possible.observe(positions, &symbols);
+                    run.view.push(Seen {
+                        positions: positions.clone(),
+                        symbols: symbols.clone(),
+                    });
+                    if let Some(branches) = branches {
+                        let Some(b) = branches.iter().position(|b| b.observation == symbols) else {
+                            return Err(RunError::Stuck {
+                                span,
+                                observation: symbols.iter().map(Symbol::to_string).collect(),
+                            });
+                        };
+                        path.push(b);
+                        path.push(0);
+                        continue;
+                    }
+                }
+                ActionKind::Result(pairs) => {
+                    run.committed = true;
+                    if opts.reveal_result {
+                        for &(a, b) in pairs {
+                            let cards = table.turn(&[a + base, b + base]).map_err(table_err)?;
+                            let bit = decode_bit([cards[0], cards[1]]).ok_or_else(|| {
+                                RunError::Undecodable {
+                                    span,
+                                    reason: format!(
+                                        "the result cards show {}{}, not a commitment",
+                                        cards[0], cards[1]
+                                    ),
+                                }
+                            })?;
+                            run.outputs.push(bit);
+                        }
+                    }
+                    return Ok(run);
+                }
+                ActionKind::Label(_) => {}
+                ActionKind::Goto(name) => {
+                    path = labels
+                        .get(name)
+                        .cloned()
+                        .ok_or_else(|| RunError::Protocol {
+                            span,
+                            reason: format!("goto to undefined label `{name}`"),
+                        })?;
+                    continue;
+                }
+                ActionKind::Restart => {
+                    run.restarts += 1;
+                    continue 'restart;
+                }
+            }
+            if let Some(last) = path.last_mut() {
+                *last += 1;
+            }
+        }
+    }
+}
+
+/// Places the layout: input commitments by their owners, everything else in public.
+fn lay_out<T: FaceDownTable>(
+    protocol: &Protocol,
+    inputs: &[bool],
+    owners: &[PartyId],
+    table: &mut T,
+) -> Result<(), RunError<T::Error>> {
+    let span = Span::default();
+    for item in &protocol.layout {
+        match item {
+            LayoutItem::Input { name, negated } => {
+                let k = protocol
+                    .inputs
+                    .iter()
+                    .position(|i| i == name)
+                    .ok_or_else(|| RunError::Protocol {
+                        span,
+                        reason: format!("the layout names the undeclared input `{name}`"),
+                    })?;
+                table
+                    .commit(owners[k], &encode_bit(inputs[k] ^ negated))
+                    .map_err(|source| RunError::Table { span, source })?;
+            }
+            LayoutItem::Constant(b) => table
+                .place(&encode_bit(*b))
+                .map_err(|source| RunError::Table { span, source })?,
+            LayoutItem::Card(s) => table
+                .place(&[*s])
+                .map_err(|source| RunError::Table { span, source })?,
+        }
+    }
+    Ok(())
+}
+
+/// Ends a non-committed run: the output every input still possible agrees on.
+fn open_ending<E: std::error::Error>(
+    possible: &Possible,
+    outputs_by_input: &[Option<bool>],
+    mut run: TableRun,
+    span: Span,
+) -> Result<TableRun, RunError<E>> {
+    let outs: BTreeSet<Option<bool>> = possible
+        .inputs()
+        .into_iter()
+        .map(|i| outputs_by_input.get(i).copied().flatten())
+        .collect();
+    match outs.into_iter().collect::<Vec<_>>()[..] {
+        [Some(bit)] => {
+            run.outputs.push(bit);
+            Ok(run)
+        }
+        _ => Err(RunError::Undecodable {
+            span,
+            reason: "the view is consistent with inputs of different outputs".to_owned(),
+        }),
+    }
+}
+
+/// The permutation `p` acting on positions `base..base + p.len()` of a longer row.
+fn shifted(p: &Perm, base: usize) -> Perm {
+    if base == 0 {
+        return p.clone();
+    }
+    let images: Vec<usize> = (0..base).chain(p.images().map(|x| x + base)).collect();
+    Perm::from_images(images).unwrap_or_else(|_| Perm::identity(base + p.len()))
+}
+
+/// The table's form of an exact shuffle distribution.
+fn shuffle_set<E: std::error::Error>(
+    dist: &[(Perm, Q)],
+    base: usize,
+    span: Span,
+) -> Result<ShuffleSet, RunError<E>> {
+    let uniform = dist.windows(2).all(|w| w[0].1 == w[1].1);
+    if uniform {
+        return Ok(ShuffleSet::Uniform(
+            dist.iter().map(|(p, _)| shifted(p, base)).collect(),
+        ));
+    }
+    let lcm = dist
+        .iter()
+        .fold(num_bigint::BigInt::one(), |acc, (_, w)| acc.lcm(w.denom()));
+    dist.iter()
+        .map(|(p, w)| {
+            let scaled = w.numer() * (&lcm / w.denom());
+            scaled
+                .to_u64()
+                .map(|x| (shifted(p, base), x))
+                .ok_or_else(|| RunError::Protocol {
+                    span,
+                    reason: "shuffle weights have too large a common denominator".to_owned(),
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map(ShuffleSet::Weighted)
+}
+
+/// Where each label is, as a path.
+fn label_paths(body: &[Action]) -> BTreeMap<String, Path> {
+    fn walk(list: &[Action], prefix: &mut Path, out: &mut BTreeMap<String, Path>) {
+        for (i, action) in list.iter().enumerate() {
+            prefix.push(i);
+            match &action.kind {
+                ActionKind::Label(name) => {
+                    out.entry(name.clone()).or_insert_with(|| prefix.clone());
+                }
+                ActionKind::Turn {
+                    branches: Some(branches),
+                    ..
+                } => {
+                    for (b, branch) in branches.iter().enumerate() {
+                        prefix.push(b);
+                        walk(&branch.body, prefix, out);
+                        prefix.pop();
+                    }
+                }
+                _ => {}
+            }
+            prefix.pop();
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(body, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The action at `path`, or `None` past the end of its list.
+fn action_at<'a>(body: &'a [Action], path: &[usize]) -> Option<&'a Action> {
+    let (&last, outer) = path.split_last()?;
+    let mut list = body;
+    for pair in outer.chunks(2) {
+        let [a, b] = pair else { return None };
+        match &list.get(*a)?.kind {
+            ActionKind::Turn {
+                branches: Some(branches),
+                ..
+            } => list = &branches.get(*b)?.body,
+            _ => return None,
+        }
+    }
+    list.get(last)
+}
+
+/// The possibilistic KWH state: which (sequence, input) pairs are still possible.
+struct Possible {
+    pairs: BTreeSet<(Vec<Symbol>, usize)>,
+}
+
+impl Possible {
+    fn start<E: std::error::Error>(protocol: &Protocol) -> Result<Self, RunError<E>> {
+        let k = protocol.inputs.len();
+        let pairs = (0..protocol.input_count())
+            .map(|i| {
+                protocol
+                    .initial_row(&input_bits(i, k))
+                    .map(|row| (row, i))
+                    .ok_or_else(|| RunError::Protocol {
+                        span: Span::default(),
+                        reason: "the layout names an undeclared input".to_owned(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Possible { pairs })
+    }
+
+    fn permute(&mut self, p: &Perm) {
+        self.pairs = self
+            .pairs
+            .iter()
+            .filter_map(|(s, i)| p.apply_to_row(s).map(|t| (t, *i)))
+            .collect();
+    }
+
+    fn shuffle(&mut self, dist: &[(Perm, Q)]) {
+        self.pairs = self
+            .pairs
+            .iter()
+            .flat_map(|(s, i)| {
+                dist.iter()
+                    .filter_map(move |(p, _)| p.apply_to_row(s).map(|t| (t, *i)))
+            })
+            .collect();
+    }
+
+    fn observe(&mut self, positions: &[usize], symbols: &[Symbol]) {
+        self.pairs.retain(|(s, _)| {
+            positions
+                .iter()
+                .zip(symbols)
+                .all(|(&p, sym)| s.get(p) == Some(sym))
+        });
+    }
+
+    fn inputs(&self) -> BTreeSet<usize> {
+        self.pairs.iter().map(|(_, i)| *i).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library;
+    use facedown_core::rng::trial_rng;
+    use facedown_core::IdealTable;
+
+    fn owners(k: usize) -> Vec<PartyId> {
+        PartyId::all(k).collect()
+    }
+
+    #[test]
+    fn every_library_protocol_computes_its_function_on_the_ideal_table() {
+        for builtin in library::builtins() {
+            let p = builtin.protocol();
+            let k = p.inputs.len();
+            for input in 0..p.input_count() {
+                let bits = input_bits(input, k);
+                let want = p.function.eval(&bits).expect("total function");
+                for seed in 0..20 {
+                    let mut table = IdealTable::with_rng(k.max(2), trial_rng(seed, input as u64));
+                    let run =
+                        run_on_table(&p, &bits, &owners(k), &mut table, RunOptions::default())
+                            .unwrap_or_else(|e| panic!("{}: {e}", builtin.name));
+                    let correct = run.outputs.iter().all(|&o| o == want);
+                    if builtin.claim.correct {
+                        assert!(
+                            correct,
+                            "{} input {bits:?}: {:?}",
+                            builtin.name, run.outputs
+                        );
+                        assert!(!run.outputs.is_empty(), "{}", builtin.name);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn wrong_input_count_is_an_error() {
+        let p = library::find("five-card-trick")
+            .expect("built in")
+            .protocol();
+        let mut table = IdealTable::with_rng(2, trial_rng(0, 0));
+        let err = run_on_table(&p, &[true], &owners(1), &mut table, RunOptions::default());
+        assert!(matches!(err, Err(RunError::Inputs { expected: 2, .. })));
+    }
+
+    #[test]
+    fn a_backend_without_weighted_shuffles_refuses_the_las_vegas_protocol() {
+        struct NoWeights(IdealTable<rand_chacha::ChaCha20Rng>);
+        impl FaceDownTable for NoWeights {
+            type Error = facedown_core::table::TableError;
+            fn capabilities(&self) -> facedown_core::Capabilities {
+                let mut c = self.0.capabilities();
+                c.weighted_shuffle = Support::Unsupported("no weighted shuffles".to_owned());
+                c
+            }
+            fn parties(&self) -> usize {
+                self.0.parties()
+            }
+            fn len(&self) -> usize {
+                self.0.len()
+            }
+            fn place(&mut self, cards: &[Symbol]) -> Result<(), Self::Error> {
+                self.0.place(cards)
+            }
+            fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), Self::Error> {
+                self.0.commit(party, cards)
+            }
+            fn rearrange(&mut self, perm: &Perm) -> Result<(), Self::Error> {
+                self.0.rearrange(perm)
+            }
+            fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), Self::Error> {
+                self.0.shuffle(set)
+            }
+            fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error> {
+                self.0.turn(positions)
+            }
+            fn open_to(
+                &mut self,
+                party: PartyId,
+                positions: &[usize],
+            ) -> Result<Vec<Symbol>, Self::Error> {
+                self.0.open_to(party, positions)
+            }
+            fn cost(&self) -> facedown_core::Cost {
+                self.0.cost()
+            }
+        }
+        let p = library::find("four-card-las-vegas-and")
+            .expect("built in")
+            .protocol();
+        let mut table = NoWeights(IdealTable::with_rng(2, trial_rng(0, 0)));
+        let err = run_on_table(
+            &p,
+            &[true, true],
+            &owners(2),
+            &mut table,
+            RunOptions::default(),
+        );
+        assert!(matches!(err, Err(RunError::Unsupported { .. })), "{err:?}");
+    }
+}
