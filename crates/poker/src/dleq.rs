@@ -6,7 +6,7 @@
 //! checks that they hash to `c`. The proof is the pair `(c, s)`: 64 bytes.
 //!
 //! Used for masking (`log_G c1 = log_Y (c2 − M)`), re-masking (on the difference) and reveal
-//! tokens (`log_G Y_i = log_{c1} d_i`) [BS03].
+//! tokens (`log_G Y_i = log_{c1} d_i`) \[BS03\].
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};

@@ -5,7 +5,7 @@
 //! relation between card points. A ciphertext under the joint key `Y` is `(c1, c2) = (r·G,
 //! M + r·Y)`; the *open masking* `(0, M)` is the public starting deck; re-randomising adds an
 //! encryption of zero `(ρ·G, ρ·Y)`. Decryption needs every player's token `x_i·c1`:
-//! `M = c2 − Σ x_i·c1` [BS03].
+//! `M = c2 − Σ x_i·c1` \[BS03\].
 
 use std::collections::HashMap;
 

@@ -1,4 +1,4 @@
-//! Masking and re-masking with Chaum–Pedersen proofs [BS03].
+//! Masking and re-masking with Chaum–Pedersen proofs \[BS03\].
 //!
 //! * Masking a card point `M` with `r`: `(r·G, M + r·Y)`, with a proof that
 //!   `log_G c1 = log_Y (c2 − M)`. Anyone can then check that the ciphertext hides exactly `M`.

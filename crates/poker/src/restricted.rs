@@ -1,7 +1,7 @@
 //! Shuffles restricted to an explicit small set of permutations, with a disjunctive proof.
 //!
 //! Card-based protocols use *restricted* shuffles: a **random cut** (a uniformly random cyclic
-//! rotation) or a **random bisection cut** (swap the two halves, or not) [MS09]. On encrypted
+//! rotation) or a **random bisection cut** (swap the two halves, or not) \[MS09\]. On encrypted
 //! cards the shuffler picks `k` uniformly from a public set `S = {π_1, …, π_K}`, outputs
 //! `D_j = C_{σ_k(j)} + (ρ_j·G, ρ_j·Y)` (with `σ_k = π_k⁻¹`) and proves
 //!
@@ -14,7 +14,7 @@
 //! Cramer–Damgård–Schoenmakers OR-composition: the prover simulates every branch but the true
 //! one and the branch challenges must sum to the Fiat–Shamir challenge. The proof is `2K`
 //! scalars and the work `O(K·n)`: fine for cuts of a card-protocol row or the two bisections,
-//! but for a 52-card random cut (`K = 52`) a rotation argument [dHSSV09] would be cheaper.
+//! but for a 52-card random cut (`K = 52`) a rotation argument \[dHSSV09\] would be cheaper.
 //!
 //! The prover's branches run in variable time depending on which `k` is real.
 

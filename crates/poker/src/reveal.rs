@@ -1,4 +1,4 @@
-//! Reveal tokens and opening [BS03].
+//! Reveal tokens and opening \[BS03\].
 //!
 //! Player `i`'s token for a ciphertext `(c1, c2)` is `d_i = x_i·c1`, with a Chaum–Pedersen proof
 //! that `log_G Y_i = log_{c1} d_i`. With every token, `M = c2 − Σ_i d_i`. A *public* opening

@@ -1,4 +1,4 @@
-//! A verifiable shuffle of ElGamal ciphertexts: Bayer–Groth [BG12] with a single row (`m = 1`).
+//! A verifiable shuffle of ElGamal ciphertexts: Bayer–Groth \[BG12\] with a single row (`m = 1`).
 //!
 //! The shuffler publishes `D_j = C_{σ(j)} + (ρ_j·G, ρ_j·Y)` for a secret permutation `σ` (output
 //! position `j` takes the card from input position `σ(j)`) and fresh `ρ_j`, and proves in zero
