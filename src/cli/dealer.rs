@@ -216,7 +216,11 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
             "audit": audit_json(report),
             "cost": cost_json(&total),
             "phases": game.finished.phases.iter()
-                .map(|p| json!({"name": p.name, "cost": cost_json(&p.cost)}))
+                .map(|p| json!({
+                    "name": p.name,
+                    "cost": cost_json(&p.cost),
+                    "link_messages": p.link_messages,
+                }))
                 .collect::<Vec<_>>(),
             "per_card": per_card.iter()
                 .map(|(name, c)| json!({"route": name, "cost": cost_json(c)}))
@@ -242,9 +246,15 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         println!("openings that never completed: {:?}", game.aborted);
     }
     print_audit(report);
-    println!("cost (messages = point-to-point deliveries, a broadcast counts N−1):");
+    println!("cost (messages = point-to-point deliveries, a broadcast counts N−1;");
+    println!("      links = messages if each link sent one batched message per round):");
     for p in &game.finished.phases {
-        println!("  {:<42} {}", p.name, cost_text(&p.cost));
+        println!(
+            "  {:<42} {} {:>5} links",
+            p.name,
+            cost_text(&p.cost),
+            p.link_messages
+        );
     }
     println!("  {:<42} {}", "total", cost_text(&total));
     println!("cost of one opened card:");

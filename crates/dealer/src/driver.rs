@@ -11,6 +11,11 @@
 //!   delivered before round `r + 1` — so the rounds of a batch are the longest chain of messages
 //!   that must happen one after another. Cards opened in the same batch run in parallel and
 //!   share rounds; the rounds of one operation are the length of its own chain.
+//! * **link messages** ([`Phase::link_messages`]): every value is its own signed message here;
+//!   an implementation that merges everything one player sends another in one round would need
+//!   only as many messages as there are distinct links used per round. That number is reported
+//!   alongside, as a lower bound for batching (the bytes would shrink by the saved signatures
+//!   and headers).
 
 use ed25519_dalek::SigningKey;
 use facedown_core::{Cost, PartyId};
@@ -31,6 +36,10 @@ pub struct Phase {
     pub name: String,
     /// What it cost.
     pub cost: Cost,
+    /// How many messages it would take if everything one player sends to another in the same
+    /// round were merged into one message (one signature per link and round): a lower bound
+    /// for a batching implementation. Compare with `cost.messages`.
+    pub link_messages: u64,
 }
 
 /// The outcome of a batch of openings run in parallel.
@@ -66,6 +75,19 @@ pub struct Finished {
     pub phases: Vec<Phase>,
     /// Every player's complete view, including the others' openings.
     pub views: Vec<View>,
+}
+
+/// Distinct `(sender, receiver)` links used by the envelopes of one round.
+fn links(round: &[Envelope], players: usize) -> u64 {
+    let mut set = std::collections::BTreeSet::new();
+    for e in round {
+        for p in PartyId::all(players) {
+            if e.is_for(p) {
+                set.insert((e.from, p));
+            }
+        }
+    }
+    set.len() as u64
 }
 
 fn deliver_cost(env: &Envelope, players: usize) -> (Cost, Envelope) {
@@ -146,6 +168,7 @@ impl Table {
             phases: vec![Phase {
                 name: "setup (commitments and helper halves)".into(),
                 cost,
+                link_messages: links(&out, n_players),
             }],
         })
     }
@@ -200,8 +223,10 @@ impl Table {
         let mut per_op: Vec<Cost> = vec![Cost::ZERO; ops.len()];
         let mut cost = Cost::ZERO;
         let mut learned = Vec::new();
+        let mut link_messages = 0;
         while !queue.is_empty() {
             cost.rounds += 1;
+            link_messages += links(&queue, n_players);
             let mut next = Vec::new();
             for env in queue {
                 let (c, back) = deliver_cost(&env, n_players);
@@ -238,6 +263,7 @@ impl Table {
         self.phases.push(Phase {
             name: name.into(),
             cost,
+            link_messages,
         });
         Ok(Batch {
             cost,
@@ -298,10 +324,12 @@ impl Table {
                 }
             }
         }
+        let link_messages = links(&reveals, n_players);
         self.transcript.envelopes.extend(reveals);
         self.phases.push(Phase {
             name: "audit (openings of every commitment)".into(),
             cost,
+            link_messages,
         });
         let audit = audit(&self.transcript)?;
         Ok(Finished {

@@ -200,6 +200,9 @@ fn per_card_costs_match_the_notes() {
         let batch = table.open_public(&all).expect("open");
         assert_eq!(batch.cost.rounds, n_players);
         assert_eq!(batch.cost.messages, 42 * 2 * (n_players - 1));
+        // Batched per link and round, the 42 openings need only the links of one opening.
+        let phase = table.phases().last().expect("phase");
+        assert_eq!(phase.link_messages, 2 * (n_players - 1));
         let setup = &table.phases()[0].cost;
         assert_eq!(setup.rounds, 1);
         assert_eq!(
