@@ -335,3 +335,61 @@ fn malformed_transcript_files_are_typed_errors() {
     t.params.roster.keys.pop();
     assert!(matches!(audit(&t), Err(DealerError::Transcript(_))));
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 256,
+            failure_persistence: Some(Box::new(
+                proptest::test_runner::FileFailurePersistence::WithSource("regressions"),
+            )),
+            ..ProptestConfig::default()
+        })]
+
+        /// Any corruption of a wire message is a typed error (or, if it still decodes, fails
+        /// the signature check or is refused by the receiver) — never a panic.
+        #[test]
+        fn corrupted_wire_bytes_never_panic(pos in any::<prop::sample::Index>(), byte in any::<u8>(), cut in any::<bool>()) {
+            let mut f = fixture();
+            let good = schedule_public(&mut f);
+            let mut bytes = good.to_bytes();
+            let i = pos.index(bytes.len());
+            if cut {
+                bytes.truncate(i);
+            } else {
+                bytes[i] = byte;
+            }
+            if let Ok(e) = Envelope::from_bytes(&bytes, PartyId(1)) {
+                let r = f.players[1].receive(&e);
+                if e != good {
+                    prop_assert!(r.is_err());
+                }
+            }
+        }
+
+        /// Any single-character corruption of a saved transcript is rejected with a typed
+        /// error or audited — never a panic — and never passes the audit with another deal.
+        #[test]
+        fn corrupted_transcripts_never_panic_nor_pass_with_another_deal(
+            pos in any::<prop::sample::Index>(), c in any::<char>()
+        ) {
+            let original = honest_transcript();
+            let real_deal = audit(&original).expect("audits").deal;
+            let json = original.to_json();
+            let mut chars: Vec<char> = json.chars().collect();
+            let i = pos.index(chars.len());
+            chars[i] = c;
+            let text: String = chars.into_iter().collect();
+            if let Ok(t) = Transcript::from_json(&text) {
+                if let Ok(report) = audit(&t) {
+                    if report.passed {
+                        prop_assert_eq!(&report.deal, &real_deal);
+                    }
+                }
+            }
+        }
+    }
+}
