@@ -1,4 +1,4 @@
-//! The exact analyzer: the Koch–Walzer–Härtel state tree [KWH15] in exact rationals.
+//! The exact analyzer: the Koch–Walzer–Härtel state tree \[KWH15\] in exact rationals.
 //!
 //! # The state
 //!

@@ -1,4 +1,4 @@
-//! The KWH state tree [KWH15] as Graphviz DOT.
+//! The KWH state tree \[KWH15\] as Graphviz DOT.
 //!
 //! Each vertex is a state of the exact analysis ([`crate::analyze`]): every card sequence that
 //! can lie on the table with its per-input probabilities `Pr[sequence | input, view so far]`,
