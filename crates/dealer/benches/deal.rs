@@ -7,7 +7,8 @@
 use criterion::{criterion_main, BenchmarkId, Criterion};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
-use facedown_dealer::{Finished, Scheme, Table};
+use facedown_dealer::messages::SessionId;
+use facedown_dealer::{Body, Envelope, Finished, Recipient, Roster, Scheme, Table};
 
 const PLAYERS: [usize; 6] = [3, 4, 5, 6, 7, 8];
 const CARDS: usize = 52;
@@ -55,10 +56,36 @@ fn bench_deal(c: &mut Criterion) {
     group.finish();
 }
 
+/// What one value message costs to sign and to check: the dominant cost of a deal, which
+/// signs every message once and verifies it at every receiver and again in the audit.
+fn bench_message(c: &mut Criterion) {
+    let key = ed25519_dalek::SigningKey::from_bytes(&[7; 32]);
+    let roster = Roster::of(std::slice::from_ref(&key));
+    let session = SessionId([1; 32]);
+    let body = Body::Value {
+        op: 1,
+        hop: 0,
+        value: 17,
+    };
+    let to = Recipient::All;
+    let mut group = c.benchmark_group("dealer_value_message");
+    group.bench_function("sign", |b| {
+        b.iter(|| Envelope::sign(&session, &key, PartyId(1), to, 0, body.clone()))
+    });
+    let env = Envelope::sign(&session, &key, PartyId(1), to, 0, body.clone());
+    group.bench_function("verify", |b| b.iter(|| env.verify(&session, &roster)));
+    let bytes = env.to_bytes();
+    group.bench_function("decode", |b| {
+        b.iter(|| Envelope::from_bytes(&bytes, PartyId(1)))
+    });
+    group.finish();
+}
+
 /// The benchmark group (written out instead of `criterion_group!`, whose generated function
 /// has no docs).
 fn benches() {
     let mut c = Criterion::default().configure_from_args();
+    bench_message(&mut c);
     bench_deal(&mut c);
 }
 
