@@ -9,6 +9,7 @@ pub mod model;
 pub mod on_table;
 pub mod parse;
 pub mod print;
+pub mod search;
 pub mod simulate;
 pub mod trace;
 pub mod tree;

@@ -1,0 +1,197 @@
+//! `facedown cards search`: find the shortest card protocols for a function, or show that none
+//! exists within a bound (see `facedown_cards::search` for the model and its guarantees).
+
+// Until `Search(cards_search::SearchArgs)` is wired into `CardsCommand` (src/cli/cards.rs),
+// nothing calls this module; remove this line then.
+#![allow(dead_code)]
+
+use std::io::IsTerminal;
+
+use clap::ValueEnum;
+use facedown::cards::search::{
+    parse_deck, parse_function, search_with_progress, SearchOutcome, SearchQuery, SearchRuntime,
+    SearchSecurity, ShuffleClass,
+};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+
+/// Runtime class (`--runtime`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum RuntimeArg {
+    /// A bound on the number of steps.
+    Finite,
+    /// Restart-free Las Vegas (not supported by the search yet).
+    LasVegas,
+}
+
+/// Security notion (`--security`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SecurityArg {
+    /// Equal observation probabilities.
+    Perfect,
+    /// Same possible observations for every input.
+    InputPossibilistic,
+    /// Every observation possible under both outputs (committed only).
+    OutputPossibilistic,
+}
+
+/// Shuffle class (`--shuffles`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum ShufflesArg {
+    /// Closed shuffles plus uniform shuffles on small sets (`--max-support`).
+    Any,
+    /// Closed shuffles: uniform on subgroups plus `{id: 1/3, π: 2/3}` for involutions `π`.
+    Closed,
+    /// Uniform on any subgroup of S_n.
+    UniformClosed,
+    /// Random cuts of any ordered subset and random bisection cuts.
+    RandomCuts,
+}
+
+/// Arguments of `facedown cards search`.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// The deck: `♣♣♥♥`, `CCHHH`, … (inputs take the first ♣ and ♥; the rest are helpers).
+    #[arg(long)]
+    pub deck: String,
+    /// `and`, `or`, `xor`, `nand`, `nor`, `xnor`, `copy`, or a truth table (`0001`).
+    #[arg(long)]
+    pub function: String,
+    /// Longest protocol searched, in steps (every shuffle and every turn; perms are free).
+    #[arg(long)]
+    pub max_steps: usize,
+    /// Runtime class.
+    #[arg(long, value_enum, default_value = "finite")]
+    pub runtime: RuntimeArg,
+    /// Security notion.
+    #[arg(long, value_enum, default_value = "perfect")]
+    pub security: SecurityArg,
+    /// Shuffle class.
+    #[arg(long, value_enum, default_value = "closed")]
+    pub shuffles: ShufflesArg,
+    /// The output must be a committed `result` (otherwise it is read from the view).
+    #[arg(long)]
+    pub committed: bool,
+    /// Number of output commitments for `copy`.
+    #[arg(long, default_value_t = 2)]
+    pub copies: usize,
+    /// For `--shuffles any`: largest uniform non-group support enumerated.
+    #[arg(long, default_value_t = 2)]
+    pub max_support: usize,
+    /// Print only the first protocol found.
+    #[arg(long)]
+    pub first: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Print work per depth (states explored, memo hits, seconds).
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    deck: &'a str,
+    function: &'a str,
+    max_steps: usize,
+    runtime: SearchRuntime,
+    security: SearchSecurity,
+    shuffles: ShuffleClass,
+    committed: bool,
+    #[serde(flatten)]
+    outcome: &'a SearchOutcome,
+}
+
+/// Runs `facedown cards search`.
+pub fn run(args: SearchArgs) -> anyhow::Result<()> {
+    let deck = parse_deck(&args.deck)?;
+    let function = parse_function(&args.function)?;
+    let mut q = SearchQuery::new(deck, function, args.max_steps);
+    q.runtime = match args.runtime {
+        RuntimeArg::Finite => SearchRuntime::Finite,
+        RuntimeArg::LasVegas => SearchRuntime::LasVegas,
+    };
+    q.security = match args.security {
+        SecurityArg::Perfect => SearchSecurity::Perfect,
+        SecurityArg::InputPossibilistic => SearchSecurity::InputPossibilistic,
+        SecurityArg::OutputPossibilistic => SearchSecurity::OutputPossibilistic,
+    };
+    q.shuffles = match args.shuffles {
+        ShufflesArg::Any => ShuffleClass::Any,
+        ShufflesArg::Closed => ShuffleClass::Closed,
+        ShufflesArg::UniformClosed => ShuffleClass::UniformClosed,
+        ShufflesArg::RandomCuts => ShuffleClass::RandomCuts,
+    };
+    q.committed = args.committed;
+    q.copies = args.copies;
+    q.max_support = args.max_support;
+    q.first = args.first;
+
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template("depth {msg} [{bar:30}] {pos}/{len} top-level actions")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let progress = |depth: usize, done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_message(depth.to_string());
+            b.set_position(done as u64);
+        }
+    };
+    let outcome = search_with_progress(&q, &progress)?;
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+
+    if args.json {
+        let report = Report {
+            deck: &args.deck,
+            function: &args.function,
+            max_steps: args.max_steps,
+            runtime: q.runtime,
+            security: q.security,
+            shuffles: q.shuffles,
+            committed: q.committed,
+            outcome: &outcome,
+        };
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    match outcome.length {
+        Some(len) => {
+            println!(
+                "# {} protocol(s) of {len} step(s) (the shortest), each re-checked by the exact analyzer",
+                outcome.protocols.len()
+            );
+            for p in &outcome.protocols {
+                println!("\n{p}");
+            }
+        }
+        None => println!(
+            "# no protocol of at most {} step(s) exists for this query",
+            args.max_steps
+        ),
+    }
+    println!(
+        "# {} states explored, {} memo hits, {} top-level actions, {} shuffles in the class, {:.3} s",
+        outcome.states_explored,
+        outcome.memo_hits,
+        outcome.top_level_actions,
+        outcome.shuffle_count,
+        outcome.seconds
+    );
+    if args.stats {
+        println!("# depth  states  memo-hits  seconds");
+        for d in &outcome.per_depth {
+            println!(
+                "# {:>5}  {:>6}  {:>9}  {:.3}",
+                d.depth, d.states_explored, d.memo_hits, d.seconds
+            );
+        }
+    }
+    Ok(())
+}
