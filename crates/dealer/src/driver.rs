@@ -284,7 +284,7 @@ impl Table {
             )));
         }
         let mut openings = Vec::new();
-        for p in PartyId::all(scheme.players) {
+        for p in PartyId::all(scheme.players).filter(|_| hand > 0) {
             let route = scheme.private_route(p)?;
             openings.extend((p.index() * hand..(p.index() + 1) * hand).map(|i| (i, route)));
         }
