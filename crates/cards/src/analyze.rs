@@ -771,16 +771,15 @@ pub fn analyze_with(
     opts: &AnalysisOptions,
 ) -> Result<Analysis, AnalysisError> {
     let ex = explore(protocol, opts)?;
-    let mut analysis = ex.summarize()?;
+    let views = ex.view_distribution()?;
+    let mut analysis = ex.summarize_with(views.as_ref());
     if analysis.security != Security::Perfect && has_nonuniform_shuffle(protocol) {
-        let ideal = uniformized(protocol);
-        let ideal_ex = explore(&ideal, opts)?;
-        let ideal_analysis = ideal_ex.summarize()?;
-        if ideal_analysis.security == Security::Perfect {
-            if let (Some(a), Some(b)) = (ex.view_distribution()?, ideal_ex.view_distribution()?) {
+        let ideal_ex = explore(&uniformized(protocol), opts)?;
+        if ideal_ex.is_perfect() {
+            if let (Some(a), Some(b)) = (views.as_ref(), ideal_ex.view_distribution()?) {
                 let mut worst = Q::zero();
                 for i in 0..ex.inputs.len() {
-                    let d = tv(&a, &b, i, i);
+                    let d = tv(a, &b, i, i);
                     if d > worst {
                         worst = d;
                     }
@@ -1619,8 +1618,89 @@ impl Exploration {
         (min[0], max[0])
     }
 
+    /// The strongest security level that holds (checked per observation), with the leak
+    /// defects that rule out perfect security.
+    fn security_level(&self, reachable: &[bool], committed: bool) -> (Security, Vec<Defect>) {
+        let k = self.inputs.len();
+        let mut defects = Vec::new();
+        let mut perfect = true;
+        let mut input_poss = true;
+        let mut output_poss = committed;
+        let mut leaks = 0usize;
+        let values_present: Vec<bool> = [false, true]
+            .iter()
+            .map(|&o| self.outputs.contains(&o))
+            .collect();
+        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
+            let mut reported = false;
+            for i in 0..k {
+                for j in (i + 1)..k {
+                    if !self.alike(committed, i, j) {
+                        continue;
+                    }
+                    let (a, b) = (&rec.mass[i], &rec.mass[j]);
+                    if a != b {
+                        perfect = false;
+                        if !reported {
+                            reported = true;
+                            leaks += 1;
+                            if leaks <= 8 {
+                                defects.push(Defect::Leak {
+                                    span: rec.span,
+                                    observation: rec.observation.clone(),
+                                    inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
+                                    probabilities: (a.clone(), b.clone()),
+                                });
+                            }
+                        }
+                    }
+                    if a.is_zero() != b.is_zero() {
+                        input_poss = false;
+                    }
+                }
+            }
+            if committed && rec.mass.iter().any(|x| !x.is_zero()) {
+                for (o, &present) in values_present.iter().enumerate() {
+                    if present
+                        && !(0..k)
+                            .any(|j| usize::from(self.outputs[j]) == o && !rec.mass[j].is_zero())
+                    {
+                        output_poss = false;
+                    }
+                }
+            }
+        }
+        if leaks > 8 {
+            defects.push(Defect::MoreLeaks(leaks - 8));
+        }
+        let level = if perfect {
+            Security::Perfect
+        } else if input_poss {
+            Security::InputPossibilistic
+        } else if output_poss {
+            Security::OutputPossibilistic
+        } else {
+            Security::Insecure
+        };
+        (level, defects)
+    }
+
     /// Summarises the exploration into the verdict.
     pub fn summarize(&self) -> Result<Analysis, AnalysisError> {
+        let dist = self.view_distribution()?;
+        Ok(self.summarize_with(dist.as_ref()))
+    }
+
+    /// Whether the protocol is perfectly secure (the security check of [`Exploration::summarize`]
+    /// alone).
+    pub fn is_perfect(&self) -> bool {
+        let reachable = self.reachable();
+        let committed = !self.has_open_ending();
+        self.security_level(&reachable, committed).0 == Security::Perfect
+    }
+
+    /// Summarises the exploration, given its view distribution (`None` for looping protocols).
+    pub fn summarize_with(&self, views: Option<&ViewDistribution>) -> Analysis {
         let k = self.inputs.len();
         let reachable = self.reachable();
         let reach = self.closure();
@@ -1694,65 +1774,9 @@ impl Exploration {
         };
 
         // Security, per observation.
-        let mut perfect = true;
-        let mut input_poss = true;
-        let mut output_poss = committed;
-        let mut leaks = 0usize;
-        let values_present: Vec<bool> = [false, true]
-            .iter()
-            .map(|&o| self.outputs.contains(&o))
-            .collect();
-        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
-            let mut reported = false;
-            for i in 0..k {
-                for j in (i + 1)..k {
-                    if !self.alike(committed, i, j) {
-                        continue;
-                    }
-                    let (a, b) = (&rec.mass[i], &rec.mass[j]);
-                    if a != b {
-                        perfect = false;
-                        if !reported {
-                            reported = true;
-                            leaks += 1;
-                            if leaks <= 8 {
-                                defects.push(Defect::Leak {
-                                    span: rec.span,
-                                    observation: rec.observation.clone(),
-                                    inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
-                                    probabilities: (a.clone(), b.clone()),
-                                });
-                            }
-                        }
-                    }
-                    if a.is_zero() != b.is_zero() {
-                        input_poss = false;
-                    }
-                }
-            }
-            if committed && rec.mass.iter().any(|x| !x.is_zero()) {
-                for (o, &present) in values_present.iter().enumerate() {
-                    if present
-                        && !(0..k)
-                            .any(|j| usize::from(self.outputs[j]) == o && !rec.mass[j].is_zero())
-                    {
-                        output_poss = false;
-                    }
-                }
-            }
-        }
-        if leaks > 8 {
-            defects.push(Defect::MoreLeaks(leaks - 8));
-        }
-        let security = if perfect {
-            Security::Perfect
-        } else if input_poss {
-            Security::InputPossibilistic
-        } else if output_poss {
-            Security::OutputPossibilistic
-        } else {
-            Security::Insecure
-        };
+        let (security, leak_defects) = self.security_level(&reachable, committed);
+        let perfect = security == Security::Perfect;
+        defects.extend(leak_defects);
         if open {
             notes.push(
                 "non-committed: inputs must look alike only when they have the same output"
@@ -1765,7 +1789,7 @@ impl Exploration {
         let mut tv_worst = None;
         let mut mi = None;
         let mut mi_beyond = None;
-        match self.view_distribution()? {
+        match views {
             Some(dist) => {
                 let mut worst = Q::zero();
                 for i in 0..k {
@@ -1773,7 +1797,7 @@ impl Exploration {
                         if !self.alike(committed, i, j) {
                             continue;
                         }
-                        let d = tv(&dist, &dist, i, j);
+                        let d = tv(dist, dist, i, j);
                         if d > worst || tv_worst.is_none() {
                             let zero = Q::zero();
                             let (view, pa, pb) = dist
@@ -1794,12 +1818,12 @@ impl Exploration {
                     }
                 }
                 tv_exact = Some(worst);
-                mi = Some(mutual_information(&dist, &(0..k).collect::<Vec<_>>()));
+                mi = Some(mutual_information(dist, &(0..k).collect::<Vec<_>>()));
                 let mut beyond = 0.0;
                 for o in [false, true] {
                     let class: Vec<usize> = (0..k).filter(|&i| self.outputs[i] == o).collect();
                     if !class.is_empty() {
-                        beyond += class.len() as f64 / k as f64 * mutual_information(&dist, &class);
+                        beyond += class.len() as f64 / k as f64 * mutual_information(dist, &class);
                     }
                 }
                 mi_beyond = Some(if committed {
@@ -1854,7 +1878,7 @@ impl Exploration {
                 self.bottom_sequences
             ));
         }
-        Ok(Analysis {
+        Analysis {
             name: self.name.clone(),
             function: self.function.clone(),
             cards: self.cards,
@@ -1884,7 +1908,7 @@ impl Exploration {
             expected_shuffles_exact: expected_max,
             tv_distance_exact: tv_exact,
             tv_from_uniform_shuffles_exact: None,
-        })
+        }
     }
 }
 
