@@ -155,7 +155,10 @@ fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> a
         } else {
             "UNOPTIMIZED (debug) build"
         };
-        println!("mental poker bench, {cards} cards, {build}, medians:");
+        let load = report
+            .load_average
+            .map_or_else(|| "unknown".to_owned(), |l| format!("{l:.2}"));
+        println!("mental poker bench, {cards} cards, {build}, load average {load}, medians:");
         println!(
             "  shuffle: prove {:.3} ms, verify {:.3} ms (+ deck decode {:.3} ms), proof {} B, deck {} B  [{} reps]",
             report.shuffle_prove_ms,
@@ -168,6 +171,14 @@ fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> a
         println!(
             "  reveal token: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",
             report.reveal_prove_ms, report.reveal_verify_ms, report.reveal_bytes, report.token_reps
+        );
+        let cpu = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |x| format!("{x:.4}"));
+        println!(
+            "  mean CPU time per operation (ms): shuffle prove {}, verify {}; reveal make {}, verify {}",
+            cpu(report.shuffle_prove_cpu_ms),
+            cpu(report.shuffle_verify_cpu_ms),
+            cpu(report.reveal_prove_cpu_ms),
+            cpu(report.reveal_verify_cpu_ms)
         );
         println!(
             "  mask: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",

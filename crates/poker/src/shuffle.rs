@@ -39,7 +39,7 @@ use crate::transcript::{ProofContext, TranscriptProtocol};
 
 const SHUFFLE_LABEL: &[u8] = b"facedown-poker/shuffle/bg12-m1/v1";
 
-/// A Bayer–Groth shuffle proof for `n` ciphertexts: 8 points and `3n + 5` scalars.
+/// A Bayer–Groth shuffle proof for `n` ciphertexts: 8 points and `3n + 4` scalars.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ShuffleProof {
     /// `A = com(σ(1), …, σ(n); r_A)`.

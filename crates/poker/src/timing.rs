@@ -52,6 +52,16 @@ pub struct BenchReport {
     pub mask_verify_ms: f64,
     /// Encoded size of a masked card with its proof, bytes.
     pub mask_bytes: usize,
+    /// Shuffle proving, mean CPU time of this thread per proof (ms), if the OS reports it.
+    pub shuffle_prove_cpu_ms: Option<f64>,
+    /// Shuffle verification, mean CPU time per verification (ms).
+    pub shuffle_verify_cpu_ms: Option<f64>,
+    /// Reveal token with proof, mean CPU time (ms).
+    pub reveal_prove_cpu_ms: Option<f64>,
+    /// Reveal token verification, mean CPU time (ms).
+    pub reveal_verify_cpu_ms: Option<f64>,
+    /// The 1-minute load average when the measurement started (Linux), to judge contention.
+    pub load_average: Option<f64>,
     /// Whether the code was compiled with optimisations (`debug_assertions` off).
     pub optimized: bool,
 }
@@ -63,6 +73,47 @@ fn median(mut v: Vec<f64>) -> f64 {
         n if n % 2 == 1 => v[n / 2],
         n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
     }
+}
+
+/// CPU time consumed by the current thread, from Linux's `/proc/thread-self/schedstat` (first
+/// field, nanoseconds). The kernel updates it at scheduler ticks, so it is only used for totals
+/// over many operations, where the error is at most a tick or two.
+struct CpuClock {
+    start: Option<u64>,
+}
+
+impl CpuClock {
+    fn new() -> CpuClock {
+        CpuClock { start: None }
+    }
+
+    fn now() -> Option<u64> {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    }
+
+    fn start(&mut self) {
+        self.start = CpuClock::now();
+    }
+
+    /// Mean CPU milliseconds per operation since `start`.
+    fn per_op(&self, ops: usize) -> Option<f64> {
+        let (a, b) = (self.start?, CpuClock::now()?);
+        Some(b.saturating_sub(a) as f64 / 1e6 / ops as f64)
+    }
+}
+
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 fn ms(start: Instant) -> f64 {
@@ -112,50 +163,87 @@ pub fn measure_with_rng<R: RngCore + CryptoRng>(
         rng,
     )?;
 
+    let load_average = load_average();
+    let mut cpu = CpuClock::new();
+
     let (mut prove_t, mut verify_t, mut decode_t) = (vec![], vec![], vec![]);
-    let (mut proof_bytes, mut deck_bytes) = (0, 0);
+    let mut shuffled = Vec::with_capacity(shuffle_reps);
+    cpu.start();
     for _ in 0..shuffle_reps {
         let start = Instant::now();
-        let (out, proof) = shuffle_with_rng(&mut base.clone(), &ctx, &ck, &key, &deck, rng)?;
+        let out = shuffle_with_rng(&mut base.clone(), &ctx, &ck, &key, &deck, rng)?;
         prove_t.push(ms(start));
-        proof_bytes = size(&proof)?;
+        shuffled.push(out);
+        done += 1;
+        progress(done, total);
+    }
+    let shuffle_prove_cpu_ms = cpu.per_op(shuffle_reps);
+    let (mut proof_bytes, mut deck_bytes) = (0, 0);
+    let mut decoded = Vec::with_capacity(shuffle_reps);
+    for (out, proof) in &shuffled {
+        proof_bytes = size(proof)?;
         deck_bytes = size(&out.wire().to_vec())?;
         let wire = out.wire().to_vec();
         let start = Instant::now();
-        let decoded = Deck::decode(wire, ctx.player)?;
+        decoded.push(Deck::decode(wire, ctx.player)?);
         decode_t.push(ms(start));
+    }
+    cpu.start();
+    for (out, (_, proof)) in decoded.iter().zip(&shuffled) {
         let start = Instant::now();
-        verify_shuffle(&mut base.clone(), &ctx, &ck, &key, &deck, &decoded, &proof)?;
+        verify_shuffle(&mut base.clone(), &ctx, &ck, &key, &deck, out, proof)?;
         verify_t.push(ms(start));
-        done += 2;
+        done += 1;
         progress(done, total);
     }
+    let shuffle_verify_cpu_ms = cpu.per_op(shuffle_reps);
 
     let (mut rp, mut rv, mut mp, mut mv) = (vec![], vec![], vec![], vec![]);
-    let (mut reveal_bytes, mut mask_bytes) = (0, 0);
     let ct = (&deck.ciphertexts()[0], &deck.wire()[0]);
     let m = encoding
         .point(0)
         .ok_or_else(|| PokerError::InvalidParameters("empty deck".to_owned()))?;
+    let mut tokens = Vec::with_capacity(token_reps);
+    cpu.start();
     for _ in 0..token_reps {
         let start = Instant::now();
-        let token = reveal_token_with_rng(&mut base.clone(), &ctx, &sks[0], 0, ct, rng);
+        tokens.push(reveal_token_with_rng(
+            &mut base.clone(),
+            &ctx,
+            &sks[0],
+            0,
+            ct,
+            rng,
+        ));
         rp.push(ms(start));
-        reveal_bytes = size(&token)?;
-        let start = Instant::now();
-        verify_reveal_token(&mut base.clone(), &ctx, sks[0].public(), ct, &token)?;
-        rv.push(ms(start));
-
-        let start = Instant::now();
-        let (masked, proof) = mask_with_rng(&mut base.clone(), &ctx, &key, &m, rng);
-        mp.push(ms(start));
-        mask_bytes = size(&(masked.compress(), proof))?;
-        let start = Instant::now();
-        verify_mask(&mut base.clone(), &ctx, &key, &m, &masked, &proof)?;
-        mv.push(ms(start));
-        done += 2;
-        progress(done, total);
     }
+    let reveal_prove_cpu_ms = cpu.per_op(token_reps);
+    done += token_reps / 2;
+    progress(done, total);
+    cpu.start();
+    for token in &tokens {
+        let start = Instant::now();
+        verify_reveal_token(&mut base.clone(), &ctx, sks[0].public(), ct, token)?;
+        rv.push(ms(start));
+    }
+    let reveal_verify_cpu_ms = cpu.per_op(token_reps);
+    let reveal_bytes = size(&tokens[0])?;
+    done += token_reps - token_reps / 2;
+    progress(done, total);
+    let mut masks = Vec::with_capacity(token_reps);
+    for _ in 0..token_reps {
+        let start = Instant::now();
+        masks.push(mask_with_rng(&mut base.clone(), &ctx, &key, &m, rng));
+        mp.push(ms(start));
+    }
+    for (masked, proof) in &masks {
+        let start = Instant::now();
+        verify_mask(&mut base.clone(), &ctx, &key, &m, masked, proof)?;
+        mv.push(ms(start));
+    }
+    let mask_bytes = size(&(masks[0].0.compress(), masks[0].1))?;
+    done += token_reps;
+    progress(done, total);
     Ok(BenchReport {
         cards,
         shuffle_reps,
@@ -171,6 +259,11 @@ pub fn measure_with_rng<R: RngCore + CryptoRng>(
         mask_prove_ms: median(mp),
         mask_verify_ms: median(mv),
         mask_bytes,
+        shuffle_prove_cpu_ms,
+        shuffle_verify_cpu_ms,
+        reveal_prove_cpu_ms,
+        reveal_verify_cpu_ms,
+        load_average,
         optimized: !cfg!(debug_assertions),
     })
 }

@@ -83,7 +83,7 @@ fn accounting_counts_encoded_bytes() {
     r3.expect("honest");
     assert_eq!(c1, c2);
     assert!(c3.bytes > c1.bytes);
-    // Shuffle proof: 8 points + (3n + 5) scalars + bincode lengths; the deck: 64 bytes a card.
+    // Shuffle proof: 8 points + (3n + 4) scalars + bincode lengths; the deck: 64 bytes a card.
     // Per shuffle message: 1 (variant) + 2 (player) + 8 + 64n + 8·32 + 3·(8 + 32n) + 4·32 + 4.
     let shuffle_msg = |n: u64| 4 + 2 + 8 + 64 * n + 8 * 32 + 3 * (8 + 32 * n) + 4 * 32;
     assert_eq!(

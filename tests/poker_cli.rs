@@ -1,0 +1,124 @@
+//! `facedown poker deal` and `facedown poker bench` print the documented JSON shapes.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(args)
+        .output()
+        .expect("the facedown binary runs");
+    assert!(
+        out.status.success(),
+        "facedown {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
+}
+
+/// The deal report has the dealer's shape: players, cards, hands, public, audit, cost.
+#[test]
+fn poker_deal_json_has_the_shared_report_shape() {
+    let v = run_json(&[
+        "poker",
+        "deal",
+        "--players",
+        "3",
+        "--cards",
+        "10",
+        "--hand",
+        "2",
+        "--public",
+        "2",
+        "--seed",
+        "11",
+        "--json",
+    ]);
+    assert_eq!(v["players"], 3);
+    assert_eq!(v["cards"], 10);
+    assert_eq!(v["seed"], 11);
+    assert_eq!(v["audit"]["passed"], true);
+    assert!(v["audit"]["blame"].is_null());
+    let hands = v["hands"].as_array().expect("hands array");
+    assert_eq!(hands.len(), 3);
+    let mut cards = BTreeSet::new();
+    for card in hands
+        .iter()
+        .flat_map(|h| h.as_array().expect("hand array").iter())
+        .chain(v["public"].as_array().expect("public array"))
+    {
+        let c = card.as_u64().expect("card number");
+        assert!(c < 10);
+        assert!(cards.insert(c), "card {c} dealt twice");
+    }
+    assert_eq!(cards.len(), 8);
+    assert_eq!(v["cost"]["messages"], 3 * 3 * 2);
+    assert_eq!(v["cost"]["rounds"], 5);
+    assert!(v["cost"]["bytes"].as_u64().expect("bytes") > 0);
+    // Same seed, same deal.
+    let again = run_json(&[
+        "poker",
+        "deal",
+        "--players",
+        "3",
+        "--cards",
+        "10",
+        "--hand",
+        "2",
+        "--public",
+        "2",
+        "--seed",
+        "11",
+        "--json",
+    ]);
+    assert_eq!(v, again);
+}
+
+/// The bench report has the required fields, with positive times and the proof sizes of the
+/// argument (8 points and 3n + 4 scalars, plus three 8-byte vector lengths).
+#[test]
+fn poker_bench_json_has_the_required_fields() {
+    let v = run_json(&[
+        "poker",
+        "bench",
+        "--cards",
+        "8",
+        "--reps",
+        "3",
+        "--token-reps",
+        "3",
+        "--json",
+    ]);
+    for key in [
+        "shuffle_prove_ms",
+        "shuffle_verify_ms",
+        "reveal_prove_ms",
+        "reveal_verify_ms",
+        "mask_prove_ms",
+        "mask_verify_ms",
+    ] {
+        assert!(v[key].as_f64().expect(key) > 0.0, "{key}");
+    }
+    assert_eq!(v["shuffle_proof_bytes"], 8 * 32 + (3 * 8 + 4) * 32 + 3 * 8);
+    assert_eq!(v["reveal_bytes"], 4 + 32 + 64);
+}
+
+/// Impossible deals are refused with an error, not a panic.
+#[test]
+fn poker_deal_refuses_impossible_parameters() {
+    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args([
+            "poker",
+            "deal",
+            "--players",
+            "4",
+            "--cards",
+            "5",
+            "--hand",
+            "2",
+        ])
+        .output()
+        .expect("the facedown binary runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("do not fit"));
+}
