@@ -357,7 +357,7 @@ fn simulate_cmd(
         report: &report,
         elapsed_seconds: elapsed,
         runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
-        threads: rayon_threads(),
+        threads: facedown::cards::simulate::threads(),
         correct_runs,
     };
     if json {
@@ -395,7 +395,9 @@ fn simulate_cmd(
         "views ({} distinct), frequency per input:",
         report.views.len()
     );
-    for v in report.views.iter().take(shown) {
+    let mut by_count: Vec<_> = report.views.iter().collect();
+    by_count.sort_by_key(|v| std::cmp::Reverse(v.counts.iter().sum::<u64>()));
+    for v in by_count.into_iter().take(shown) {
         let freqs: Vec<String> = v
             .counts
             .iter()
@@ -409,10 +411,6 @@ fn simulate_cmd(
         println!("  … {} more (use --json)", report.views.len() - shown);
     }
     Ok(())
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Rendered view → the output it determines (None when it does not), for acyclic protocols.

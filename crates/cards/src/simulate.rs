@@ -912,6 +912,11 @@ impl Compiled {
     }
 }
 
+/// The number of threads [`Compiled::simulate`] runs on (the current rayon pool's).
+pub fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
 /// Compiles and simulates `runs` trials of every input.
 pub fn simulate(
     protocol: &Protocol,
