@@ -83,6 +83,9 @@ pub enum SimulateError {
     /// The layout or function does not fit the inputs.
     #[error("{0}")]
     Layout(String),
+    /// More runs than trial indices (`runs · inputs` must fit in 64 bits).
+    #[error("{0} runs per input do not fit in 64-bit trial indices")]
+    TooManyRuns(u64),
     /// An input assignment outside the protocol's inputs.
     #[error("input {0} does not exist")]
     Input(usize),
@@ -716,7 +719,8 @@ impl Compiled {
                         LONG_VIEW
                     } else {
                         view.checked_mul(self.base)
-                            .and_then(|v| v.checked_add(key + 1))
+                            .and_then(|v| v.checked_add(key))
+                            .and_then(|v| v.checked_add(1))
                             .unwrap_or(LONG_VIEW)
                     };
                     if let Some(bs) = branches {
@@ -765,7 +769,7 @@ impl Compiled {
         let mut digits = Vec::new();
         let mut c = code;
         while c > 0 {
-            digits.push(c % self.base - 1);
+            digits.push((c % self.base).saturating_sub(1));
             c /= self.base;
         }
         digits.reverse();
@@ -820,6 +824,9 @@ impl Compiled {
         };
         if let Some(&bad) = chosen.iter().find(|&&i| i >= self.inputs) {
             return Err(SimulateError::Input(bad));
+        }
+        if runs.checked_mul(self.inputs as u64).is_none() {
+            return Err(SimulateError::TooManyRuns(runs));
         }
         let base_rng = ChaCha8Rng::seed_from_u64(seed);
         let chunks: Vec<(usize, u64, u64)> = chosen
