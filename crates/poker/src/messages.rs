@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::elgamal::CompressedCiphertext;
 use crate::errors::{PokerError, Result};
 use crate::keys::KeyShare;
+use crate::restricted::RestrictedShuffleProof;
 use crate::reveal::RevealToken;
 use crate::shuffle::ShuffleProof;
 
@@ -39,6 +40,19 @@ pub struct RevealMessage {
     pub tokens: Vec<RevealToken>,
 }
 
+/// A restricted shuffle (cut, bisection cut, …) of a row of positions of the table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestrictedShuffleMessage {
+    /// The shuffling player.
+    pub player: PartyId,
+    /// The row's deck positions, in row order.
+    pub positions: Vec<u32>,
+    /// The shuffled, re-randomised row.
+    pub deck: Vec<CompressedCiphertext>,
+    /// The OR-proof.
+    pub proof: RestrictedShuffleProof,
+}
+
 /// Any message of a deal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Message {
@@ -48,6 +62,8 @@ pub enum Message {
     Shuffle(Box<ShuffleMessage>),
     /// Reveal tokens.
     Reveal(RevealMessage),
+    /// A restricted shuffle of a row.
+    RestrictedShuffle(RestrictedShuffleMessage),
 }
 
 fn options() -> impl Options {
@@ -65,6 +81,7 @@ impl Message {
             Message::KeyShare(m) => m.player,
             Message::Shuffle(m) => m.player,
             Message::Reveal(m) => m.player,
+            Message::RestrictedShuffle(m) => m.player,
         }
     }
 

@@ -22,7 +22,8 @@ use crate::elgamal::{CardEncoding, Deck, JointKey};
 use crate::errors::{PokerError, Result};
 use crate::generators::CommitmentKey;
 use crate::keys::{joint_key, KeyShare, PublicKey, SecretKey};
-use crate::messages::{RevealMessage, ShuffleMessage};
+use crate::messages::{RestrictedShuffleMessage, RevealMessage, ShuffleMessage};
+use crate::restricted::{restricted_shuffle_with_rng, verify_restricted_shuffle, PermSet};
 use crate::reveal::{open_card, own_token, reveal_token_with_rng, verify_reveal_token};
 use crate::shuffle::{shuffle_with_rng, verify_shuffle};
 use crate::transcript::ProofContext;
@@ -357,16 +358,21 @@ impl PlayerShuffling {
         Ok(PlayerDealing {
             common: self.common,
             keys: self.keys,
+            joint: self.joint,
             deck: self.deck,
         })
     }
 }
 
 /// The dealing phase: the final deck is fixed; hands are opened privately, public cards
-/// publicly.
+/// publicly. The deck can then be used as a table of face-down cards: any player may apply a
+/// restricted shuffle (random cut, bisection cut, …) to a row of positions, and any positions
+/// can be opened publicly. These table steps take their round number from the caller, who
+/// must use rounds above `N + 1` (the deal's reveal round) and never reuse one.
 pub struct PlayerDealing {
     common: Common,
     keys: Vec<PublicKey>,
+    joint: JointKey,
     deck: Deck,
 }
 
@@ -416,7 +422,7 @@ impl PlayerDealing {
 
     /// Verifies the other players' tokens for this player's hand and the public cards, and opens
     /// them. `msgs` must hold one message from every other player (own message optional).
-    pub fn receive_reveals(self, msgs: &[RevealMessage]) -> Result<DealtHand> {
+    pub fn receive_reveals(&self, msgs: &[RevealMessage]) -> Result<DealtHand> {
         let c = &self.common;
         let params = c.setup.params;
         let wanted: Vec<usize> = params
@@ -513,5 +519,222 @@ impl PlayerDealing {
             hand: opened,
             public,
         })
+    }
+}
+
+impl PlayerDealing {
+    fn check_table_round(&self, round: u64) -> Result<()> {
+        if round <= self.common.setup.reveal_round() {
+            return Err(PokerError::InvalidParameters(format!(
+                "table steps need rounds above {}, got {round}",
+                self.common.setup.reveal_round()
+            )));
+        }
+        Ok(())
+    }
+
+    fn row(&self, positions: &[usize]) -> Result<Deck> {
+        let mut seen = vec![false; self.deck.len()];
+        let mut cts = Vec::with_capacity(positions.len());
+        for &p in positions {
+            let ct = self.deck.get(p)?;
+            if std::mem::replace(&mut seen[p], true) {
+                return Err(PokerError::InvalidParameters(format!(
+                    "position {p} appears twice in a row"
+                )));
+            }
+            cts.push(*ct);
+        }
+        Ok(Deck::from_ciphertexts(cts))
+    }
+
+    fn replace_row(&mut self, positions: &[usize], row: &Deck) {
+        let mut cts = self.deck.ciphertexts().to_vec();
+        for (&p, ct) in positions.iter().zip(row.ciphertexts()) {
+            cts[p] = *ct;
+        }
+        self.deck = Deck::from_ciphertexts(cts);
+    }
+
+    /// Shuffles the cards at `positions` (in that order, a row) by a uniformly random element of
+    /// `set`, re-randomises them and proves it, in table round `round`.
+    pub fn restricted_shuffle_with_rng<R: RngCore + CryptoRng>(
+        &mut self,
+        round: u64,
+        set: &PermSet,
+        positions: &[usize],
+        rng: &mut R,
+    ) -> Result<RestrictedShuffleMessage> {
+        self.check_table_round(round)?;
+        let row = self.row(positions)?;
+        let c = &self.common;
+        let ctx = c.setup.ctx(round, c.id);
+        let (out, proof, _) =
+            restricted_shuffle_with_rng(&mut c.transcript(), &ctx, &self.joint, set, &row, rng)?;
+        let msg = RestrictedShuffleMessage {
+            player: c.id,
+            positions: positions.iter().map(|&p| p as u32).collect(),
+            deck: out.wire().to_vec(),
+            proof,
+        };
+        self.replace_row(positions, &out);
+        Ok(msg)
+    }
+
+    /// Verifies another player's restricted shuffle of `positions` by an element of `set` in
+    /// round `round`, and adopts the new row.
+    pub fn receive_restricted_shuffle(
+        &mut self,
+        round: u64,
+        set: &PermSet,
+        positions: &[usize],
+        msg: &RestrictedShuffleMessage,
+    ) -> Result<()> {
+        self.check_table_round(round)?;
+        let player = msg.player;
+        if player == self.common.id || player.0 == 0 || player.index() >= self.keys.len() {
+            return Err(PokerError::UnexpectedMessage {
+                player,
+                reason: "restricted shuffle from an unexpected player",
+            });
+        }
+        if msg.positions.len() != positions.len()
+            || msg
+                .positions
+                .iter()
+                .zip(positions)
+                .any(|(&a, &b)| a as usize != b)
+        {
+            return Err(PokerError::UnexpectedMessage {
+                player,
+                reason: "restricted shuffle of other positions than agreed",
+            });
+        }
+        if msg.deck.len() != positions.len() {
+            return Err(PokerError::WrongLength {
+                player,
+                what: "cards in the shuffled row",
+                expected: positions.len(),
+                got: msg.deck.len(),
+            });
+        }
+        let row = self.row(positions)?;
+        let out = Deck::decode(msg.deck.clone(), player)?;
+        let c = &self.common;
+        verify_restricted_shuffle(
+            &mut c.transcript(),
+            &c.setup.ctx(round, player),
+            &self.joint,
+            set,
+            &row,
+            &out,
+            &msg.proof,
+        )?;
+        self.replace_row(positions, &out);
+        Ok(())
+    }
+
+    /// This player's reveal tokens for `positions`, to open them publicly in round `round`.
+    pub fn public_reveal_with_rng<R: RngCore + CryptoRng>(
+        &self,
+        round: u64,
+        positions: &[usize],
+        rng: &mut R,
+    ) -> Result<RevealMessage> {
+        self.check_table_round(round)?;
+        let c = &self.common;
+        let ctx = c.setup.ctx(round, c.id);
+        let (cts, wire) = (self.deck.ciphertexts(), self.deck.wire());
+        let tokens = positions
+            .iter()
+            .map(|&pos| {
+                self.deck.get(pos)?;
+                Ok(reveal_token_with_rng(
+                    &mut c.transcript(),
+                    &ctx,
+                    &c.sk,
+                    pos as u32,
+                    (&cts[pos], &wire[pos]),
+                    rng,
+                ))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(RevealMessage {
+            player: c.id,
+            tokens,
+        })
+    }
+
+    /// Opens `positions` publicly with every other player's tokens from round `round` (own
+    /// message optional) and this player's own token. Repeated symbols are allowed (a
+    /// card-protocol row may hold several copies of a card).
+    pub fn open_public(
+        &self,
+        round: u64,
+        positions: &[usize],
+        msgs: &[RevealMessage],
+    ) -> Result<Vec<u16>> {
+        self.check_table_round(round)?;
+        let c = &self.common;
+        let (cts, wire) = (self.deck.ciphertexts(), self.deck.wire());
+        let mut tokens = positions
+            .iter()
+            .map(|&pos| Ok(vec![own_token(&c.sk, self.deck.get(pos)?)]))
+            .collect::<Result<Vec<_>>>()?;
+        let mut seen = vec![false; self.keys.len()];
+        for msg in msgs {
+            let p = msg.player;
+            if p == c.id {
+                continue;
+            }
+            let slot = seen.get_mut(p.index()).filter(|_| p.0 != 0).ok_or(
+                PokerError::UnexpectedMessage {
+                    player: p,
+                    reason: "reveal tokens from a player who is not in the game",
+                },
+            )?;
+            if std::mem::replace(slot, true) {
+                return Err(PokerError::UnexpectedMessage {
+                    player: p,
+                    reason: "second set of reveal tokens",
+                });
+            }
+            if msg.tokens.len() != positions.len() {
+                return Err(PokerError::WrongLength {
+                    player: p,
+                    what: "reveal tokens",
+                    expected: positions.len(),
+                    got: msg.tokens.len(),
+                });
+            }
+            let ctx = c.setup.ctx(round, p);
+            for (k, (&pos, token)) in positions.iter().zip(&msg.tokens).enumerate() {
+                if token.position as usize != pos {
+                    return Err(PokerError::UnexpectedMessage {
+                        player: p,
+                        reason: "reveal tokens for the wrong positions",
+                    });
+                }
+                let d = verify_reveal_token(
+                    &mut c.transcript(),
+                    &ctx,
+                    &self.keys[p.index()],
+                    (&cts[pos], &wire[pos]),
+                    token,
+                )?;
+                tokens[k].push(d);
+            }
+        }
+        if let Some(i) = (0..self.keys.len()).find(|&i| i != c.id.index() && !seen[i]) {
+            return Err(PokerError::Missing {
+                player: PartyId::from_index(i),
+                what: "reveal tokens",
+            });
+        }
+        positions
+            .iter()
+            .zip(&tokens)
+            .map(|(&pos, t)| open_card(&c.setup.cards, pos, &cts[pos], t))
+            .collect()
     }
 }

@@ -97,3 +97,91 @@ fn shuffles_happen_in_turn_and_all_must_happen() {
     ));
     assert_eq!(players[1].next_shuffler(), Some(PartyId(2)));
 }
+
+/// The dealt deck as a table of face-down cards: open a row publicly, let player 2 apply a random
+/// cut to it [MS09], open it again — every player sees the same rotation of the row — and a
+/// tampered cut is rejected naming player 2.
+#[test]
+fn ms09_random_cut_on_the_table_after_a_deal() {
+    use facedown_poker::errors::ProofKind;
+    use facedown_poker::restricted::PermSet;
+
+    let mut rng = seeded_rng(6);
+    let mut shuffling = shuffling_players();
+    for p in 0..3 {
+        let msg = shuffling[p].shuffle_with_rng(&mut rng).expect("in turn");
+        for (i, other) in shuffling.iter_mut().enumerate() {
+            if i != p {
+                other.receive_shuffle(&msg).expect("honest shuffle");
+            }
+        }
+    }
+    let mut table: Vec<_> = shuffling
+        .into_iter()
+        .map(|s| s.finish().expect("all shuffled"))
+        .collect();
+    let reveals: Vec<_> = table
+        .iter()
+        .map(|t| t.reveal_message_with_rng(&mut rng))
+        .collect();
+    for t in &table {
+        t.receive_reveals(&reveals).expect("honest deal");
+    }
+    // Rounds after the deal's reveal round (N + 1 = 4).
+    let row = [1usize, 2, 4, 5];
+    let open = |table: &[facedown_poker::player::PlayerDealing], round, rng: &mut _| {
+        let msgs: Vec<_> = table
+            .iter()
+            .map(|t| {
+                t.public_reveal_with_rng(round, &row, rng)
+                    .expect("valid round")
+            })
+            .collect();
+        let views: Vec<Vec<u16>> = table
+            .iter()
+            .map(|t| t.open_public(round, &row, &msgs).expect("honest tokens"))
+            .collect();
+        assert!(views.iter().all(|v| *v == views[0]));
+        views[0].clone()
+    };
+    let before = open(&table, 5, &mut rng);
+    let set = PermSet::cyclic(4).expect("cut");
+    let msg = table[1]
+        .restricted_shuffle_with_rng(6, &set, &row, &mut rng)
+        .expect("valid round and row");
+    for i in [0, 2] {
+        table[i]
+            .receive_restricted_shuffle(6, &set, &row, &msg)
+            .expect("honest cut");
+    }
+    let after = open(&table, 7, &mut rng);
+    assert!(
+        (0..4).any(|k| (0..4).all(|i| after[(i + k) % 4] == before[i])),
+        "{after:?} is not a rotation of {before:?}"
+    );
+
+    // A tampered cut (two cards swapped after proving) is rejected, naming player 2.
+    let mut bad = table[1]
+        .restricted_shuffle_with_rng(8, &set, &row, &mut rng)
+        .expect("valid round and row");
+    bad.deck.swap(0, 1);
+    assert_eq!(
+        table[0].receive_restricted_shuffle(8, &set, &row, &bad),
+        Err(PokerError::InvalidProof {
+            player: PartyId(2),
+            kind: ProofKind::RestrictedShuffle
+        })
+    );
+    // Table rounds must come after the deal's rounds.
+    assert!(matches!(
+        table[0].public_reveal_with_rng(4, &row, &mut rng),
+        Err(PokerError::InvalidParameters(_))
+    ));
+    // Rows are checked: out of range, repeated positions.
+    assert!(table[0]
+        .restricted_shuffle_with_rng(9, &set, &[1, 2, 3, 99], &mut rng)
+        .is_err());
+    assert!(table[0]
+        .restricted_shuffle_with_rng(9, &set, &[1, 1, 2, 3], &mut rng)
+        .is_err());
+}
