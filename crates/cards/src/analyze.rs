@@ -711,7 +711,7 @@ pub struct Analysis {
     pub tv_distance: Option<String>,
     /// The same as a float.
     pub tv_distance_f64: Option<f64>,
-    /// The worst pair and view.
+    /// The worst pair and view (null when nothing leaks).
     pub tv_worst: Option<LeakWitness>,
     /// `I(X; V)` for uniform inputs, in bits.
     pub mutual_information_bits: Option<f64>,
@@ -1816,6 +1816,9 @@ impl Exploration {
                             worst = d;
                         }
                     }
+                }
+                if worst.is_zero() {
+                    tv_worst = None;
                 }
                 tv_exact = Some(worst);
                 mi = Some(mutual_information(dist, &(0..k).collect::<Vec<_>>()));

@@ -1090,3 +1090,106 @@ mod tests {
         assert_eq!(sim.inputs[1].stuck, 100);
     }
 }
+
+#[cfg(test)]
+mod random_protocols {
+    //! Differential test on random small protocols: the simulator's view frequencies agree with
+    //! the exact analyzer's probabilities (within 5 standard errors) for protocols nobody wrote
+    //! by hand.
+    use super::*;
+    use crate::analyze::{explore, render_view, AnalysisOptions};
+    use crate::model::{Action, LayoutItem, NamedFunction, Shuffle};
+    use num_bigint::BigInt;
+    use rand::seq::SliceRandom;
+
+    fn random_perm<R: Rng>(rng: &mut R, n: usize) -> Perm {
+        let mut images: Vec<usize> = (0..n).collect();
+        images.shuffle(rng);
+        Perm::from_images(images).expect("a shuffle of 0..n is a permutation")
+    }
+
+    fn random_protocol<R: Rng>(rng: &mut R, case: usize) -> Protocol {
+        let n = 5;
+        let mut body = Vec::new();
+        for _ in 0..rng.gen_range(1..=3) {
+            let kind = match rng.gen_range(0..4) {
+                0 => ActionKind::Perm(random_perm(rng, n)),
+                1 => ActionKind::Turn {
+                    positions: vec![rng.gen_range(0..n)],
+                    branches: None,
+                },
+                2 => {
+                    let k = rng.gen_range(2..=3);
+                    let weights: Vec<u32> = (0..k).map(|_| rng.gen_range(1..=4)).collect();
+                    let total: u32 = weights.iter().sum();
+                    ActionKind::Shuffle(Shuffle::Set {
+                        perms: (0..k).map(|_| random_perm(rng, n)).collect(),
+                        weights: Some(
+                            weights
+                                .iter()
+                                .map(|&w| Q::new(BigInt::from(w), BigInt::from(total)))
+                                .collect(),
+                        ),
+                    })
+                }
+                _ => ActionKind::Shuffle(Shuffle::Set {
+                    perms: (0..2).map(|_| random_perm(rng, n)).collect(),
+                    weights: None,
+                }),
+            };
+            body.push(Action::new(kind));
+        }
+        body.push(Action::new(ActionKind::Turn {
+            positions: (0..n).collect(),
+            branches: None,
+        }));
+        Protocol {
+            name: format!("random-{case}"),
+            inputs: vec!["a".to_owned(), "b".to_owned()],
+            function: Function::Named(NamedFunction::And),
+            layout: vec![
+                LayoutItem::Input {
+                    name: "a".to_owned(),
+                    negated: true,
+                },
+                LayoutItem::Card(Symbol::Heart),
+                LayoutItem::Input {
+                    name: "b".to_owned(),
+                    negated: false,
+                },
+            ],
+            body,
+        }
+    }
+
+    #[test]
+    fn simulator_agrees_with_the_analyzer_on_random_protocols() {
+        let mut rng = ChaCha8Rng::seed_from_u64(2026);
+        let runs = 20_000u64;
+        for case in 0..30 {
+            let p = random_protocol(&mut rng, case);
+            let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
+            let dist = ex.view_distribution().expect("views").expect("acyclic");
+            let sim = simulate(&p, runs, case as u64).expect("simulates");
+            for vc in &sim.views {
+                let exact = dist
+                    .iter()
+                    .find(|(v, _)| render_view(v) == vc.view)
+                    .map(|(_, ps)| ps.clone());
+                let exact = exact.unwrap_or_else(|| panic!("case {case}: {} not exact", vc.view));
+                for (i, (c, q)) in vc.counts.iter().zip(&exact).enumerate() {
+                    let p = q.to_f64().unwrap_or(f64::NAN);
+                    let freq = *c as f64 / runs as f64;
+                    let se = (p * (1.0 - p) / runs as f64).sqrt();
+                    assert!(
+                        (freq - p).abs() <= 5.0 * se + 1e-9,
+                        "case {case} view {} input {i}: {freq} vs {p}",
+                        vc.view
+                    );
+                }
+            }
+            let seen: u64 = sim.views.iter().map(|v| v.counts.iter().sum::<u64>()).sum();
+            assert_eq!(seen, 4 * runs, "case {case}: every run has a view");
+        }
+    }
+}
