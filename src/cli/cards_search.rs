@@ -46,12 +46,15 @@ pub enum ShufflesArg {
     UniformClosed,
     /// Random cuts of any ordered subset and random bisection cuts.
     RandomCuts,
+    /// Random cuts of any ordered subset only (no bisection cuts).
+    Cuts,
 }
 
 /// Arguments of `facedown cards search`.
 #[derive(Debug, clap::Args)]
 pub struct SearchArgs {
-    /// The deck: `♣♣♥♥`, `CCHHH`, … (inputs take the first ♣ and ♥; the rest are helpers).
+    /// The deck: two colours (`♣♣♥♥`, `CCHHH`; inputs take one ♣ and one ♥ each, the rest are
+    /// helpers) or distinct numbered cards (`1234`, `1 2 3 4 5`; input a = the two lowest, …).
     #[arg(long)]
     pub deck: String,
     /// `and`, `or`, `xor`, `nand`, `nor`, `xnor`, `copy`, or a truth table (`0001`).
@@ -78,6 +81,9 @@ pub struct SearchArgs {
     /// For `--shuffles any`: largest uniform non-group support enumerated.
     #[arg(long, default_value_t = 2)]
     pub max_support: usize,
+    /// Turn one card at a time only (as the Koch–Schrempp–Kirsten model checker does).
+    #[arg(long)]
+    pub single_card_turns: bool,
     /// Print only the first protocol found.
     #[arg(long)]
     pub first: bool,
@@ -121,11 +127,13 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         ShufflesArg::Closed => ShuffleClass::Closed,
         ShufflesArg::UniformClosed => ShuffleClass::UniformClosed,
         ShufflesArg::RandomCuts => ShuffleClass::RandomCuts,
+        ShufflesArg::Cuts => ShuffleClass::Cuts,
     };
     q.committed = args.committed;
     q.copies = args.copies;
     q.max_support = args.max_support;
     q.first = args.first;
+    q.single_card_turns = args.single_card_turns;
 
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);
@@ -164,8 +172,13 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     match outcome.length {
         Some(len) => {
             println!(
-                "# {} protocol(s) of {len} step(s) (the shortest), each re-checked by the exact analyzer",
-                outcome.protocols.len()
+                "# {} protocol(s) of {len} step(s) (the shortest){}",
+                outcome.protocols.len(),
+                if outcome.rechecked {
+                    ", each re-checked by the exact analyzer"
+                } else {
+                    " — standard deck: NOT re-checked (the analyzer models two colours only)"
+                }
             );
             for p in &outcome.protocols {
                 println!("\n{p}");

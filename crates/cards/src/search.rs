@@ -62,6 +62,7 @@
 //!
 //! | class | what is enumerated | complete for |
 //! |---|---|---|
+//! | `cuts` | the cyclic rotations of every ordered subset of ≥ 2 positions (`shuffle cut`), uniform; no bisection cuts | exactly this class |
 //! | `random-cuts` | the cyclic rotations of every ordered subset of ≥ 2 positions (`shuffle cut`), and every random bisection cut `{id, (p₁ q₁)…(p_m q_m)}` (`shuffle bisect`), uniform | exactly this class |
 //! | `uniform-closed` | uniform over **every** non-trivial subgroup of `S_n` (all of them, found by closing the set of subgroups under joins with cyclic subgroups), `n ≤` [`MAX_SUBGROUP_CARDS`] | exactly this class |
 //! | `closed` | `uniform-closed`, plus `{id: p, π: 1−p}` for every involution `π` and `p ∈ {1/3, 2/3}` | closed uniform shuffles and this finite family of non-uniform ones; in the possibilistic modes weights are irrelevant, so there it is complete for all closed shuffles |
@@ -86,14 +87,23 @@
 //! correct, at least the requested security, finite runtime, and committed exactly when asked.
 //! A disagreement is an error ([`SearchError::OracleRejected`]), never a silent result.
 //!
+//! # Standard decks
+//!
+//! A deck of distinct numbered cards (`--deck 1234`) is searched the same way, with the
+//! \[KSK19\] encoding: input `a` is the two lowest cards, `b` the next two, helpers follow; a
+//! commitment is 0 when its lower card lies first, and a committed result must use the same two
+//! cards in every sequence (otherwise the basis itself could leak). Position relabellings and
+//! input relabellings are used as symmetries; colour swap is not. **The `.cards` format and the
+//! analyzer encode commitments in two colours only, so protocols found for a standard deck are
+//! printed with an explanatory header and are not re-checked** ([`SearchOutcome::rechecked`] is
+//! `false`). A "none found" needs no re-check.
+//!
 //! # Not supported (yet)
 //!
-//! * `--runtime las-vegas` (restart-free loops) is rejected with
-//!   [`SearchError::Unsupported`]: a memo keyed by state alone is unsound once branches may jump
-//!   back to ancestors, and that search is not written.
-//! * Standard decks of distinct cards are rejected with [`SearchError::Unsupported`]: the
-//!   `.cards` format and the analyzer encode commitments in two colours only, so a find could not
-//!   be re-checked.
+//! `--runtime las-vegas` (restart-free loops) is rejected with [`SearchError::Unsupported`]: a
+//! memo keyed by the state alone is unsound once branches may jump back to ancestors (whether a
+//! state is solvable then depends on which ancestors are on the path), and that search is not
+//! written.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -202,6 +212,8 @@ pub enum ShuffleClass {
     UniformClosed,
     /// Random cuts and random bisection cuts.
     RandomCuts,
+    /// Random cuts only (cyclic rotations of an ordered subset of positions), no bisection cuts.
+    Cuts,
 }
 
 /// A search query.
@@ -229,6 +241,8 @@ pub struct SearchQuery {
     pub first: bool,
     /// For `--shuffles any`: the largest uniform non-group support enumerated.
     pub max_support: usize,
+    /// Turn one card at a time only (as \[KSK19\] does); otherwise any non-empty set of cards.
+    pub single_card_turns: bool,
 }
 
 impl SearchQuery {
@@ -252,6 +266,7 @@ impl SearchQuery {
             committed: false,
             first: false,
             max_support: 2,
+            single_card_turns: false,
         }
     }
 }
@@ -377,6 +392,9 @@ pub struct SearchOutcome {
     pub seconds: f64,
     /// Rayon threads available (results do not depend on it).
     pub threads: usize,
+    /// Whether every protocol reported was re-checked by the exact analyzer (false only for
+    /// standard decks, which the analyzer does not model).
+    pub rechecked: bool,
 }
 
 /// Progress of a running search: `(depth, tasks finished at this depth, tasks)`.
@@ -495,14 +513,22 @@ pub fn search_with_progress(
         per_depth,
         seconds: 0.0,
         threads: rayon::current_num_threads(),
+        rechecked: true,
     };
     if let Some((len, bodies)) = found {
         outcome.found = true;
         outcome.length = Some(len);
         for (k, body) in bodies.into_iter().enumerate() {
             let p = problem.protocol(k + 1, len, body);
-            problem.recheck(&p)?;
-            outcome.protocols.push(p.to_string());
+            if problem.standard {
+                outcome.rechecked = false;
+                outcome
+                    .protocols
+                    .push(format!("{}{p}", problem.standard_header()));
+            } else {
+                problem.recheck(&p)?;
+                outcome.protocols.push(p.to_string());
+            }
             outcome.models.push(p);
         }
     }
@@ -536,9 +562,13 @@ struct Problem {
     k: usize,
     outputs: Vec<bool>,
     perfect: bool,
-    /// Sequence masks by index, and index by mask.
-    seqs: Vec<u16>,
-    index: Vec<u16>,
+    /// Standard deck (distinct cards) rather than two colours.
+    standard: bool,
+    /// The symbol of each symbol id (two colours: 0 = ♣, 1 = ♥; standard: cards in order).
+    symbols: Vec<Symbol>,
+    /// Sequences (symbol ids per position) by index, and index by sequence.
+    seqs: Vec<Vec<u8>>,
+    index: HashMap<Vec<u8>, u16>,
     /// All permutations of `n` positions (images), and the induced map on sequence indices.
     perms: Vec<Vec<u8>>,
     perm_seq: Vec<Vec<u16>>,
@@ -553,8 +583,9 @@ struct Problem {
 #[derive(Clone, Debug)]
 struct Step {
     kind: StepKind,
-    /// `(observation mask, child)`; one child for a shuffle.
-    children: Vec<(u16, State)>,
+    /// `(observation: symbol ids at the turned positions, packed 4 bits each; child)`; one
+    /// child for a shuffle.
+    children: Vec<(u64, State)>,
 }
 
 #[derive(Clone, Debug)]
@@ -597,12 +628,11 @@ fn all_perms(n: usize) -> Vec<Vec<u8>> {
     out
 }
 
-fn apply_mask(p: &[u8], mask: u16) -> u16 {
-    let mut out = 0u16;
+/// Moves the symbol at position `i` to `p[i]`.
+fn apply_seq(p: &[u8], seq: &[u8]) -> Vec<u8> {
+    let mut out = seq.to_vec();
     for (i, &pi) in p.iter().enumerate() {
-        if mask >> i & 1 == 1 {
-            out |= 1 << pi;
-        }
+        out[usize::from(pi)] = seq[i];
     }
     out
 }
@@ -620,11 +650,12 @@ impl Problem {
             ));
         }
         let deck_text: String = query.deck.iter().map(|s| s.to_string()).collect();
-        if query.deck.iter().any(|s| matches!(s, Symbol::Card(_))) {
-            return Err(SearchError::Unsupported(format!(
-                "standard deck `{deck_text}`: the .cards format and the analyzer encode \
-                 commitments in two colours only, so a find could not be re-checked"
-            )));
+        let standard = query.deck.iter().any(|s| matches!(s, Symbol::Card(_)));
+        if standard && !query.deck.iter().all(|s| matches!(s, Symbol::Card(_))) {
+            return Err(SearchError::BadDeck {
+                deck: deck_text,
+                reason: "mixes numbered cards with ♣/♥".into(),
+            });
         }
         let k = query.inputs;
         let expected_k = match &query.function {
@@ -658,7 +689,13 @@ impl Problem {
         let n = query.deck.len();
         let clubs = query.deck.iter().filter(|s| **s == Symbol::Club).count();
         let hearts = n - clubs;
-        if clubs < k || hearts < k {
+        if standard && n < 2 * k {
+            return Err(SearchError::BadDeck {
+                deck: deck_text,
+                reason: format!("{k} input commitments need {} cards", 2 * k),
+            });
+        }
+        if !standard && (clubs < k || hearts < k) {
             return Err(SearchError::BadDeck {
                 deck: deck_text,
                 reason: format!(
@@ -714,28 +751,40 @@ impl Problem {
             ));
         }
 
-        // Sequences: masks with `hearts` bits among n.
-        let mut seqs = Vec::new();
-        let mut index = vec![NONE; 1 << n];
-        for m in 0u32..(1 << n) {
-            if m.count_ones() as usize == hearts {
-                index[m as usize] = seqs.len() as u16;
-                seqs.push(m as u16);
-            }
-        }
+        // Symbol ids: two colours 0 = ♣, 1 = ♥; a standard deck numbers its cards in order.
+        let symbols: Vec<Symbol> = if standard {
+            let mut cards = query.deck.clone();
+            cards.sort_unstable();
+            cards
+        } else {
+            vec![Symbol::Club, Symbol::Heart]
+        };
+        let deck_ids: Vec<u8> = if standard {
+            (0..n as u8).collect()
+        } else {
+            let mut ids = vec![0u8; clubs];
+            ids.extend(std::iter::repeat(1u8).take(hearts));
+            ids
+        };
         let perms = all_perms(n);
+        // Sequences: every arrangement of the deck, in sorted order.
+        let mut all: Vec<Vec<u8>> = perms.iter().map(|p| apply_seq(p, &deck_ids)).collect();
+        all.sort_unstable();
+        all.dedup();
+        let seqs = all;
+        let index: HashMap<Vec<u8>, u16> = seqs
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.clone(), i as u16))
+            .collect();
+        let lookup = |s: &Vec<u8>| index.get(s).copied().unwrap_or(NONE);
         let perm_seq: Vec<Vec<u16>> = perms
             .iter()
-            .map(|p| {
-                seqs.iter()
-                    .map(|&m| index[usize::from(apply_mask(p, m))])
-                    .collect()
-            })
+            .map(|p| seqs.iter().map(|s| lookup(&apply_seq(p, s))).collect())
             .collect();
-        let full: u16 = ((1u32 << n) - 1) as u16;
-        let complement = (clubs == hearts).then(|| {
+        let complement = (!standard && clubs == hearts).then(|| {
             seqs.iter()
-                .map(|&m| index[usize::from(!m & full)])
+                .map(|s| lookup(&s.iter().map(|x| 1 - x).collect()))
                 .collect::<Vec<u16>>()
         });
         // Column symmetries: permutations of the 2^k inputs with f(σ(i)) = f(i) ⊕ c.
@@ -758,6 +807,8 @@ impl Problem {
             k,
             outputs,
             perfect: query.security == SearchSecurity::Perfect,
+            standard,
+            symbols,
             seqs,
             index,
             perms,
@@ -765,7 +816,10 @@ impl Problem {
             col_syms,
             complement,
             shuffles: Vec::new(),
-            turns: (1u32..(1 << n)).map(|t| t as u16).collect(),
+            turns: (1u32..(1 << n))
+                .filter(|t| !query.single_card_turns || t.is_power_of_two())
+                .map(|t| t as u16)
+                .collect(),
         };
         problem.shuffles = problem.enumerate_shuffles()?;
         Ok(problem)
@@ -776,6 +830,11 @@ impl Problem {
     }
 
     fn layout(&self) -> Vec<LayoutItem> {
+        if self.standard {
+            // Not expressible as input commitments in the format: list the cards (see
+            // `standard_header`).
+            return self.symbols.iter().map(|&c| LayoutItem::Card(c)).collect();
+        }
         let mut items: Vec<LayoutItem> = (0..self.k)
             .map(|i| LayoutItem::Input {
                 name: input_name(i),
@@ -806,22 +865,50 @@ impl Problem {
         }
     }
 
+    /// The comment that explains a standard-deck protocol's encoding.
+    fn standard_header(&self) -> String {
+        let mut out = String::from(
+            "# standard deck: each input is two cards, lower number first = 0, swapped = 1:\n#",
+        );
+        for i in 0..self.k {
+            out.push_str(&format!(
+                " {} = {} {}",
+                input_name(i),
+                self.symbols[2 * i],
+                self.symbols[2 * i + 1]
+            ));
+        }
+        out.push_str(
+            "; the rest are helpers, in order.\n# The .cards format and the analyzer encode \
+             commitments in two colours only: this protocol is NOT re-checked by the analyzer.\n",
+        );
+        out
+    }
+
     fn start_state(&self) -> Result<State, SearchError> {
         let skeleton = self.protocol(0, 0, Vec::new());
         let mut rows: Vec<(u16, Col)> = Vec::new();
         for i in 0..self.m() {
-            let row = skeleton
-                .initial_row(&input_bits(i, self.k))
-                .ok_or_else(|| {
-                    SearchError::InvalidQuery("layout does not fit the inputs".into())
-                })?;
-            let mut mask = 0u16;
-            for (p, s) in row.iter().enumerate() {
-                if *s == Symbol::Heart {
-                    mask |= 1 << p;
+            let ids: Vec<u8> = if self.standard {
+                let bits = input_bits(i, self.k);
+                let mut ids: Vec<u8> = (0..self.n as u8).collect();
+                for (j, b) in bits.iter().enumerate() {
+                    if *b {
+                        ids.swap(2 * j, 2 * j + 1);
+                    }
                 }
-            }
-            let s = self.index[usize::from(mask)];
+                ids
+            } else {
+                let row = skeleton
+                    .initial_row(&input_bits(i, self.k))
+                    .ok_or_else(|| {
+                        SearchError::InvalidQuery("layout does not fit the inputs".into())
+                    })?;
+                row.iter().map(|s| u8::from(*s == Symbol::Heart)).collect()
+            };
+            let s = self.index.get(&ids).copied().ok_or_else(|| {
+                SearchError::InvalidQuery("the layout is not an arrangement of the deck".into())
+            })?;
             let mut col = [0u64; MAX_INPUTS];
             col[i] = 1;
             rows.push((s, col));
@@ -857,7 +944,8 @@ impl Problem {
                 ops.push(ShuffleOp { support, model });
             }
         };
-        let cuts_and_bisections = |push: &mut dyn FnMut(Vec<(u32, u64)>, Shuffle)| {
+        let cuts_and_bisections = |push: &mut dyn FnMut(Vec<(u32, u64)>, Shuffle),
+                                   bisections: bool| {
             // Random cuts: every ordered subset up to rotation (the group generated by a k-cycle).
             for k in 2..=n {
                 for subset in ordered_subsets(n, k) {
@@ -875,7 +963,7 @@ impl Problem {
                 }
             }
             // Bisection cuts {id, (p1 q1)…(pm qm)} with m ≥ 2 (m = 1 is a cut of two).
-            for m in 2..=n / 2 {
+            for m in 2..=if bisections { n / 2 } else { 0 } {
                 for left in ordered_subsets(n, m) {
                     if left.windows(2).any(|w| w[0] > w[1]) {
                         continue; // left half as a sorted set
@@ -896,7 +984,8 @@ impl Problem {
             }
         };
         match self.query.shuffles {
-            ShuffleClass::RandomCuts => cuts_and_bisections(&mut push),
+            ShuffleClass::RandomCuts => cuts_and_bisections(&mut push, true),
+            ShuffleClass::Cuts => cuts_and_bisections(&mut push, false),
             ShuffleClass::UniformClosed | ShuffleClass::Closed | ShuffleClass::Any => {
                 let groups = subgroups(&self.perms, &pidx);
                 for (elems, gens) in &groups {
@@ -1030,10 +1119,18 @@ impl Problem {
     }
 
     /// Splits by a turn; `None` when fewer than two observations or the turn is insecure.
-    fn apply_turn(&self, st: &State, turn: u16) -> Option<Vec<(u16, State)>> {
-        let mut groups: Vec<(u16, Vec<(u16, Col)>)> = Vec::new();
+    /// The symbol ids at the turned positions, packed 4 bits each in position order.
+    fn observe(&self, s: u16, turn: u16) -> u64 {
+        let seq = &self.seqs[usize::from(s)];
+        (0..self.n)
+            .filter(|p| turn >> p & 1 == 1)
+            .fold(0u64, |acc, p| acc << 4 | u64::from(seq[p]))
+    }
+
+    fn apply_turn(&self, st: &State, turn: u16) -> Option<Vec<(u64, State)>> {
+        let mut groups: Vec<(u64, Vec<(u16, Col)>)> = Vec::new();
         for &(s, c) in &st.rows {
-            let obs = self.seqs[usize::from(s)] & turn;
+            let obs = self.observe(s, turn);
             match groups.iter_mut().find(|g| g.0 == obs) {
                 Some(g) => g.1.push((s, c)),
                 None => groups.push((obs, vec![(s, c)])),
@@ -1140,18 +1237,25 @@ impl Problem {
         }
     }
 
+    /// Whether positions `(a, b)` hold a commitment to `f(i)` in every sequence input `i` can
+    /// have. Two colours: ♣♥ = 0, ♥♣ = 1. Standard deck (\[KSK19\]): lower card first = 0, and
+    /// the same two cards throughout (otherwise the basis itself could leak).
     fn decodes(&self, st: &State, a: usize, b: usize) -> bool {
+        let mut basis: Option<(u8, u8)> = None;
         st.rows.iter().all(|(s, c)| {
-            let mask = self.seqs[usize::from(*s)];
-            let sym = |p: usize| {
-                if mask >> p & 1 == 1 {
-                    Symbol::Heart
-                } else {
-                    Symbol::Club
+            let seq = &self.seqs[usize::from(*s)];
+            let (x, y) = (seq[a], seq[b]);
+            let bit = if self.standard {
+                let pair = (x.min(y), x.max(y));
+                if *basis.get_or_insert(pair) != pair {
+                    return false;
                 }
-            };
-            let Some(bit) = decode_bit([sym(a), sym(b)]) else {
-                return false;
+                x > y
+            } else {
+                match decode_bit([self.symbols[usize::from(x)], self.symbols[usize::from(y)]]) {
+                    Some(bit) => bit,
+                    None => return false,
+                }
             };
             (0..self.m()).all(|i| c[i] == 0 || self.outputs[i] == bit)
         })
@@ -1285,12 +1389,11 @@ impl Problem {
                             .map(|((obs, _), body)| Branch {
                                 observation: positions
                                     .iter()
-                                    .map(|&p| {
-                                        if obs >> p & 1 == 1 {
-                                            Symbol::Heart
-                                        } else {
-                                            Symbol::Club
-                                        }
+                                    .enumerate()
+                                    .map(|(j, _)| {
+                                        let shift = 4 * (positions.len() - 1 - j);
+                                        let id = (obs >> shift & 0xf) as usize;
+                                        self.symbols.get(id).copied().unwrap_or(Symbol::Club)
                                     })
                                     .collect(),
                                 body,

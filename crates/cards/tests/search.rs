@@ -7,6 +7,7 @@ use facedown_cards::search::{
     parse_deck, parse_function, search, SearchError, SearchOutcome, SearchQuery, SearchRuntime,
     SearchSecurity, ShuffleClass,
 };
+use facedown_core::Symbol;
 
 fn query(
     deck: &str,
@@ -187,13 +188,49 @@ fn bad_decks_are_typed_errors() {
         2,
     );
     assert!(matches!(search(&q), Err(SearchError::BadDeck { .. })));
-    // Standard decks cannot be re-checked by the two-colour analyzer.
+    // Two inputs need four distinct cards.
     let q = SearchQuery::new(
-        parse_deck("1234").expect("parses"),
+        parse_deck("123").expect("parses"),
         parse_function("and").expect("f"),
         2,
     );
-    assert!(matches!(search(&q), Err(SearchError::Unsupported(_))));
+    assert!(matches!(search(&q), Err(SearchError::BadDeck { .. })));
+    // Numbered cards and colours do not mix.
+    let q = SearchQuery::new(
+        vec![
+            Symbol::Card(1),
+            Symbol::Card(2),
+            Symbol::Club,
+            Symbol::Heart,
+        ],
+        parse_function("and").expect("f"),
+        2,
+    );
+    assert!(matches!(search(&q), Err(SearchError::BadDeck { .. })));
+}
+
+#[test]
+fn standard_deck_xor_is_found_at_two_steps_and_marked_not_rechecked() {
+    let mut q = query("1234", "xor", 3, ShuffleClass::UniformClosed, true);
+    q.single_card_turns = true;
+    let out = search(&q).expect("runs");
+    assert_eq!(out.length, Some(2));
+    assert!(!out.rechecked, "the analyzer has no standard decks");
+    for t in &out.protocols {
+        assert!(t.contains("NOT re-checked"), "{t}");
+        assert!(t.contains("shuffle"), "{t}");
+    }
+}
+
+#[test]
+fn ksk19_no_four_card_standard_deck_finite_committed_and_up_to_five_steps() {
+    // [KSK19]: no finite-runtime AND with four distinguishable cards (fixed output basis).
+    // Here for the finite `closed` family and single-card turns, as their tool turns.
+    let mut q = query("1234", "and", 5, ShuffleClass::Closed, true);
+    q.single_card_turns = true;
+    let out = search(&q).expect("runs");
+    assert!(!out.found);
+    assert!(out.rechecked, "nothing to re-check");
 }
 
 #[test]
