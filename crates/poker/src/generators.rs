@@ -5,20 +5,33 @@
 //! party chooses them, and nobody knows discrete-log relations between them. This matters: a
 //! party who knew `log G_i` could open a commitment to another vector and pass a false shuffle.
 
-use curve25519_dalek::ristretto::RistrettoPoint;
+use std::sync::Arc;
+
+use curve25519_dalek::ristretto::{RistrettoPoint, VartimeRistrettoPrecomputation};
 use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::VartimeMultiscalarMul;
+use curve25519_dalek::traits::VartimePrecomputedMultiscalarMul;
 use sha3::Sha3_512;
 
 const PEDERSEN_LABEL: &[u8] = b"facedown-poker/pedersen/v1";
 
-/// A Pedersen commitment key for vectors of up to `n` entries.
-#[derive(Clone, Debug)]
+/// A Pedersen commitment key for vectors of up to `n` entries, with precomputed lookup tables
+/// for `H, G_1, …, G_n` (the prover commits six times per shuffle with the same generators).
+#[derive(Clone)]
 pub struct CommitmentKey {
     /// `G_1, …, G_n` (index 0 is `G_1`).
     pub(crate) g: Vec<RistrettoPoint>,
     /// `H`, the blinding generator.
     pub(crate) h: RistrettoPoint,
+    /// Tables for `H, G_1, …, G_n`, in that order.
+    precomputed: Arc<VartimeRistrettoPrecomputation>,
+}
+
+impl core::fmt::Debug for CommitmentKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("CommitmentKey")
+            .field("capacity", &self.g.len())
+            .finish_non_exhaustive()
+    }
 }
 
 fn derive(index: u64) -> RistrettoPoint {
@@ -31,10 +44,12 @@ impl CommitmentKey {
     /// The key for vectors of up to `n` entries (`H` is generator 0, `G_i` generator `i`, so keys
     /// of different sizes agree on their common prefix).
     pub fn new(n: usize) -> CommitmentKey {
-        CommitmentKey {
-            h: derive(0),
-            g: (1..=n as u64).map(derive).collect(),
-        }
+        let h = derive(0);
+        let g: Vec<RistrettoPoint> = (1..=n as u64).map(derive).collect();
+        let precomputed = Arc::new(VartimeRistrettoPrecomputation::new(
+            core::iter::once(&h).chain(g.iter()),
+        ));
+        CommitmentKey { g, h, precomputed }
     }
 
     /// The largest vector length this key commits to.
@@ -42,11 +57,14 @@ impl CommitmentKey {
         self.g.len()
     }
 
-    /// `com(v; r)`; `v` must not be longer than the key (callers check).
+    /// `com(v; r)`; `v` must not be longer than the key (callers check; extra entries would
+    /// be ignored). Shorter vectors are padded with zeros.
     pub(crate) fn commit(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
-        RistrettoPoint::vartime_multiscalar_mul(
-            core::iter::once(r).chain(v.iter()),
-            core::iter::once(&self.h).chain(self.g.iter().take(v.len())),
+        let pad = self.g.len().saturating_sub(v.len());
+        self.precomputed.vartime_multiscalar_mul(
+            core::iter::once(r)
+                .chain(v.iter().take(self.g.len()))
+                .chain(core::iter::repeat(&Scalar::ZERO).take(pad)),
         )
     }
 }
