@@ -208,6 +208,13 @@ pub trait FaceDownTable {
 
     /// What the operations so far cost on the wire.
     fn cost(&self) -> Cost;
+
+    /// Ends the game: a backend with an end-of-game audit (the dealer's opening of every
+    /// commitment) runs it here, adds its cost to [`cost`](FaceDownTable::cost) and reports a
+    /// failed audit as an error. The default does nothing; no operation may follow.
+    fn finish(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
 }
 
 /// The ideal table: physical cards with trusted randomness, no communication.

@@ -52,6 +52,7 @@ pub mod notes;
 pub mod player;
 pub mod rank;
 pub mod scheme;
+pub mod table;
 pub mod transcript;
 
 pub use audit::{audit, AuditReport, Finding, FindingKind};

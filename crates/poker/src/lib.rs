@@ -52,6 +52,7 @@ pub mod player;
 pub mod restricted;
 pub mod reveal;
 pub mod shuffle;
+pub mod table;
 pub mod timing;
 mod transcript;
 
