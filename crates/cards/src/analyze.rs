@@ -450,7 +450,7 @@ impl State {
         let mut sums = vec![Q::zero(); inputs];
         for v in self.entries.values() {
             for (s, x) in sums.iter_mut().zip(v) {
-                *s += x;
+                add_to(s, x);
             }
         }
         sums
@@ -476,7 +476,7 @@ impl State {
                 let slot = out.entry(t).or_insert_with(|| vec![Q::zero(); v.len()]);
                 for (acc, x) in slot.iter_mut().zip(v) {
                     if !x.is_zero() {
-                        *acc += w * x;
+                        add_to(acc, &mul(w, x));
                     }
                 }
             }
@@ -505,7 +505,7 @@ impl State {
     pub fn normalize(&mut self, sums: &[Q]) {
         for v in self.entries.values_mut() {
             for (x, s) in v.iter_mut().zip(sums) {
-                if !s.is_zero() && !x.is_zero() {
+                if !s.is_zero() && !s.is_one() && !x.is_zero() {
                     *x = &*x / s;
                 }
             }
@@ -519,6 +519,29 @@ impl State {
             .filter(|(_, v)| is_bottom(v, outputs))
             .map(|(s, _)| s)
             .collect()
+    }
+}
+
+/// `acc += x`, skipping the big-integer work when a term is 0.
+fn add_to(acc: &mut Q, x: &Q) {
+    if x.is_zero() {
+    } else if acc.is_zero() {
+        *acc = x.clone();
+    } else {
+        *acc += x;
+    }
+}
+
+/// `a · b`, skipping the big-integer work when a factor is 0 or 1 (most factors are).
+fn mul(a: &Q, b: &Q) -> Q {
+    if a.is_zero() || b.is_zero() {
+        Q::zero()
+    } else if a.is_one() {
+        b.clone()
+    } else if b.is_one() {
+        a.clone()
+    } else {
+        a * b
     }
 }
 
@@ -1239,8 +1262,12 @@ impl<'p> Walker<'p> {
                     let turned = turned.join(" ");
                     for (obs, mut sub) in state.split(&sorted) {
                         let sums = sub.column_sums(self.k);
-                        let mass: Vec<Q> =
-                            path.mass.iter().zip(&sums).map(|(m, s)| m * s).collect();
+                        let mass: Vec<Q> = path
+                            .mass
+                            .iter()
+                            .zip(&sums)
+                            .map(|(m, s)| mul(m, s))
+                            .collect();
                         sub.normalize(&sums);
                         self.turns.push(TurnRecord {
                             node: path.node,
@@ -1528,7 +1555,7 @@ impl Exploration {
                     for (v, m) in self.views_from(y, memo)? {
                         let mut view = leaf.view.clone();
                         view.extend(v);
-                        let mass = leaf.mass.iter().zip(&m).map(|(a, b)| a * b).collect();
+                        let mass = leaf.mass.iter().zip(&m).map(|(a, b)| mul(a, b)).collect();
                         out.push((view, mass));
                     }
                 }
@@ -1821,12 +1848,14 @@ impl Exploration {
                     tv_worst = None;
                 }
                 tv_exact = Some(worst);
-                mi = Some(mutual_information(dist, &(0..k).collect::<Vec<_>>()));
+                let fdist = float_views(dist);
+                mi = Some(mutual_information(&fdist, &(0..k).collect::<Vec<_>>()));
                 let mut beyond = 0.0;
                 for o in [false, true] {
                     let class: Vec<usize> = (0..k).filter(|&i| self.outputs[i] == o).collect();
                     if !class.is_empty() {
-                        beyond += class.len() as f64 / k as f64 * mutual_information(dist, &class);
+                        beyond +=
+                            class.len() as f64 / k as f64 * mutual_information(&fdist, &class);
                     }
                 }
                 mi_beyond = Some(if committed {
@@ -1923,22 +1952,31 @@ fn better(current: Option<u64>, candidate: u64, wins: impl Fn(u64, u64) -> bool)
 }
 
 /// `I(X; V)` in bits for `X` uniform over `inputs`.
-fn mutual_information(dist: &ViewDistribution, inputs: &[usize]) -> f64 {
+fn mutual_information(dist: &[Vec<f64>], inputs: &[usize]) -> f64 {
     let k = inputs.len() as f64;
     let mut mi = 0.0;
-    for probs in dist.values() {
-        let p: Vec<f64> = inputs
-            .iter()
-            .map(|&i| probs.get(i).map_or(0.0, q_f64))
-            .collect();
-        let pv = p.iter().sum::<f64>() / k;
-        for &px in &p {
+    for probs in dist {
+        let pv = inputs.iter().map(|&i| probs[i]).sum::<f64>() / k;
+        for &i in inputs {
+            let px = probs[i];
             if px > 0.0 && pv > 0.0 {
                 mi += px / k * (px / pv).log2();
             }
         }
     }
     mi.max(0.0)
+}
+
+/// The view distribution in `f64` (one exact-to-float conversion per entry).
+fn float_views(dist: &ViewDistribution) -> Vec<Vec<f64>> {
+    dist.values()
+        .map(|probs| {
+            probs
+                .iter()
+                .map(|q| if q.is_zero() { 0.0 } else { q_f64(q) })
+                .collect()
+        })
+        .collect()
 }
 
 #[cfg(test)]
