@@ -438,6 +438,7 @@ pub fn search_with_progress(
                 problem: &problem,
                 step,
                 memo: HashMap::new(),
+                canon_cache: HashMap::new(),
                 explored: 0,
                 hits: 0,
             })
@@ -987,8 +988,8 @@ impl Problem {
             ShuffleClass::RandomCuts => cuts_and_bisections(&mut push, true),
             ShuffleClass::Cuts => cuts_and_bisections(&mut push, false),
             ShuffleClass::UniformClosed | ShuffleClass::Closed | ShuffleClass::Any => {
-                let groups = subgroups(&self.perms, &pidx);
-                for (elems, gens) in &groups {
+                let groups = cached_subgroups(&self.perms, &pidx);
+                for (elems, gens) in groups.iter() {
                     let model = Shuffle::Generated(
                         gens.iter()
                             .filter_map(|&g| to_perm(&self.perms[g as usize]))
@@ -1328,7 +1329,8 @@ impl Problem {
                     }
                     buf.push((ps[usize::from(s0)], nc));
                 }
-                buf.sort_unstable();
+                // Sequences are distinct within a state, so ordering by sequence is enough.
+                buf.sort_unstable_by_key(|r| r.0);
                 if best.as_ref().map_or(true, |b| buf < *b) {
                     best = Some(buf.clone());
                 }
@@ -1465,6 +1467,24 @@ fn ordered_subsets_sorted(n: usize, k: usize) -> Vec<Vec<usize>> {
     out
 }
 
+/// Subgroups of `S_n` per `n`, computed once per process (about seconds for `n = 6`).
+type Subgroups = std::sync::Arc<Vec<(Vec<u32>, Vec<u32>)>>;
+
+fn cached_subgroups(perms: &[Vec<u8>], pidx: &HashMap<Vec<u8>, u32>) -> Subgroups {
+    static CACHE: std::sync::OnceLock<std::sync::Mutex<HashMap<usize, Subgroups>>> =
+        std::sync::OnceLock::new();
+    let n = perms.first().map_or(0, Vec::len);
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(g) = cache.lock().ok().and_then(|c| c.get(&n).cloned()) {
+        return g;
+    }
+    let g: Subgroups = std::sync::Arc::new(subgroups(perms, pidx));
+    if let Ok(mut c) = cache.lock() {
+        c.insert(n, g.clone());
+    }
+    g
+}
+
 /// Every subgroup of `S_n` (as sorted element indices, with a generating set), by closing the
 /// cyclic subgroups under joins with cyclic subgroups until nothing new appears. Every subgroup
 /// is the join of the cyclic subgroups of its elements, so the closure finds all of them.
@@ -1564,6 +1584,8 @@ struct Task<'a> {
     problem: &'a Problem,
     step: Step,
     memo: HashMap<Vec<u64>, MemoEntry>,
+    /// Canonical forms of states met verbatim before (saves the `n!` relabellings).
+    canon_cache: HashMap<State, Vec<u64>>,
     explored: u64,
     hits: u64,
 }
@@ -1595,7 +1617,14 @@ impl Task<'_> {
         if budget == 0 {
             return Ok(false);
         }
-        let key = p.canonical(st);
+        let key = match self.canon_cache.get(st) {
+            Some(k) => k.clone(),
+            None => {
+                let k = p.canonical(st);
+                self.canon_cache.insert(st.clone(), k.clone());
+                k
+            }
+        };
         let entry = self.memo.get(&key).copied().unwrap_or_default();
         if entry.solved.is_some_and(|s| s <= budget) {
             self.hits += 1;
