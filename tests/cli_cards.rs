@@ -194,6 +194,18 @@ fn tree_dot_is_a_digraph() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("digraph"));
     assert!(text.contains("->"));
+    let v = json(&["cards", "tree", "five-card-trick", "--json"]);
+    assert_eq!(v["inputs"], serde_json::json!(["00", "01", "10", "11"]));
+    let vertices = v["vertices"].as_array().expect("a list");
+    assert_eq!(vertices[0]["kind"], "start");
+    let one_fifth = serde_json::json!("1/5");
+    assert!(vertices
+        .iter()
+        .flat_map(|x| x["sequences"].as_array().cloned().unwrap_or_default())
+        .any(|s| s["probabilities"]
+            .as_array()
+            .is_some_and(|p| p.contains(&one_fifth))));
+    assert!(!v["edges"].as_array().expect("a list").is_empty());
 }
 
 #[test]

@@ -75,9 +75,12 @@ pub enum CardsCommand {
     Tree {
         /// A built-in name (see `list`) or a `.cards` file.
         protocol: String,
-        /// Print Graphviz DOT (the only format; the flag is accepted for clarity).
-        #[arg(long)]
+        /// Print Graphviz DOT (the default).
+        #[arg(long, conflicts_with = "json")]
         dot: bool,
+        /// Print the vertices and edges as JSON instead.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -99,8 +102,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             seed,
             json,
         } => trace_cmd(&protocol, &input, seed, json),
-        CardsCommand::Tree { protocol, dot: _ } => {
+        CardsCommand::Tree {
+            protocol,
+            dot: _,
+            json,
+        } => {
             let p = load_protocol(&protocol)?;
+            if json {
+                return print_json(&tree_json(&p)?);
+            }
             print!(
                 "{}",
                 tree::to_dot(&p).context("cannot build the state tree")?
@@ -420,6 +430,53 @@ fn analyze_views(p: &Protocol) -> BTreeMap<String, Option<bool>> {
         .ok()
         .and_then(|ex| ex.view_outputs().ok().flatten())
         .unwrap_or_default()
+}
+
+/// The state tree as JSON: vertices with their sequences and per-input probabilities, edges.
+fn tree_json(p: &Protocol) -> anyhow::Result<serde_json::Value> {
+    use facedown::cards::analyze::{explore, glyphs, is_bottom, AnalysisOptions};
+    let opts = AnalysisOptions {
+        record_tree: true,
+        ..AnalysisOptions::default()
+    };
+    let ex = explore(p, &opts).context("cannot build the state tree")?;
+    let tree = ex.tree.clone().unwrap_or_default();
+    let vertices: Vec<serde_json::Value> = tree
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(id, v)| {
+            let sequences: Vec<serde_json::Value> = v
+                .state
+                .entries
+                .iter()
+                .map(|(seq, probs)| {
+                    serde_json::json!({
+                        "row": glyphs(seq),
+                        "probabilities": probs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                        "bottom": is_bottom(probs, &ex.outputs),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "id": id,
+                "kind": v.kind,
+                "reached": v.mass.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "sequences": sequences,
+            })
+        })
+        .collect();
+    let edges: Vec<serde_json::Value> = tree
+        .edges
+        .iter()
+        .map(|e| serde_json::json!({ "from": e.from, "to": e.to, "label": e.label }))
+        .collect();
+    Ok(serde_json::json!({
+        "name": p.name,
+        "inputs": ex.inputs,
+        "vertices": vertices,
+        "edges": edges,
+    }))
 }
 
 fn trace_cmd(name: &str, input: &str, seed: u64, json: bool) -> anyhow::Result<()> {
