@@ -2,9 +2,18 @@
 
 mod cli;
 
+use std::process::ExitCode;
+
 use clap::Parser;
 
-fn main() -> anyhow::Result<()> {
+fn main() -> ExitCode {
     let args = cli::Cli::parse();
-    cli::run(args)
+    match cli::run(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            // `{:#}` prints the whole chain of causes on one line, without a backtrace.
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
 }
