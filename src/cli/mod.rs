@@ -2,6 +2,7 @@
 
 pub mod cards;
 pub mod cards_search;
+pub mod compare;
 pub mod dealer;
 pub mod poker;
 pub mod report;
@@ -31,6 +32,8 @@ pub enum Command {
     Dealer(dealer::Args),
     /// Elliptic-curve mental poker: deal, bench.
     Poker(poker::Args),
+    /// Every workload on every face-down table (ideal, dealer, encrypted), side by side.
+    Compare(compare::Args),
 }
 
 /// Runs the parsed command line.
@@ -40,5 +43,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Cards(args)) => cards::run(args),
         Some(Command::Dealer(args)) => dealer::run(args),
         Some(Command::Poker(args)) => poker::run(args),
+        Some(Command::Compare(args)) => compare::run(args),
     }
 }
