@@ -37,7 +37,7 @@ use curve25519_dalek::traits::Identity;
 use facedown_core::table::TableError;
 use facedown_core::table::{Capabilities, FaceDownTable, SecurityModel, ShuffleSet, Support};
 use facedown_core::{Cost, PartyId, Perm, Symbol};
-use merlin::Transcript;
+pub use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
 use crate::elgamal::{card_point, CardEncoding, Ciphertext, Deck, JointKey};
