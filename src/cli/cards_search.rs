@@ -208,3 +208,103 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: SearchArgs,
+    }
+
+    #[test]
+    fn the_documented_command_line_parses_and_runs() {
+        let cli = Cli::try_parse_from([
+            "search",
+            "--deck",
+            "♣♣♥♥",
+            "--function",
+            "xor",
+            "--max-steps",
+            "2",
+            "--shuffles",
+            "random-cuts",
+            "--security",
+            "perfect",
+            "--runtime",
+            "finite",
+            "--committed",
+            "--first",
+            "--json",
+            "--stats",
+        ])
+        .expect("parses");
+        assert!(cli.args.committed && cli.args.first && cli.args.json);
+        run(cli.args).expect("runs");
+        // Text output, a standard deck, a bound with no protocol.
+        for argv in [
+            [
+                "search",
+                "--deck",
+                "1234",
+                "--function",
+                "xor",
+                "--max-steps",
+                "2",
+                "--stats",
+            ],
+            [
+                "search",
+                "--deck",
+                "CCHH",
+                "--function",
+                "and",
+                "--max-steps",
+                "2",
+                "--stats",
+            ],
+        ] {
+            let cli = Cli::try_parse_from(argv).expect("parses");
+            run(cli.args).expect("runs");
+        }
+    }
+
+    #[test]
+    fn bad_queries_are_errors_not_panics() {
+        for argv in [
+            [
+                "search",
+                "--deck",
+                "♣x",
+                "--function",
+                "and",
+                "--max-steps",
+                "2",
+            ],
+            [
+                "search",
+                "--deck",
+                "♣♣♥♥",
+                "--function",
+                "001",
+                "--max-steps",
+                "2",
+            ],
+            [
+                "search",
+                "--deck",
+                "♣♥",
+                "--function",
+                "and",
+                "--max-steps",
+                "2",
+            ],
+        ] {
+            let cli = Cli::try_parse_from(argv).expect("parses");
+            assert!(run(cli.args).is_err());
+        }
+    }
+}

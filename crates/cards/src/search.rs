@@ -872,6 +872,9 @@ impl Problem {
             "# standard deck: each input is two cards, lower number first = 0, swapped = 1:\n#",
         );
         for i in 0..self.k {
+            if i > 0 {
+                out.push(',');
+            }
             out.push_str(&format!(
                 " {} = {} {}",
                 input_name(i),
