@@ -1,0 +1,303 @@
+# ---
+# jupyter:
+#   jupytext:
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 1. Card-based protocols: the five-card trick and the four-card AND
+#
+# Two players each hold a secret bit and want to learn only the AND of the two bits, using
+# nothing but a few indistinguishable-backed cards. A bit is *committed* as two face-down cards:
+# ♣♥ for 0 and ♥♣ for 1.
+#
+# * **The five-card trick** [dB89]: lay out $a$, one ♥, then $b$ *negated* (5 cards); apply a random
+#   cut (a uniformly random rotation) and turn everything over. The hearts are three in a row
+#   (cyclically) exactly when $a \wedge b = 1$.
+# * **The four-card AND** of Mizuki, Kumamoto and Sone [MKS12]: two committed bits, two random
+#   bisection-style shuffles, then two turns; four cards suffice.
+#
+# The toolkit analyses each protocol *exactly*: it builds the KWH state tree (every reachable
+# sequence of symbols with its probability for each input, as exact rationals), checks that the
+# output is correct and that the **view** — what the players see face up — has the same
+# distribution for every input (perfect security). Everything below is printed by
+# `facedown cards … --json`; the notebook only draws it.
+
+# %%
+import matplotlib.pyplot as plt
+import numpy as np
+
+import fdnb
+
+SEED = 1
+RUNS = 4000     # Monte-Carlo runs per input (small, for CI); the exact figures need no runs
+print("facedown =", " ".join(fdnb.command()))
+
+# %% [markdown]
+# ## The protocol library
+
+# %%
+library = fdnb.run_json("cards", "list")
+print(f"{'protocol':<28} {'cards':>5} {'f':<5} {'paper':<6} claimed security")
+for e in library:
+    mark = "  (negative example)" if e["negative_example"] else ""
+    print(f"{e['name']:<28} {e['cards']:>5} {e['function']:<5} {e['citation']:<6} {e['claimed_security']}{mark}")
+
+# %% [markdown]
+# ## A run, step by step, as the players see it
+#
+# `cards trace` runs the protocol once on a given input with a seeded RNG. `table` is what lies
+# on the table (▮ = face down), `hidden row` what the cards really are (nobody sees it), and
+# `drew` the permutation the shuffle chose (hidden too).
+
+# %%
+def show_trace(name, bits):
+    t = fdnb.run_json("cards", "trace", name, "--input", bits, "--seed", SEED)
+    print(f"{t['name']} on input {t['input']} (seed {t['seed']}): f = {int(t['expected_output'])}")
+    for i, s in enumerate(t["steps"], start=1):
+        drew = f"drew {s['hidden_permutation']}" if s["hidden_permutation"] else ""
+        saw = f"saw {s['observation']}" if s["observation"] else ""
+        print(f"  {i}. {s['action']:<28} table {s['table']:<12} hidden row {s['hidden_row']:<8} {drew}{saw}")
+    out = "—" if t["output"] is None else int(t["output"])
+    print(f"  ended {t['ending']}; output {out}; view {t['view']}; {t['shuffles']} shuffle(s)\n")
+    return t
+
+for bits in ("1,1", "1,0"):
+    show_trace("five-card-trick", bits)
+for bits in ("1,1", "0,1"):
+    show_trace("mks-four-card-and", bits)
+
+# %% [markdown]
+# ## The state tree
+#
+# `cards tree --json` gives the KWH tree: each vertex is a state (every possible hidden sequence
+# with its probability for each input $00, 01, 10, 11$); edges are shuffles, turns (labelled with
+# what was seen) and ends. We lay it out ourselves: depth downwards, leaves spread evenly.
+
+# %%
+def tree_layout(tree):
+    """Positions (x, depth) for every vertex: leaves evenly spaced, parents centred."""
+    children = {}
+    for e in tree["edges"]:
+        children.setdefault(e["from"], []).append(e["to"])
+    pos, next_x = {}, [0]
+    def place(v, depth):
+        kids = children.get(v, [])
+        if not kids:
+            pos[v] = (next_x[0], depth)
+            next_x[0] += 1
+        else:
+            for k in kids:
+                place(k, depth + 1)
+            pos[v] = (np.mean([pos[k][0] for k in kids]), depth)
+    place(0, 0)
+    return pos, children
+
+def draw_tree(name, ax, show_rows=True):
+    tree = fdnb.run_json("cards", "tree", name)
+    pos, _ = tree_layout(tree)
+    verts = {v["id"]: v for v in tree["vertices"]}
+    for e in tree["edges"]:
+        (x0, y0), (x1, y1) = pos[e["from"]], pos[e["to"]]
+        ax.plot([x0, x1], [-y0, -y1], color="0.6", lw=0.8, zorder=1)
+        label = e["label"]
+        if "→" in label and len(label) > 14:   # "turn 1 2 3 4 5 → ♣♣♥♥♥": keep what was seen
+            label = label.split("→")[-1].strip()
+        if e["label"] != "end":
+            ax.text((x0 + x1) / 2, -(y0 + y1) / 2, label, fontsize=7, ha="center", va="center",
+                    color="tab:blue", bbox=dict(fc="white", ec="none", pad=0.5), zorder=3)
+    colours = {"start": "tab:green", "": "0.85"}
+    for vid, (x, y) in pos.items():
+        v = verts[vid]
+        kind = v["kind"]
+        c = colours.get(kind, "tab:orange")
+        ax.scatter([x], [-y], s=60, color=c, zorder=2, edgecolors="k", linewidths=0.5)
+        if kind.startswith("end"):
+            reached = "  ".join(v["reached"])
+            rows = ", ".join(s["row"] for s in v["sequences"][:2])
+            ax.text(x, -y - 0.25, f"{rows}\nPr: {reached}", fontsize=7, ha="center", va="top")
+    for kind, c in [("start", "tab:green"), ("after a shuffle or turn", "0.85"), ("end (output read)", "tab:orange")]:
+        ax.scatter([], [], color=c, edgecolors="k", linewidths=0.5, label=kind)
+    depth = max(y for _, y in pos.values())
+    ax.set_ylim(-depth - 1.2, 0.5)
+    ax.set_yticks([-d for d in range(depth + 1)], [f"step {d}" for d in range(depth + 1)])
+    ax.set_xticks([])
+    ax.set_xlabel(f"leaves (views); 'Pr' = probability of reaching the leaf for inputs {' '.join(tree['inputs'])}")
+    ax.set_title(f"KWH state tree of {name} ({len(tree['vertices'])} vertices)")
+    ax.legend(loc="upper right", fontsize=7)
+    return tree
+
+fig, ax = plt.subplots(figsize=(14, 4.5))
+tree5 = draw_tree("five-card-trick", ax)
+fig.tight_layout()
+fdnb.save(fig, "01_tree_five_card_trick")
+plt.show()
+
+fig, ax = plt.subplots(figsize=(8, 5))
+tree4 = draw_tree("mks-four-card-and", ax)
+fig.tight_layout()
+fdnb.save(fig, "01_tree_mks_and")
+plt.show()
+
+# %% [markdown]
+# The root state of the five-card trick holds one sequence per input; after the cut each input
+# is spread over five rotations with probability 1/5 each:
+
+# %%
+for v in tree5["vertices"][:2]:
+    print(f"vertex {v['id']} ({v['kind'] or 'inner'}):")
+    for s in v["sequences"]:
+        print(f"   {s['row']}   Pr[row | input {' '.join(tree5['inputs'])}] = {'  '.join(s['probabilities'])}")
+
+# %% [markdown]
+# ## The view distribution per input
+#
+# The exact distribution comes from the tree: a view is the sequence of turn results along the
+# path to a leaf, and its probability for input $x$ is the leaf's *reached* mass. Security means:
+# inputs with the same output have the same bars. Crosses are the Monte-Carlo frequencies of
+# `cards simulate` (RUNS runs per input) with 95 % normal-approximation intervals — they
+# must agree with the exact bars.
+
+# %%
+def exact_views(tree):
+    """View (turn results joined by ' / ') → list of exact probabilities per input (as strings)."""
+    parent = {e["to"]: e for e in tree["edges"]}
+    views = {}
+    for v in tree["vertices"]:
+        if not v["kind"].startswith("end"):
+            continue
+        seen, cur = [], v["id"]
+        while cur in parent:
+            e = parent[cur]
+            if e["label"].startswith("turn"):
+                seen.append(e["label"].split("→")[-1].strip())
+            cur = e["from"]
+        key = " / ".join(reversed(seen))
+        prev = views.get(key)
+        probs = [fdnb.frac(p) for p in v["reached"]]
+        views[key] = probs if prev is None else [a + b for a, b in zip(prev, probs)]
+    return views
+
+def plot_views(name, ax, runs=RUNS):
+    tree = fdnb.run_json("cards", "tree", name)
+    exact = exact_views(tree)
+    sim = fdnb.run_json("cards", "simulate", name, "--runs", runs, "--seed", SEED)
+    simulated = {v["view"]: v["counts"] for v in sim["views"]}
+    labels = sorted(exact)
+    inputs = tree["inputs"]
+    w = 0.8 / len(inputs)
+    x = np.arange(len(labels))
+    for i, inp in enumerate(inputs):
+        xs = x + (i - (len(inputs) - 1) / 2) * w
+        ax.bar(xs, [exact[l][i] for l in labels], w, label=inp)
+        p_hat = np.array([simulated.get(l, [0] * len(inputs))[i] / runs for l in labels])
+        err = 1.96 * np.sqrt(p_hat * (1 - p_hat) / runs)
+        shown = (p_hat > 0) | (np.array([exact[l][i] for l in labels]) > 0)
+        ax.errorbar(xs[shown], p_hat[shown], yerr=err[shown], fmt="x", color="k", ms=4, lw=0.8,
+                    label="sim." if i == 0 else None)
+    ax.set_xticks(x, labels, rotation=30 if len(labels) > 4 else 0, ha="right" if len(labels) > 4 else "center")
+    ax.set_xlabel("view (cards seen face up)")
+    ax.set_ylabel("Pr[view | input]")
+    top = max(max(p) for p in exact.values())
+    ax.set_ylim(0, 1.4 * top)
+    ax.set_yticks([t for t in ax.get_yticks() if t <= top + 1e-9])
+    ax.set_title(f"{name}: view distribution per input")
+    ax.legend(fontsize=7, ncol=5, loc="upper center", title_fontsize=7,
+              title=f"input (bars: exact; ×: simulated, {runs} runs, 95 % CI)")
+    missing = set(simulated) - set(exact)
+    assert not missing, f"simulated views the exact tree does not have: {missing}"
+    return exact, sim
+
+fig, (a1, a2) = plt.subplots(1, 2, figsize=(14, 4.2), gridspec_kw={"width_ratios": [2, 1]})
+ex5, _ = plot_views("five-card-trick", a1)
+ex4, _ = plot_views("mks-four-card-and", a2)
+fig.tight_layout()
+fdnb.save(fig, "01_views_secure")
+plt.show()
+
+# %% [markdown]
+# Inputs 00, 01 and 10 (output 0) have identical bars, and 11 has its own views: the view
+# reveals the output and nothing else. The exact analysis says the same:
+
+# %%
+def analysis_row(name):
+    a = fdnb.run_json("cards", "analyze", name)
+    return a
+
+for name in ("five-card-trick", "mks-four-card-and"):
+    a = analysis_row(name)
+    print(f"{name:<20} correct {a['correct']}, security {a['security']}, runtime {a['runtime']}, "
+          f"E[shuffles] {a['expected_shuffles']}, TV distance {a['tv_distance']}, "
+          f"I(X;V | f(X)) = {a['leak_beyond_output_bits']:.6f} bits")
+    assert a["correct"] and a["security"] == "perfect" and a["tv_distance"] == "0"
+
+# %% [markdown]
+# ## What goes wrong without a shuffle, or with a biased one
+#
+# * `five-card-trick-no-cut`: the same layout turned over without the cut: the view *is* the
+#   input.
+# * `mks-without-first-shuffle`: the MKS AND without its first shuffle: the view separates
+#   inputs 01 and 10, which must look alike.
+# * `five-card-trick-biased-cut`: the cut is not uniform (the bias studied in [KC25]) — every
+#   view is still possible for every input (*input-possibilistic*), but with different
+#   probabilities.
+#
+# The measure is the **total-variation distance** between the view distributions of two inputs
+# with the same output (the best advantage of a distinguisher), maximised over such pairs, and
+# $I(X;V \mid f(X))$, the bits the view reveals beyond the output, for uniform inputs.
+
+# %%
+bad = ["five-card-trick-no-cut", "mks-without-first-shuffle", "five-card-trick-biased-cut"]
+fig, axes = plt.subplots(1, 3, figsize=(17, 4.2), gridspec_kw={"width_ratios": [2, 1, 2]})
+for name, ax in zip(bad, axes):
+    plot_views(name, ax)
+fig.tight_layout()
+fdnb.save(fig, "01_views_broken")
+plt.show()
+
+# %%
+names = ["five-card-trick", "mks-four-card-and"] + bad
+rows = [fdnb.run_json("cards", "analyze", n) for n in names]
+print(f"{'protocol':<28} {'security':<20} {'TV distance':<12} worst pair (view: Pr, Pr)")
+for a in rows:
+    w = a["tv_worst"]
+    worst = "—" if not w or a["tv_distance"] == "0" else \
+        f"{w['inputs'][0]} vs {w['inputs'][1]} on {w['view']}: {w['probabilities'][0]} vs {w['probabilities'][1]}"
+    print(f"{a['name']:<28} {a['security']:<20} {a['tv_distance']:<12} {worst}")
+
+fig, ax = plt.subplots(figsize=(9, 3.8))
+y = np.arange(len(rows))
+tv = [a["tv_distance_f64"] for a in rows]
+mi = [a["leak_beyond_output_bits"] for a in rows]
+ax.barh(y - 0.2, tv, 0.4, label="TV distance (distinguishing advantage, 0..1)")
+ax.barh(y + 0.2, mi, 0.4, label="I(X;V | f(X)) (bits, uniform inputs)")
+for yi, (t, m, a) in enumerate(zip(tv, mi, rows)):
+    ax.text(t + 0.01, yi - 0.2, a["tv_distance"], va="center", fontsize=8)
+    ax.text(m + 0.01, yi + 0.2, f"{m:.4f}", va="center", fontsize=8)
+ax.set_yticks(y, names)
+ax.invert_yaxis()
+ax.set_xlabel("leakage (TV: probability; I: bits)")
+ax.set_title("What the view leaks beyond the output (exact analysis)")
+ax.legend(fontsize=8, loc="lower right")
+fig.tight_layout()
+fdnb.save(fig, "01_leakage")
+plt.show()
+
+# %% [markdown]
+# The biased cut's TV distance of 1/16 is small but exact: a distinguisher who sees one run
+# tells 00 from 01 with advantage 1/16, and the leak grows with repeated runs. The
+# `tv_from_uniform_shuffles` field compares each input's view with the same protocol under a
+# uniform cut:
+
+# %%
+biased = rows[-1]
+print(f"{biased['name']}: TV from the uniform-cut protocol = {biased['tv_from_uniform_shuffles']}, "
+      f"TV between inputs = {biased['tv_distance']} (≈ {biased['tv_distance_f64']:.4f})")
+assert rows[2]["security"] == "insecure" and rows[3]["security"] == "insecure"
+assert biased["tv_distance_f64"] > 0

@@ -1,0 +1,78 @@
+"""Helpers shared by the facedown teaching notebooks.
+
+The notebooks never compute a protocol result themselves: every number comes from the
+``facedown`` command-line tool's ``--json`` output.  This module finds the binary, runs it
+and saves figures.
+
+* ``FACEDOWN``          path to the ``facedown`` binary; when unset, ``target/release/facedown``
+                        (under ``CARGO_TARGET_DIR`` if set) is used if it exists, else
+                        ``cargo run --release --quiet --`` from the repository root.
+* ``FACEDOWN_FIGURES``  when set, every figure is also saved there as PNG (CI checks them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+#: The repository root (this file lives in ``<root>/notebooks``).
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def command() -> list[str]:
+    """The command line that runs ``facedown``."""
+    explicit = os.environ.get("FACEDOWN")
+    if explicit:
+        return shlex.split(explicit)
+    target = Path(os.environ.get("CARGO_TARGET_DIR", ROOT / "target"))
+    if not target.is_absolute():
+        target = ROOT / target
+    built = target / "release" / "facedown"
+    if built.is_file():
+        return [str(built)]
+    return ["cargo", "run", "--release", "--quiet", "--"]
+
+
+class MissingSubcommand(RuntimeError):
+    """The binary has no such subcommand (an older build)."""
+
+
+def run(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Runs ``facedown ARGS`` from the repository root and returns the finished process."""
+    cmd = command() + [str(a) for a in args]
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise RuntimeError(
+            f"`{' '.join(cmd)}` exited with status {proc.returncode}:\n{proc.stderr.strip()}"
+        )
+    return proc
+
+
+def run_json(*args: str):
+    """Runs ``facedown ARGS --json`` and parses what it prints."""
+    return json.loads(run(*args, "--json").stdout)
+
+
+def has_subcommand(*path: str) -> bool:
+    """True when ``facedown PATH… --help`` succeeds, i.e. this build has the subcommand."""
+    proc = run(*path, "--help", check=False)
+    return proc.returncode == 0
+
+
+def save(fig, name: str) -> None:
+    """Saves ``fig`` as ``$FACEDOWN_FIGURES/NAME.png`` when that variable is set."""
+    out = os.environ.get("FACEDOWN_FIGURES")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        fig.savefig(Path(out) / f"{name}.png", dpi=80, bbox_inches="tight")
+
+
+def frac(text: str) -> float:
+    """A rational printed by facedown (``"3/8"``, ``"0"``, ``"1"``) as a float, for plotting only."""
+    if "/" in text:
+        num, den = text.split("/")
+        return int(num) / int(den)
+    return float(text)
