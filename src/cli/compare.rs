@@ -404,7 +404,7 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
     }
     let wall_ms = wall.elapsed().as_secs_f64() * 1e3;
     let cpu_ms = cpu.elapsed().as_secs_f64() * 1e3;
-    let mut notes: Vec<String> = notes.into_iter().collect();
+    let mut notes = group_notes(notes);
     if let Some(why) = refused {
         notes.insert(0, format!("unsupported: {why}"));
         return Ok(Row {
@@ -457,6 +457,38 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
         excess_party,
         notes,
     })
+}
+
+/// Merges the runner's per-line notes (`line 8: shuffle: reason`) that share a reason:
+/// `shuffles at lines 8, 9: reason`.
+fn group_notes(notes: BTreeSet<String>) -> Vec<String> {
+    let mut by_reason: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    let mut other = Vec::new();
+    for n in notes {
+        let parsed = n.strip_prefix("line ").and_then(|rest| {
+            let (line, reason) = rest.split_once(": shuffle: ")?;
+            Some((line.parse::<u64>().ok()?, reason.to_owned()))
+        });
+        match parsed {
+            Some((line, reason)) => by_reason.entry(reason).or_default().push(line),
+            None => other.push(n),
+        }
+    }
+    let mut out: Vec<String> = by_reason
+        .into_iter()
+        .map(|(reason, mut lines)| {
+            lines.sort_unstable();
+            let list: Vec<String> = lines.iter().map(u64::to_string).collect();
+            let what = if lines.len() == 1 {
+                "shuffle at line"
+            } else {
+                "shuffles at lines"
+            };
+            format!("weakened {what} {}: {reason}", list.join(", "))
+        })
+        .collect();
+    out.extend(other);
+    out
 }
 
 fn encrypted(
