@@ -1,4 +1,5 @@
-//! `facedown dealer` subcommands: `deal` and `audit`.
+//! `facedown dealer` subcommands: `deal`, `audit`, and the harnesses `leakage`, `collusion`,
+//! `cheat`.
 
 use std::collections::BTreeMap;
 
@@ -62,6 +63,16 @@ pub enum DealerCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Excess leakage about the whole deal against the number of openings, every coalition
+    /// (exact for n ≤ 8, closed form beyond); `--plot` draws it.
+    Leakage(HarnessArgs),
+    /// The collusion table: every coalition × target → excess bits, fraction of hidden cards
+    /// determined, the attack (exact; `--samples K` adds a Monte-Carlo run of the attacks on
+    /// real games with Wilson intervals).
+    Collusion(HarnessArgs),
+    /// Every deviation of every player over many seeded games: what he steers, whether the
+    /// audit detects and names him.
+    Cheat(HarnessArgs),
     /// Re-audit a saved transcript. Exits with status 2 when the audit fails.
     Audit {
         /// The transcript written by `deal --save`.
@@ -72,9 +83,54 @@ pub enum DealerCommand {
     },
 }
 
+/// Arguments shared by the harness subcommands.
+#[derive(Debug, clap::Args)]
+pub struct HarnessArgs {
+    /// Number of players N (≥ 3).
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// Deck size n.
+    #[arg(long, default_value_t = 6)]
+    pub cards: usize,
+    /// Which scheme.
+    #[arg(long, value_enum, default_value_t = SchemeArg::General)]
+    pub scheme: SchemeArg,
+    /// Cards per hand; with --public, one schedule instead of the three default ones
+    /// (public: n − 1 public cards; private: hands of ⌊n/N⌋; mixed: hands of ⌊(n−1)/N⌋ + 1 public).
+    #[arg(long)]
+    pub hand: Option<usize>,
+    /// Public cards (see --hand).
+    #[arg(long)]
+    pub public: Option<usize>,
+    /// Exact computation (the default for collusion and leakage).
+    #[arg(long, conflicts_with = "samples")]
+    pub exact: bool,
+    /// Monte-Carlo games (collusion: real games attacked; cheat: games per deviation).
+    #[arg(long)]
+    pub samples: Option<u64>,
+    /// Seed of the Monte-Carlo runs (trial t uses stream t of this seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print JSON.
+    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
+    pub json: bool,
+    /// Print CSV.
+    #[arg(long, conflicts_with = "markdown")]
+    pub csv: bool,
+    /// Print markdown (the default).
+    #[arg(long)]
+    pub markdown: bool,
+    /// Write a PNG plot of leakage against the number of openings (leakage only).
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
 /// Runs `facedown dealer`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
+        DealerCommand::Leakage(h) => harness::leakage(&h),
+        DealerCommand::Collusion(h) => harness::collusion(&h),
+        DealerCommand::Cheat(h) => harness::cheat(&h),
         DealerCommand::Deal {
             players,
             cards,
@@ -334,4 +390,323 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
         std::process::exit(2);
     }
     Ok(())
+}
+
+mod harness {
+    //! The leakage, collusion and cheating harnesses of `facedown-leakage`.
+
+    use std::io::IsTerminal;
+
+    use anyhow::Context;
+    use facedown_dealer::Scheme;
+    use facedown_leakage::collusion::{self, Method};
+    use facedown_leakage::{cheat as cheating, montecarlo, plot, Schedule};
+    use serde_json::json;
+
+    use super::{HarnessArgs, SchemeArg};
+
+    fn scheme(a: &HarnessArgs) -> anyhow::Result<Scheme> {
+        Ok(match a.scheme {
+            SchemeArg::General => Scheme::general(a.players, a.cards)?,
+            SchemeArg::Published => {
+                if a.players != 3 {
+                    anyhow::bail!(
+                        "the published scheme is for exactly three players (--players 3)"
+                    );
+                }
+                Scheme::published(a.cards)?
+            }
+        })
+    }
+
+    fn schedules(a: &HarnessArgs, s: &Scheme) -> anyhow::Result<Vec<Schedule>> {
+        let n = s.cards;
+        let list: Vec<(usize, usize)> = match (a.hand, a.public) {
+            (None, None) => vec![(0, n - 1), (n / s.players, 0), ((n - 1) / s.players, 1)],
+            (h, p) => vec![(h.unwrap_or(0), p.unwrap_or(0))],
+        };
+        let mut out: Vec<Schedule> = Vec::new();
+        for (h, p) in list {
+            let sch = Schedule::new(s, h, p).context("schedule")?;
+            if !out
+                .iter()
+                .any(|o| o.hand == sch.hand && o.public == sch.public)
+            {
+                out.push(sch);
+            }
+        }
+        Ok(out)
+    }
+
+    fn progress(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
+        if !std::io::stderr().is_terminal() {
+            return None;
+        }
+        let pb = indicatif::ProgressBar::new(len);
+        pb.set_message(what.to_string());
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} ({eta})")
+        {
+            pb.set_style(style);
+        }
+        Some(pb)
+    }
+
+    fn scheme_name(s: &Scheme) -> &'static str {
+        match s.variant {
+            facedown_dealer::Variant::General => "general",
+            facedown_dealer::Variant::Published => "published",
+        }
+    }
+
+    /// `facedown dealer collusion`.
+    pub fn collusion(a: &HarnessArgs) -> anyhow::Result<()> {
+        let s = scheme(a)?;
+        let start = std::time::Instant::now();
+        let method = if s.cards <= 8 {
+            Method::Exact
+        } else {
+            Method::ClosedForm
+        };
+        let mut all_rows = Vec::new();
+        let mut mc = Vec::new();
+        for sch in schedules(a, &s)? {
+            let rows = collusion::collusion_table(&sch, method)?;
+            if let Some(k) = a.samples {
+                let pb = progress(k, &format!("games ({})", sch.describe()));
+                let tick = || {
+                    if let Some(pb) = &pb {
+                        pb.inc(1);
+                    }
+                };
+                let est = montecarlo::monte_carlo(&sch, k, a.seed, &tick)?;
+                if let Some(pb) = pb {
+                    pb.finish_and_clear();
+                }
+                mc.push((sch.clone(), est));
+            }
+            all_rows.push((sch, rows));
+        }
+        let elapsed = start.elapsed();
+        if a.json {
+            let out = json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "method": format!("{method:?}"),
+                "seed": a.seed,
+                "samples": a.samples,
+                "rows": all_rows.iter().flat_map(|(_, r)| r.iter()).collect::<Vec<_>>(),
+                "monte_carlo": mc.iter().map(|(sch, est)| json!({
+                    "schedule": sch.describe(), "hand": sch.hand, "public": sch.public, "rows": est,
+                })).collect::<Vec<_>>(),
+                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        if a.csv {
+            let mut first = true;
+            for (_, rows) in &all_rows {
+                let text = collusion::csv(rows);
+                let body = if first {
+                    &text[..]
+                } else {
+                    text.split_once('\n').map_or("", |x| x.1)
+                };
+                print!("{body}");
+                first = false;
+            }
+            return Ok(());
+        }
+        for (sch, rows) in &all_rows {
+            println!(
+                "## {} scheme, N = {}, n = {}: {} ({})\n",
+                scheme_name(&s),
+                s.players,
+                s.cards,
+                sch.describe(),
+                match method {
+                    Method::Exact => "exact enumeration of the n! deals",
+                    Method::BruteForce => "brute force",
+                    Method::ClosedForm => "closed form",
+                }
+            );
+            println!("{}", collusion::markdown(rows));
+        }
+        for (sch, est) in &mc {
+            println!(
+                "## Monte Carlo: {} real games ({}), seed {}; attacks run on the pooled views\n",
+                a.samples.unwrap_or(0),
+                sch.describe(),
+                a.seed
+            );
+            println!("{}", montecarlo::markdown(est));
+        }
+        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
+        Ok(())
+    }
+
+    /// `facedown dealer leakage`.
+    pub fn leakage(a: &HarnessArgs) -> anyhow::Result<()> {
+        let s = scheme(a)?;
+        let start = std::time::Instant::now();
+        let points = collusion::sweep(&s)?;
+        let elapsed = start.elapsed();
+        if let Some(path) = &a.plot {
+            plot::plot_sweep(&points, path)?;
+        }
+        let legend = plot::legend(&points);
+        if a.json {
+            let out = json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "target": "whole deal",
+                "method": if s.cards <= 8 { "exact" } else { "closed form" },
+                "points": points,
+                "plot": a.plot.as_ref().map(|p| p.display().to_string()),
+                "legend": legend.iter().map(|(c, k, col)| json!({"coalition": c, "kind": k, "colour": col})).collect::<Vec<_>>(),
+                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        if a.csv {
+            println!("coalition,kind,openings,excess_bits,excess_is_zero");
+            for p in &points {
+                let c: Vec<String> = p.coalition.iter().map(u16::to_string).collect();
+                println!(
+                    "{},{},{},{:.6},{}",
+                    c.join("+"),
+                    p.kind,
+                    p.openings,
+                    p.excess_bits,
+                    p.excess_is_zero
+                );
+            }
+            return Ok(());
+        }
+        println!(
+            "## Excess leakage about the whole deal, {} scheme, N = {}, n = {} ({})\n",
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            if s.cards <= 8 { "exact" } else { "closed form" }
+        );
+        let mut kinds: Vec<(String, usize)> = points
+            .iter()
+            .map(|p| (p.kind.clone(), p.openings))
+            .collect();
+        kinds.dedup();
+        let coalitions: Vec<Vec<u16>> = {
+            let mut v: Vec<Vec<u16>> = Vec::new();
+            for p in &points {
+                if !v.contains(&p.coalition) {
+                    v.push(p.coalition.clone());
+                }
+            }
+            v
+        };
+        print!("| openings |");
+        for c in &coalitions {
+            let c: Vec<String> = c.iter().map(u16::to_string).collect();
+            print!(" {} |", c.join("+"));
+        }
+        println!();
+        println!("|---|{}", "---:|".repeat(coalitions.len()));
+        for (kind, k) in &kinds {
+            print!("| {k} {kind} |");
+            for c in &coalitions {
+                let v = points
+                    .iter()
+                    .find(|p| &p.kind == kind && p.openings == *k && &p.coalition == c)
+                    .map_or("–".to_string(), |p| format!("{:.3}", p.excess_bits));
+                print!(" {v} |");
+            }
+            println!();
+        }
+        if let Some(path) = &a.plot {
+            println!();
+            println!(
+                "plot written to {} (x: openings 0..{}, one tick each; y: bits, one grid line per bit; thick = public, thin = private)",
+                path.display(),
+                points.iter().map(|p| p.openings).max().unwrap_or(0)
+            );
+            for (c, k, col) in &legend {
+                let c: Vec<String> = c.iter().map(u16::to_string).collect();
+                println!("  {col}: players {} ({k} openings)", c.join("+"));
+            }
+        }
+        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
+        Ok(())
+    }
+
+    /// `facedown dealer cheat`.
+    pub fn cheat(a: &HarnessArgs) -> anyhow::Result<()> {
+        let s = scheme(a)?;
+        let trials = a.samples.unwrap_or(100);
+        let (h, p) = (a.hand.unwrap_or(1), a.public.unwrap_or(1));
+        let sch = Schedule::new(&s, h, p).context("schedule")?;
+        let start = std::time::Instant::now();
+        let pb = progress(trials * 30, "games");
+        let tick = || {
+            if let Some(pb) = &pb {
+                pb.inc(1);
+            }
+        };
+        let rows = cheating::cheat_table(&sch, trials, a.seed, &tick)?;
+        if let Some(pb) = pb {
+            pb.finish_and_clear();
+        }
+        let elapsed = start.elapsed();
+        if a.json {
+            let out = json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "hand": h,
+                "public": p,
+                "seed": a.seed,
+                "trials": trials,
+                "rows": rows,
+                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
+            });
+            println!("{}", serde_json::to_string_pretty(&out)?);
+            return Ok(());
+        }
+        if a.csv {
+            println!(
+                "player,deviation,trials,steered,aborted,detected,named,framed,named_lo,named_hi"
+            );
+            for r in &rows {
+                println!(
+                    "{},{},{},{},{},{},{},{},{:.4},{:.4}",
+                    r.player,
+                    r.deviation,
+                    r.trials,
+                    r.steered,
+                    r.aborted,
+                    r.detected,
+                    r.named,
+                    r.framed,
+                    r.named_interval.0,
+                    r.named_interval.1
+                );
+            }
+            return Ok(());
+        }
+        println!(
+            "## Cheating, {} scheme, N = {}, n = {}: {}; {} seeded games per deviation (seed {})\n",
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            sch.describe(),
+            trials,
+            a.seed
+        );
+        println!("{}", cheating::markdown(&rows));
+        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
+        Ok(())
+    }
 }

@@ -1,0 +1,116 @@
+//! Card protocols on the ideal table as [`RecordedProtocol`]s: the cross-check with the exact
+//! analyzer of [`facedown_cards`].
+//!
+//! The single party is the observer of the table. A run is an input assignment `x` (uniform)
+//! and the complete view `v` (every turned card), with probability `P(v | x) / k` taken from the
+//! analyzer's exact view distribution ([`Exploration::view_distribution`]). The target is the
+//! input; the ideal view is the output `f(x)` — what an ideal functionality reveals. So the
+//! harness's `I(T; V)` is the analyzer's `mutual_information_bits` and its excess leakage
+//! `I(X; V | f(X))` is the analyzer's `leak_beyond_output_bits` (for non-committed protocols):
+//! zero for the five-card trick \[dB89\], positive for its biased-cut variant.
+
+use std::fmt;
+
+use facedown_cards::analyze::{explore, AnalysisOptions, Exploration, ViewDistribution};
+use facedown_cards::Protocol;
+use num_traits::{ToPrimitive, Zero};
+use rand::Rng;
+use rand_chacha::ChaCha20Rng;
+
+use crate::error::LeakageError;
+use crate::harness::{Coalition, RecordedProtocol, Q};
+
+/// A card protocol's exact views, ready for the harness.
+#[derive(Clone, Debug)]
+pub struct CardRuns {
+    name: String,
+    outputs: Vec<bool>,
+    dist: Vec<Vec<Q>>,
+}
+
+/// The only target of a card protocol: the input assignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Input;
+
+impl fmt::Display for Input {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("input")
+    }
+}
+
+impl CardRuns {
+    /// Explores `protocol` exactly. Fails for looping protocols (no finite view distribution).
+    pub fn new(protocol: &Protocol) -> Result<CardRuns, LeakageError> {
+        let ex: Exploration = explore(protocol, &AnalysisOptions::default())
+            .map_err(|e| LeakageError::Cards(e.to_string()))?;
+        let dist: ViewDistribution = ex
+            .view_distribution()
+            .map_err(|e| LeakageError::Cards(e.to_string()))?
+            .ok_or_else(|| LeakageError::Cards("the protocol loops: no finite view set".into()))?;
+        Ok(CardRuns {
+            name: ex.name.clone(),
+            outputs: ex.outputs.clone(),
+            dist: dist.into_values().collect(),
+        })
+    }
+
+    /// The protocol's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn inputs(&self) -> usize {
+        self.outputs.len()
+    }
+}
+
+impl RecordedProtocol for CardRuns {
+    /// `(input, view index)`.
+    type Run = (usize, usize);
+    type Target = Input;
+
+    fn parties(&self) -> usize {
+        1
+    }
+
+    fn targets(&self, _: &Coalition) -> Vec<Input> {
+        vec![Input]
+    }
+
+    fn for_each_run(&self, f: &mut dyn FnMut(&(usize, usize), &Q)) -> Result<(), LeakageError> {
+        let k = Q::from_integer(self.inputs().into());
+        for (v, probs) in self.dist.iter().enumerate() {
+            for (x, p) in probs.iter().enumerate() {
+                if !p.is_zero() {
+                    f(&(x, v), &(p / &k));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn sample_run(&self, rng: &mut ChaCha20Rng) -> (usize, usize) {
+        let x = rng.gen_range(0..self.inputs().max(1));
+        let u: f64 = rng.gen();
+        let mut acc = 0.0;
+        for (v, probs) in self.dist.iter().enumerate() {
+            acc += probs.get(x).and_then(|p| p.to_f64()).unwrap_or(0.0);
+            if u < acc {
+                return (x, v);
+            }
+        }
+        (x, self.dist.len().saturating_sub(1))
+    }
+
+    fn view(&self, run: &(usize, usize), _: &Coalition) -> Vec<u32> {
+        vec![run.1 as u32]
+    }
+
+    fn ideal_view(&self, run: &(usize, usize), _: &Coalition) -> Vec<u32> {
+        vec![u32::from(self.outputs.get(run.0).copied().unwrap_or(false))]
+    }
+
+    fn target(&self, run: &(usize, usize), _: &Input) -> Vec<u32> {
+        vec![run.0 as u32]
+    }
+}

@@ -1,0 +1,50 @@
+//! Collusion, leakage and cheating harnesses.
+//!
+//! The permutation-sharing dealer ([`facedown_dealer`]) claims that no single player learns
+//! another's cards. These harnesses measure, for every coalition of players and every target
+//! (another player's hand, the undealt cards, the whole deal), what the coalition's complete
+//! view reveals **beyond** what an ideal trusted dealer would tell it:
+//!
+//! ```text
+//! excess(S, T) = I(T; V_S | V_S^ideal) = I(T; V_S) − I(T; V_S^ideal)
+//! ```
+//!
+//! where `V_S` is everything the members of `S` hold, send, receive and learn, and
+//! `V_S^ideal` is their own cards and the public cards (the second form holds because the view
+//! contains the ideal view; the harness checks that exactly).
+//!
+//! # Layout
+//!
+//! * [`harness`]: the [`RecordedProtocol`] trait (parties, runs with exact probabilities,
+//!   the view of a coalition, the target's value) and [`measure_exact`], which builds the exact
+//!   joint distribution with rational probabilities;
+//! * [`dealer`]: the dealer as a recorded protocol — the value graph every message lives on,
+//!   the literal exhaustive model ([`DealerExhaustive`], `(n!)^(N + pairs)` runs, tiny decks)
+//!   and the fast exact reduction ([`DealerReduced`], `n!` runs) with its derivation;
+//! * [`attack`]: constructive attacks that recover cards from the views of a real game played
+//!   by the dealer crate's driver;
+//! * [`collusion`]: the collusion table (every coalition × target: excess bits, fraction of
+//!   hidden cards determined, the attack) and the leakage-against-openings sweep;
+//! * [`montecarlo`]: seeded, per-trial Monte-Carlo estimates for large decks with Wilson
+//!   intervals;
+//! * [`cheat`]: every [`facedown_dealer::Deviation`] run many times: what the cheater steers
+//!   and whether the audit names him;
+//! * [`cards`]: card protocols on the ideal table as recorded protocols (the cross-check with
+//!   the exact analyzer of [`facedown_cards`]);
+//! * [`plot`]: PNG plots of leakage against the number of openings.
+//!
+//! This is research code. It has not been audited; do not use it to protect anything of value.
+
+pub mod attack;
+pub mod cards;
+pub mod cheat;
+pub mod collusion;
+pub mod dealer;
+pub mod error;
+pub mod harness;
+pub mod montecarlo;
+pub mod plot;
+
+pub use dealer::{DealerExhaustive, DealerReduced, DealerTarget, Knowledge, Schedule};
+pub use error::LeakageError;
+pub use harness::{measure_exact, Coalition, Measure, RecordedProtocol};

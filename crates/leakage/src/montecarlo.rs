@@ -1,0 +1,202 @@
+//! Monte-Carlo estimates for decks too large to enumerate (`n = 52`).
+//!
+//! Each trial plays a real game with the dealer crate's driver (signed messages, commitments,
+//! audit), seeded with [`facedown_core::rng::trial_rng`]`(seed, trial)`, so the result does not
+//! depend on the number of threads. For every coalition and target, the constructive attack
+//! ([`crate::attack::recover`]) runs on the coalition's pooled views, and the harness counts
+//!
+//! * **recovered**: hidden target cards (those an ideal dealer would not show the coalition)
+//!   that the attack computes — every one is checked against the audit's deal, and any wrong
+//!   card is counted as an error;
+//! * **all recovered**: trials in which the attack recovers every hidden card of the target;
+//! * **guessed**: trials in which the coalition's best guess of the first hidden card is right
+//!   — the recovered card if there is one, else a uniformly random card among those it does
+//!   not know (the Bayes-optimal guess, since the posterior of an unknown card is uniform over
+//!   the cards the coalition does not know).
+//!
+//! Rates are Bernoulli over independent trials, so their uncertainty is stated as a **Wilson
+//! score interval** ([`crate::harness::wilson`]), which is valid at rates 0 and 1 where the
+//! normal approximation fails. Card-level fractions are averaged over trials and shown
+//! without an interval: cards within one trial are not independent.
+
+use facedown_core::rng::trial_rng;
+use facedown_dealer::Scheme;
+use rand::Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::attack::recover;
+use crate::dealer::{play_schedule, DealerTarget, Schedule};
+use crate::error::LeakageError;
+use crate::harness::{wilson, Coalition};
+
+/// Normal quantile of the intervals (99.9 % two-sided).
+pub const Z: f64 = 3.290_527;
+
+/// The estimate for one coalition and target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct McRow {
+    /// The coalition's player numbers.
+    pub coalition: Vec<u16>,
+    /// The target.
+    pub target: String,
+    /// Trials.
+    pub trials: u64,
+    /// Hidden cards of the target per trial.
+    pub hidden: usize,
+    /// Mean fraction of hidden cards recovered.
+    pub recovered_fraction: f64,
+    /// Trials where every hidden card was recovered.
+    pub all_recovered: u64,
+    /// Wilson interval of the all-recovered rate.
+    pub all_recovered_interval: (f64, f64),
+    /// Trials where the best guess of the first hidden card was right.
+    pub guessed: u64,
+    /// Wilson interval of the guessing rate.
+    pub guessed_interval: (f64, f64),
+    /// Recovered cards that disagree with the audit's deal (must be 0).
+    pub wrong_cards: u64,
+}
+
+#[derive(Clone, Default)]
+struct Tally {
+    recovered: u64,
+    all: u64,
+    guessed: u64,
+    wrong: u64,
+}
+
+/// Runs `trials` seeded games of `schedule` and estimates every coalition × target; `tick` is
+/// called once per finished trial (for a progress bar).
+pub fn monte_carlo(
+    schedule: &Schedule,
+    trials: u64,
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<McRow>, LeakageError> {
+    let scheme: &Scheme = &schedule.scheme;
+    let jobs: Vec<(Coalition, DealerTarget)> = Coalition::all_proper(scheme.players)
+        .into_iter()
+        .flat_map(|c| {
+            DealerTarget::for_coalition(schedule, &c)
+                .into_iter()
+                .map(move |t| (c.clone(), t))
+        })
+        .collect();
+    let hidden: Vec<Vec<usize>> = jobs
+        .iter()
+        .map(|(c, t)| {
+            let ideal: Vec<usize> = schedule
+                .openings
+                .iter()
+                .filter(|o| o.ideal_for(c))
+                .map(|o| o.position)
+                .collect();
+            t.positions(schedule)
+                .into_iter()
+                .filter(|i| !ideal.contains(i))
+                .collect()
+        })
+        .collect();
+    let per_trial: Result<Vec<Vec<Tally>>, LeakageError> = (0..trials)
+        .into_par_iter()
+        .map(|t| {
+            let mut rng = trial_rng(seed, t);
+            let game = play_schedule(schedule, None, &mut rng)?;
+            let deal = game.finished.audit.deal.clone().unwrap_or_default();
+            let ops = &game.finished.transcript.operations;
+            let mut out = Vec::with_capacity(jobs.len());
+            for ((c, _), hid) in jobs.iter().zip(&hidden) {
+                let views: Vec<_> = game
+                    .finished
+                    .views
+                    .iter()
+                    .filter(|v| c.contains(v.party))
+                    .collect();
+                let rec = recover(scheme, ops, &views)?;
+                let mut tally = Tally::default();
+                for (i, card) in &rec.cards {
+                    if deal.get(*i) != Some(card) {
+                        tally.wrong += 1;
+                    }
+                }
+                let got = hid.iter().filter(|i| rec.cards.contains_key(i)).count();
+                tally.recovered = got as u64;
+                tally.all = u64::from(got == hid.len());
+                if let Some(first) = hid.first() {
+                    let guess = match rec.cards.get(first) {
+                        Some(&c) => c,
+                        None => {
+                            let known: Vec<u16> = rec.cards.values().copied().collect();
+                            let unknown: Vec<u16> = (0..scheme.cards as u16)
+                                .filter(|x| !known.contains(x))
+                                .collect();
+                            unknown[rng.gen_range(0..unknown.len())]
+                        }
+                    };
+                    tally.guessed = u64::from(deal.get(*first) == Some(&guess));
+                }
+                out.push(tally);
+            }
+            tick();
+            Ok(out)
+        })
+        .collect();
+    let per_trial = per_trial?;
+    let mut rows = Vec::with_capacity(jobs.len());
+    for (k, ((c, t), hid)) in jobs.iter().zip(&hidden).enumerate() {
+        let mut sum = Tally::default();
+        for tr in &per_trial {
+            sum.recovered += tr[k].recovered;
+            sum.all += tr[k].all;
+            sum.guessed += tr[k].guessed;
+            sum.wrong += tr[k].wrong;
+        }
+        let frac = if hid.is_empty() || trials == 0 {
+            0.0
+        } else {
+            sum.recovered as f64 / (trials as f64 * hid.len() as f64)
+        };
+        rows.push(McRow {
+            coalition: c.numbers().to_vec(),
+            target: t.to_string(),
+            trials,
+            hidden: hid.len(),
+            recovered_fraction: frac,
+            all_recovered: sum.all,
+            all_recovered_interval: wilson(sum.all, trials, Z),
+            guessed: sum.guessed,
+            guessed_interval: wilson(sum.guessed, trials, Z),
+            wrong_cards: sum.wrong,
+        });
+    }
+    Ok(rows)
+}
+
+/// The estimates as markdown.
+pub fn markdown(rows: &[McRow]) -> String {
+    let mut s = String::from(
+        "| coalition | target | hidden | recovered (mean) | all recovered [99.9 % Wilson] | best guess right [99.9 % Wilson] | wrong |\n\
+         |---|---|---:|---:|---|---|---:|\n",
+    );
+    for r in rows {
+        let c: Vec<String> = r.coalition.iter().map(u16::to_string).collect();
+        s.push_str(&format!(
+            "| {} | {} | {} | {:.3} | {}/{} [{:.4}, {:.4}] | {}/{} [{:.4}, {:.4}] | {} |\n",
+            c.join("+"),
+            r.target,
+            r.hidden,
+            r.recovered_fraction,
+            r.all_recovered,
+            r.trials,
+            r.all_recovered_interval.0,
+            r.all_recovered_interval.1,
+            r.guessed,
+            r.trials,
+            r.guessed_interval.0,
+            r.guessed_interval.1,
+            r.wrong_cards,
+        ));
+    }
+    s
+}
