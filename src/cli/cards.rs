@@ -82,12 +82,15 @@ pub enum CardsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Find the shortest card protocols for a function, or show none exists within a bound.
+    Search(super::cards_search::SearchArgs),
 }
 
 /// Runs `facedown cards`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         CardsCommand::List { json } => list(json),
+        CardsCommand::Search(args) => super::cards_search::run(args),
         CardsCommand::Analyze { protocol, json } => analyze_cmd(&protocol, json),
         CardsCommand::Simulate {
             protocol,

@@ -1,10 +1,6 @@
 //! `facedown cards search`: find the shortest card protocols for a function, or show that none
 //! exists within a bound (see `facedown_cards::search` for the model and its guarantees).
 
-// Until `Search(cards_search::SearchArgs)` is wired into `CardsCommand` (src/cli/cards.rs),
-// nothing calls this module; remove this line then.
-#![allow(dead_code)]
-
 use std::io::IsTerminal;
 
 use clap::ValueEnum;
