@@ -17,7 +17,7 @@
 //! | `Uniform` over a non-group, `Weighted` | refused: per-player layers compose to a uniform element only over a group, and one player drawing alone would learn the permutation |
 //!
 //! Every secret layer is committed to when it is drawn (a broadcast [`Body::Commit`] with the
-//! dealer's [`commit`](crate::commit::commit) of its ordinal) and opened at
+//! dealer's [`commit`] of its ordinal) and opened at
 //! [`finish`](FaceDownTable::finish), where every opening is checked.
 //!
 //! **Opening position `j`** evaluates `L⁻¹(j)` along the chain of layer holders, last layer
