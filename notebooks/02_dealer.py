@@ -134,8 +134,9 @@ assert re_audit.returncode == 2
 # %%
 HAVE_HARNESS = all(fdnb.has_subcommand("dealer", c) for c in ("collusion", "leakage", "cheat"))
 if not HAVE_HARNESS:
-    print("SKIPPED: this facedown binary has no `dealer collusion|leakage|cheat` subcommands; "
-          "rebuild it from a tree that contains crates/leakage to run the rest of this notebook.")
+    fdnb.skipped("02_dealer", "this facedown binary has no `dealer collusion|leakage|cheat` "
+                 "subcommands; rebuild it from a tree that contains crates/leakage to draw the "
+                 "collusion, leakage and cheating figures")
 
 # %% [markdown]
 # ### The collusion table
@@ -162,23 +163,28 @@ if HAVE_HARNESS:
 if HAVE_HARNESS:
     schedules = list(dict.fromkeys(r["schedule"] for r in rows))
     coalitions = list(dict.fromkeys("+".join(map(str, r["coalition"])) for r in rows))
-    fig, axes = plt.subplots(1, len(schedules), figsize=(4.2 * len(schedules), 3.8), squeeze=False)
+    vmax = max(1.0, max(r["excess_bits"] for r in rows))   # one colour scale for every panel
+    fig, axes = plt.subplots(1, len(schedules), figsize=(4.4 * len(schedules) + 1.5, 4.2), squeeze=False,
+                             sharey=True, layout="constrained")
     for ax, sch in zip(axes[0], schedules):
         sub = [r for r in rows if r["schedule"] == sch]
         targets = list(dict.fromkeys(r["target"] for r in sub))
         grid = np.full((len(coalitions), len(targets)), np.nan)
         for r in sub:
             grid[coalitions.index("+".join(map(str, r["coalition"]))), targets.index(r["target"])] = r["excess_bits"]
-        im = ax.imshow(grid, cmap="Reds", vmin=0, aspect="auto")
+        cmap = plt.get_cmap("Reds").copy()
+        cmap.set_bad("0.88")   # grey: the target is (part of) the coalition's own cards
+        im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
         ax.set_xticks(range(len(targets)), targets, rotation=40, ha="right", fontsize=8)
         ax.set_yticks(range(len(coalitions)), [f"players {c}" for c in coalitions], fontsize=8)
+        ax.set_xlabel("target")
         for (i, j), v in np.ndenumerate(grid):
             if not np.isnan(v):
                 ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
-        ax.set_title(sch, fontsize=9)
-        fig.colorbar(im, ax=ax, label="excess leakage (bits)")
-    fig.suptitle(f"Collusion table: excess leakage, N = {coll['players']}, n = {coll['cards']} (exact)")
-    fig.tight_layout()
+        ax.set_title(f"schedule: {sch}", fontsize=9)
+    fig.colorbar(im, ax=axes[0].tolist(), label="excess leakage (bits; grey = own cards)")
+    fig.suptitle(f"Collusion table: excess leakage per coalition and target, N = {coll['players']}, "
+                 f"n = {coll['cards']} (exact)")
     fdnb.save(fig, "02_collusion")
     plt.show()
 
@@ -195,17 +201,30 @@ if HAVE_HARNESS:
     series = {}
     for p in pts:
         series.setdefault(("+".join(map(str, p["coalition"])), p["kind"]), []).append((p["openings"], p["excess_bits"]))
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig, ax = plt.subplots(figsize=(9, 4.5))
     styles = {"public": "-", "private": "--"}
+    coals = sorted({c for c, _ in series}, key=lambda c: (c.count("+"), c))
+    colour = {c: plt.get_cmap("tab10")(i) for i, c in enumerate(coals)}
+    zero = []
     for (coal, kind), xy in sorted(series.items()):
         xy.sort()
-        ax.plot([x for x, _ in xy], [y for _, y in xy], marker="o", linestyle=styles.get(kind, ":"),
-                label=f"players {coal}, {kind} openings")
+        if all(y == 0 for _, y in xy):
+            zero.append(f"{coal} ({kind})")
+            continue
+        i = coals.index(coal)   # markers of decreasing size, so coinciding series stay visible
+        ax.plot([x for x, _ in xy], [y for _, y in xy], marker="osD^vP"[i % 6], ms=9 - i, color=colour[coal],
+                linestyle=styles.get(kind, ":"), label=f"players {coal}, {kind} openings")
+    if zero:   # drawn once: these series coincide on the 0 line
+        allx = sorted({p["openings"] for p in pts})
+        ax.plot(allx, [0] * len(allx), color="0.4", marker=".", lw=2,
+                label="0 bits at every k: " + ", ".join(zero))
     ax.set_xlabel("number of openings k")
     ax.set_ylabel("excess leakage about the whole deal (bits)")
     ax.set_title(f"Dealer leakage against openings ({leak['scheme']}, N = {leak['players']}, "
                  f"n = {leak['cards']}, {leak['method']})")
-    ax.legend(fontsize=7, ncol=2)
+    import textwrap
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles, ["\n".join(textwrap.wrap(l, 60)) for l in labels], fontsize=7, loc="upper right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fdnb.save(fig, "02_leakage")
@@ -215,33 +234,36 @@ if HAVE_HARNESS:
 # ### The cheating harness
 #
 # Every deviation of every player over a few seeded games: how often it steered a card, how
-# often the audit detected it and named the cheater (Wilson 95 % interval), and whether an
-# honest player was ever framed.
+# often the audit detected it and named the cheater (with the Wilson interval the CLI reports,
+# 99.9 % two-sided), and whether an honest player was ever framed. Some deviations (e.g. a
+# selective abort) only apply in some games, so the number of games varies by row.
 
 # %%
 if HAVE_HARNESS:
     ch = fdnb.run_json("dealer", "cheat", "--players", 3, "--cards", 6, "--samples", 10, "--seed", SEED)
     crow = ch["rows"]
     print(f"{ch['trials']} games per deviation, seed {ch['seed']}, {ch['wall_time_ms']:.0f} ms\n")
-    print(f"{'player':>6} {'deviation':<16} {'steered':>7} {'detected':>8} {'named':>5} {'framed':>6}  named 95% CI")
+    print(f"{'player':>6} {'deviation':<16} {'games':>5} {'steered':>7} {'detected':>8} {'named':>5} "
+          f"{'framed':>6}  named: 99.9 % Wilson interval")
     for r in crow:
         lo, hi = r["named_interval"]
-        print(f"{r['player']:>6} {r['deviation']:<16} {r['steered']:>7} {r['detected']:>8} {r['named']:>5} "
-              f"{r['framed']:>6}  [{lo:.2f}, {hi:.2f}]")
+        print(f"{r['player']:>6} {r['deviation']:<16} {r['trials']:>5} {r['steered']:>7} {r['detected']:>8} "
+              f"{r['named']:>5} {r['framed']:>6}  [{lo:.2f}, {hi:.2f}]")
+    assert all(r["framed"] == 0 for r in crow), "the audit must never name an honest player"
     labels = [f"{r['player']}:{r['deviation']}" for r in crow]
     named = np.array([r["named"] / r["trials"] for r in crow])
     lo = np.array([r["named_interval"][0] for r in crow])
     hi = np.array([r["named_interval"][1] for r in crow])
     fig, ax = plt.subplots(figsize=(max(6, 0.35 * len(crow)), 4))
     x = np.arange(len(crow))
-    ax.bar(x, named, yerr=[named - lo, hi - named], capsize=2, label="audit names the cheater (95 % Wilson CI)")
+    ax.bar(x, named, yerr=[named - lo, hi - named], capsize=2, label="audit names the cheater (99.9 % Wilson interval)")
     ax.plot(x, [r["steered"] / r["trials"] for r in crow], "kx", label="games where the cheat changed a card")
     ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("cheater : deviation")
     ax.set_ylabel("fraction of games")
-    ax.set_title(f"Cheating harness, N = {ch['players']}, n = {ch['cards']}, {ch['trials']} games each")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title(f"Cheating harness, N = {ch['players']}, n = {ch['cards']}, up to {ch['trials']} games per deviation")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=2)
     fig.tight_layout()
     fdnb.save(fig, "02_cheat")
     plt.show()

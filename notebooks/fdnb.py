@@ -62,6 +62,19 @@ def has_subcommand(*path: str) -> bool:
     return proc.returncode == 0
 
 
+def skipped(notebook: str, reason: str) -> None:
+    """Says loudly that part of a notebook did not run, and records it for ci.sh.
+
+    Used only when the binary lacks a subcommand; writes ``$FACEDOWN_FIGURES/NOTEBOOK.SKIPPED``.
+    """
+    print(f"SKIPPED: {reason}")
+    out = os.environ.get("FACEDOWN_FIGURES")
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        with open(Path(out) / f"{notebook}.SKIPPED", "a", encoding="utf-8") as f:
+            f.write(reason + "\n")
+
+
 def save(fig, name: str) -> None:
     """Saves ``fig`` as ``$FACEDOWN_FIGURES/NAME.png`` when that variable is set."""
     out = os.environ.get("FACEDOWN_FIGURES")
