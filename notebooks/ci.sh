@@ -30,6 +30,7 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; th
         -r "$here/requirements.txt"
     "$venv/bin/python" -m pip check
     echo "$want" >"$stamp"
+    echo "notebooks: installed in $SECONDS s"
 fi
 
 if [[ -z "${FACEDOWN:-}" ]]; then
