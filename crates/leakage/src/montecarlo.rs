@@ -200,3 +200,23 @@ pub fn markdown(rows: &[McRow]) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn monte_carlo_is_the_same_for_any_thread_count() {
+        let scheme = Scheme::general(3, 6).expect("scheme");
+        let sched = Schedule::new(&scheme, 1, 1).expect("schedule");
+        let a = monte_carlo(&sched, 24, 3, &|| {}).expect("mc");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool");
+        let b = pool.install(|| monte_carlo(&sched, 24, 3, &|| {}).expect("mc"));
+        assert_eq!(a, b);
+        let c = monte_carlo(&sched, 24, 4, &|| {}).expect("mc");
+        assert_ne!(a, c, "another seed gives other games");
+    }
+}
