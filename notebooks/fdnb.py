@@ -57,9 +57,18 @@ def run_json(*args: str):
 
 
 def has_subcommand(*path: str) -> bool:
-    """True when ``facedown PATH… --help`` succeeds, i.e. this build has the subcommand."""
+    """True when this build has the subcommand ``facedown PATH…``.
+
+    False only when the binary itself works and clap rejects the subcommand as unrecognized;
+    any other failure (a missing or broken binary) raises, so it can never pass as a skip.
+    """
+    run("--version")
     proc = run(*path, "--help", check=False)
-    return proc.returncode == 0
+    if proc.returncode == 0:
+        return True
+    if "unrecognized subcommand" in proc.stderr:
+        return False
+    raise RuntimeError(f"`facedown {' '.join(path)} --help` failed:\n{proc.stderr.strip()}")
 
 
 def skipped(notebook: str, reason: str) -> None:
