@@ -4,6 +4,7 @@ pub mod cards;
 pub mod cards_search;
 pub mod compare;
 pub mod dealer;
+pub mod net;
 pub mod poker;
 pub mod report;
 
@@ -34,6 +35,12 @@ pub enum Command {
     Poker(poker::Args),
     /// Every workload on every face-down table (ideal, dealer, encrypted), side by side.
     Compare(compare::Args),
+    /// Generate a static X25519 key pair for a networked player.
+    Keygen(net::KeygenArgs),
+    /// Run one networked player (TCP with Noise_KK) from a roster.
+    Party(net::PartyArgs),
+    /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
+    PlayLocal(net::PlayLocalArgs),
 }
 
 /// Runs the parsed command line.
@@ -44,5 +51,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Dealer(args)) => dealer::run(args),
         Some(Command::Poker(args)) => poker::run(args),
         Some(Command::Compare(args)) => compare::run(args),
+        Some(Command::Keygen(args)) => net::keygen(args),
+        Some(Command::Party(args)) => net::party(args),
+        Some(Command::PlayLocal(args)) => net::play_local(args),
     }
 }

@@ -1,0 +1,156 @@
+//! Network errors: every variant names the peer involved where there is one.
+
+use std::time::Duration;
+
+use facedown_core::PartyId;
+use facedown_dealer::DealerError;
+use facedown_poker::PokerError;
+
+/// Everything that can go wrong on a channel or while a networked player runs.
+///
+/// Transport failures (timeouts, disconnections, failed handshakes, rejected frames) name the
+/// peer; protocol failures wrap the backend's own typed error, which names the offending party.
+#[derive(Debug, thiserror::Error)]
+pub enum NetError {
+    /// Nothing arrived from `peer` within the timeout while this player was waiting for it.
+    #[error("timed out after {after:?} waiting for {peer} ({what})")]
+    Timeout {
+        /// The peer that did not answer.
+        peer: PartyId,
+        /// What was awaited.
+        what: String,
+        /// How long this player waited.
+        after: Duration,
+    },
+    /// `peer` closed its connection (or its process died) before the end of the protocol.
+    #[error("{peer} disconnected before the end of the protocol")]
+    Disconnected {
+        /// The peer that went away.
+        peer: PartyId,
+    },
+    /// No connection to `peer` could be made within the connect timeout.
+    #[error("could not connect to {peer} at {address}: {reason}")]
+    Connect {
+        /// The peer.
+        peer: PartyId,
+        /// Its roster address.
+        address: String,
+        /// What the socket layer said.
+        reason: String,
+    },
+    /// The Noise handshake with `peer` failed: a wrong static key (the peer's key is not the
+    /// one in the roster, or ours is not), another session or a mismatched prologue.
+    #[error("Noise handshake with {peer} failed: {reason}")]
+    Handshake {
+        /// The peer.
+        peer: PartyId,
+        /// What failed.
+        reason: String,
+    },
+    /// A frame from `peer` failed authenticated decryption: it was corrupted, replayed or
+    /// reordered (Noise's implicit nonce makes a replayed frame fail like a corrupted one).
+    #[error("rejected a frame from {peer}: {reason}")]
+    Corrupted {
+        /// The peer the frame came from.
+        peer: PartyId,
+        /// Why it was rejected.
+        reason: String,
+    },
+    /// `peer` announced a frame larger than the limit.
+    #[error("{peer} announced a frame of {len} bytes, above the limit of {max}")]
+    FrameTooLarge {
+        /// The peer.
+        peer: PartyId,
+        /// The announced length.
+        len: u64,
+        /// The limit.
+        max: u64,
+    },
+    /// A correctly decrypted frame from `peer` does not decode as a message of this protocol,
+    /// or comes at a time the protocol does not allow.
+    #[error("malformed message from {peer}: {reason}")]
+    Malformed {
+        /// The peer.
+        peer: PartyId,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `peer` aborted the game and said why (and whom it blames).
+    #[error("{peer} aborted{}: {reason}", blame.map(|b| format!(" (blaming {b})")).unwrap_or_default())]
+    Aborted {
+        /// The peer that aborted.
+        peer: PartyId,
+        /// Whom it blames, if anyone.
+        blame: Option<PartyId>,
+        /// Its error message.
+        reason: String,
+    },
+    /// A party number that is not in the roster.
+    #[error("party {0} is not in the roster")]
+    UnknownParty(u16),
+    /// The roster or a key file is unusable.
+    #[error("bad roster or key file: {0}")]
+    Config(String),
+    /// An I/O error on the socket of `peer`.
+    #[error("I/O error with {peer}: {source}")]
+    Io {
+        /// The peer.
+        peer: PartyId,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An I/O error not tied to one peer (binding the listener, reading a file).
+    #[error("{context}: {source}")]
+    LocalIo {
+        /// What was being done.
+        context: String,
+        /// The underlying error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The dealer backend rejected a message or could not proceed.
+    #[error(transparent)]
+    Dealer(#[from] DealerError),
+    /// The mental-poker backend rejected a message or could not proceed.
+    #[error(transparent)]
+    Poker(#[from] PokerError),
+}
+
+impl NetError {
+    /// The party this error holds responsible, if any: the peer of a transport failure, the
+    /// offending party of a protocol error, or the party an aborting peer blamed.
+    pub fn blamed(&self) -> Option<PartyId> {
+        match self {
+            NetError::Timeout { peer, .. }
+            | NetError::Disconnected { peer }
+            | NetError::Connect { peer, .. }
+            | NetError::Handshake { peer, .. }
+            | NetError::Corrupted { peer, .. }
+            | NetError::FrameTooLarge { peer, .. }
+            | NetError::Malformed { peer, .. }
+            | NetError::Io { peer, .. } => Some(*peer),
+            NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
+            NetError::Dealer(e) => dealer_blame(e),
+            NetError::Poker(e) => e.blamed(),
+            NetError::UnknownParty(_) | NetError::Config(_) | NetError::LocalIo { .. } => None,
+        }
+    }
+}
+
+fn dealer_blame(e: &DealerError) -> Option<PartyId> {
+    match e {
+        DealerError::RankOutOfRange { party, .. } => Some(*party),
+        DealerError::Malformed { peer, .. } => Some(*peer),
+        DealerError::UnknownRecipient { from, .. }
+        | DealerError::BadSignature { from, .. }
+        | DealerError::WrongRecipient { from, .. }
+        | DealerError::CardOutOfRange { from, .. }
+        | DealerError::Unexpected { from, .. }
+        | DealerError::Replay { from, .. } => Some(*from),
+        DealerError::UnknownSender { .. }
+        | DealerError::Config(_)
+        | DealerError::NoPrivatePath(_)
+        | DealerError::Transcript(_) => None,
+    }
+}

@@ -1,0 +1,48 @@
+//! Channels for facedown's players: an in-memory network with accounting and latency, and TCP
+//! with `Noise_KK_25519_ChaChaPoly_BLAKE2s`, so that every player can run as its own process.
+//!
+//! The dealer's author assumes "pairwise encrypted channels with certificates known in
+//! advance"; mental poker \[BS03\] is played between machines. This crate provides exactly
+//! that and runs the sans-IO players of [`facedown_dealer`] and [`facedown_poker`] over it.
+//!
+//! # Layout
+//!
+//! * [`channel`]: the [`Channel`] trait (send a frame to a numbered peer, receive the next
+//!   frame from any peer with a timeout) and its accounting ([`WireStats`]); every frame
+//!   carries its causal depth so that rounds are *measured* on any transport;
+//! * [`memory`]: the in-memory network, with an optional per-message [`Latency`] so that a
+//!   comparison can show what rounds cost;
+//! * [`tcp`]: TCP with Noise_KK (static keys from the roster, a prologue binding the session
+//!   and both parties, length-prefixed framing with chunking, timeouts, fault injection);
+//! * [`roster`]: static key files and the `parties.toml` roster;
+//! * [`wire`]: what a frame carries;
+//! * [`game`]: one networked player of either backend, with buffering of early messages,
+//!   aborts that name the culprit, and cost accounting.
+//!
+//! # Security notes
+//!
+//! Noise_KK gives every pair of players mutual authentication with the roster's static keys,
+//! confidentiality, integrity and replay protection (a replayed or reordered frame fails
+//! decryption). It gives no broadcast: a "broadcast" is `N − 1` pairwise messages, so a
+//! player can equivocate (send different values to different peers); the dealer's signed
+//! messages and transcript exchange let the audit detect what was signed, and poker's proofs
+//! bind every step. Traffic analysis (frame sizes and timing) is not hidden.
+//!
+//! This is research code. It has not been audited; do not use it to protect anything of value.
+
+pub mod channel;
+pub mod error;
+pub mod game;
+pub mod memory;
+pub mod roster;
+pub mod tcp;
+pub mod wire;
+
+pub use channel::{total_cost, Channel, Frame, WireStats};
+pub use error::NetError;
+pub use game::{
+    merge_phases, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost, PlayerReport, Workload,
+};
+pub use memory::{memory_network, Latency, MemoryChannel};
+pub use roster::{Party, Roster, StaticKeypair};
+pub use tcp::{TcpMesh, Timeouts, WireFault};

@@ -1,0 +1,678 @@
+//! TCP with `Noise_KK_25519_ChaChaPoly_BLAKE2s`: one authenticated, encrypted link per pair of
+//! players, all static keys known in advance from the [`Roster`].
+//!
+//! # Connections
+//!
+//! Player `i` listens on its roster address and dials every player `j < i`, so each pair has
+//! exactly one connection. The dialer (Noise initiator) first sends an 8-byte clear hello,
+//! `"FDN1" ‖ i ‖ j` (big-endian `u16`s), so that the listener knows which roster key to expect;
+//! a false claim simply fails the handshake. KK authenticates both sides with their static keys
+//! (`-> e, es, ss` / `<- e, ee, se`); the prologue
+//! `"facedown-net/noise-kk/v1" ‖ session ‖ initiator ‖ responder` binds the session and both
+//! parties, so a handshake meant for another game or another pair fails.
+//!
+//! # Framing
+//!
+//! On the wire every Noise message is prefixed by its length (2 bytes, big-endian; at most
+//! 65535 bytes including the 16-byte tag, as the Noise specification requires). An
+//! application frame is `len (u32) ‖ depth (u32) ‖ payload` (big-endian), split into as many
+//! Noise messages as needed (at most 65519 plaintext bytes each); frames above
+//! [`MAX_FRAME_BYTES`] are refused. Noise's implicit nonce means that a corrupted, replayed,
+//! reordered or dropped message fails authenticated decryption: the receiver rejects it with
+//! [`NetError::Corrupted`] naming the peer and stops reading from that link.
+//!
+//! # Threads and timeouts
+//!
+//! One reader thread per link decrypts frames and queues them; [`Channel::recv`] waits on that
+//! queue with its timeout. Connecting, the handshake and writes have their own timeouts
+//! ([`Timeouts`]). Dropping the mesh shuts every socket down and joins the reader threads.
+
+use std::collections::BTreeMap;
+use std::io::{ErrorKind, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use facedown_core::PartyId;
+use snow::{Builder, HandshakeState, TransportState};
+
+use crate::channel::{Channel, Frame, WireStats};
+use crate::error::NetError;
+use crate::roster::{Roster, StaticKeypair};
+
+/// The Noise protocol name.
+pub const NOISE_PARAMS: &str = "Noise_KK_25519_ChaChaPoly_BLAKE2s";
+/// Largest Noise message, tag included.
+pub const MAX_NOISE_MESSAGE: usize = 65535;
+/// The AEAD tag length.
+pub const TAG_LEN: usize = 16;
+/// Largest plaintext per Noise message.
+pub const MAX_CHUNK: usize = MAX_NOISE_MESSAGE - TAG_LEN;
+/// Application frame header: payload length and depth.
+pub const FRAME_HEADER: usize = 8;
+/// Largest accepted application payload.
+pub const MAX_FRAME_BYTES: u64 = 64 << 20;
+/// Domain separator of the prologue.
+pub const PROLOGUE_LABEL: &[u8] = b"facedown-net/noise-kk/v1";
+const HELLO_MAGIC: &[u8; 4] = b"FDN1";
+
+/// The prologue both sides of the pair `(initiator, responder)` feed into the handshake.
+pub fn prologue(session: &[u8; 32], initiator: PartyId, responder: PartyId) -> Vec<u8> {
+    let mut p = PROLOGUE_LABEL.to_vec();
+    p.extend_from_slice(session);
+    p.extend_from_slice(&initiator.0.to_be_bytes());
+    p.extend_from_slice(&responder.0.to_be_bytes());
+    p
+}
+
+/// Timeouts of the TCP transport.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// How long to keep trying to reach every peer (they may not be listening yet), and how
+    /// long to wait for the peers that dial us.
+    pub connect: Duration,
+    /// How long one handshake may take once connected.
+    pub handshake: Duration,
+    /// How long a write may block (a peer that stops reading).
+    pub write: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connect: Duration::from_secs(10),
+            handshake: Duration::from_secs(5),
+            write: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A deliberate fault in the next frame sent, for fault-injection experiments and tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireFault {
+    /// Flip one bit of the first ciphertext of the next frame.
+    Corrupt,
+    /// Send the next frame's first Noise message twice (a replay).
+    Replay,
+}
+
+fn noise_params() -> Result<snow::params::NoiseParams, NetError> {
+    NOISE_PARAMS
+        .parse()
+        .map_err(|e| NetError::Config(format!("Noise parameters: {e:?}")))
+}
+
+fn snow_err(peer: PartyId, what: &str) -> impl Fn(snow::Error) -> NetError + '_ {
+    move |e| NetError::Handshake {
+        peer,
+        reason: format!("{what}: {e}"),
+    }
+}
+
+fn io_err(peer: PartyId, what: &'static str) -> impl Fn(std::io::Error) -> NetError {
+    move |e| match e.kind() {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
+            peer,
+            what: what.into(),
+            after: Duration::ZERO,
+        },
+        ErrorKind::UnexpectedEof
+        | ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::BrokenPipe => NetError::Disconnected { peer },
+        _ => NetError::Io { peer, source: e },
+    }
+}
+
+fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
+    let len = u16::try_from(msg.len())
+        .map_err(|_| std::io::Error::new(ErrorKind::InvalidInput, "noise message too long"))?;
+    let mut out = Vec::with_capacity(2 + msg.len());
+    out.extend_from_slice(&len.to_be_bytes());
+    out.extend_from_slice(msg);
+    stream.write_all(&out)
+}
+
+fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+    let mut len = [0u8; 2];
+    stream.read_exact(&mut len)?;
+    let mut msg = vec![0u8; usize::from(u16::from_be_bytes(len))];
+    stream.read_exact(&mut msg)?;
+    Ok(msg)
+}
+
+fn handshake_failed(peer: PartyId) -> impl Fn(std::io::Error) -> NetError {
+    move |e| match e.kind() {
+        ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
+            peer,
+            what: "the Noise handshake".into(),
+            after: Duration::ZERO,
+        },
+        _ => NetError::Handshake {
+            peer,
+            reason: format!(
+                "the connection failed during the handshake ({e}): the peer rejected it — do \
+                 our static key and the roster agree?"
+            ),
+        },
+    }
+}
+
+fn finish(hs: HandshakeState, peer: PartyId) -> Result<TransportState, NetError> {
+    let t = hs
+        .into_transport_mode()
+        .map_err(snow_err(peer, "entering transport mode"))?;
+    Ok(t)
+}
+
+/// Runs the initiator side of the handshake on a connected stream. Returns the transport and
+/// the bytes written and read.
+fn initiate(
+    stream: &mut TcpStream,
+    me: PartyId,
+    peer: PartyId,
+    key: &StaticKeypair,
+    peer_key: &[u8; 32],
+    session: &[u8; 32],
+    timeout: Duration,
+) -> Result<(TransportState, u64, u64), NetError> {
+    stream
+        .set_read_timeout(Some(timeout))
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))
+        .map_err(io_err(peer, "configuring the socket"))?;
+    let pro = prologue(session, me, peer);
+    let mut hs = Builder::new(noise_params()?)
+        .local_private_key(&key.private)
+        .and_then(|b| b.remote_public_key(peer_key))
+        .and_then(|b| b.prologue(&pro))
+        .and_then(|b| b.build_initiator())
+        .map_err(snow_err(peer, "building the initiator"))?;
+    let mut hello = HELLO_MAGIC.to_vec();
+    hello.extend_from_slice(&me.0.to_be_bytes());
+    hello.extend_from_slice(&peer.0.to_be_bytes());
+    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
+    let len = hs
+        .write_message(&[], &mut buf)
+        .map_err(snow_err(peer, "writing the first handshake message"))?;
+    stream
+        .write_all(&hello)
+        .and_then(|()| write_noise(stream, &buf[..len]))
+        .map_err(handshake_failed(peer))?;
+    let reply = read_noise(stream).map_err(handshake_failed(peer))?;
+    hs.read_message(&reply, &mut buf)
+        .map_err(|e| NetError::Handshake {
+            peer,
+            reason: format!(
+                "the responder's message does not authenticate ({e}): its static key is not the \
+             roster's, or it is in another session"
+            ),
+        })?;
+    let sent = (hello.len() + 2 + len) as u64;
+    let received = (2 + reply.len()) as u64;
+    Ok((finish(hs, peer)?, sent, received))
+}
+
+/// Runs the responder side on an accepted stream: reads the hello, checks the claimed
+/// initiator against the roster, completes the handshake.
+fn respond(
+    stream: &mut TcpStream,
+    me: PartyId,
+    roster: &Roster,
+    key: &StaticKeypair,
+    timeout: Duration,
+) -> Result<(PartyId, TransportState, u64, u64), Option<NetError>> {
+    stream
+        .set_read_timeout(Some(timeout))
+        .and_then(|()| stream.set_write_timeout(Some(timeout)))
+        .map_err(|_| None)?;
+    let mut hello = [0u8; 8];
+    stream.read_exact(&mut hello).map_err(|_| None)?;
+    let from = PartyId(u16::from_be_bytes([hello[4], hello[5]]));
+    let to = PartyId(u16::from_be_bytes([hello[6], hello[7]]));
+    // A stranger or a misdirected connection is dropped without aborting the game.
+    if &hello[..4] != HELLO_MAGIC || to != me || from <= me {
+        return Err(None);
+    }
+    let peer_key = roster.party(from).map_err(|_| None)?.public_key;
+    let pro = prologue(&roster.session, from, me);
+    let mut hs = Builder::new(noise_params().map_err(Some)?)
+        .local_private_key(&key.private)
+        .and_then(|b| b.remote_public_key(&peer_key))
+        .and_then(|b| b.prologue(&pro))
+        .and_then(|b| b.build_responder())
+        .map_err(|e| Some(snow_err(from, "building the responder")(e)))?;
+    let first = read_noise(stream).map_err(|e| Some(handshake_failed(from)(e)))?;
+    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
+    hs.read_message(&first, &mut buf).map_err(|e| {
+        Some(NetError::Handshake {
+            peer: from,
+            reason: format!(
+                "its first message does not authenticate ({e}): its static key is not the \
+                 roster's, or it is in another session"
+            ),
+        })
+    })?;
+    let len = hs
+        .write_message(&[], &mut buf)
+        .map_err(|e| Some(snow_err(from, "writing the reply")(e)))?;
+    write_noise(stream, &buf[..len]).map_err(|e| Some(handshake_failed(from)(e)))?;
+    let received = (hello.len() + 2 + first.len()) as u64;
+    let sent = (2 + len) as u64;
+    Ok((from, finish(hs, from).map_err(Some)?, sent, received))
+}
+
+enum Event {
+    Frame(Frame, u64),
+    Closed(PartyId),
+    Failed(NetError),
+}
+
+struct Link {
+    stream: TcpStream,
+    transport: Arc<Mutex<TransportState>>,
+    reader: Option<JoinHandle<()>>,
+}
+
+/// One player's end of a full mesh of Noise_KK links over TCP.
+pub struct TcpMesh {
+    me: PartyId,
+    players: usize,
+    links: BTreeMap<PartyId, Link>,
+    events: Receiver<Event>,
+    stats: WireStats,
+    fault: Option<WireFault>,
+}
+
+impl core::fmt::Debug for TcpMesh {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TcpMesh")
+            .field("me", &self.me)
+            .field("players", &self.players)
+            .field("peers", &self.links.keys().collect::<Vec<_>>())
+            .field("stats", &self.stats)
+            .finish_non_exhaustive()
+    }
+}
+
+type Accepted = Result<(PartyId, TcpStream, TransportState, u64, u64), NetError>;
+
+fn accept_loop(
+    listener: TcpListener,
+    me: PartyId,
+    roster: Roster,
+    key: StaticKeypair,
+    timeouts: Timeouts,
+    deadline: Instant,
+    tx: Sender<Accepted>,
+) {
+    let expected = roster.players().saturating_sub(me.0.into());
+    let mut done = 0;
+    while done < expected && Instant::now() < deadline {
+        match listener.accept() {
+            Ok((mut stream, _)) => {
+                if stream.set_nonblocking(false).is_err() {
+                    continue;
+                }
+                match respond(&mut stream, me, &roster, &key, timeouts.handshake) {
+                    Ok((peer, t, sent, received)) => {
+                        done += 1;
+                        if tx.send(Ok((peer, stream, t, sent, received))).is_err() {
+                            return;
+                        }
+                    }
+                    Err(Some(e)) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                    Err(None) => {}
+                }
+            }
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(5)),
+        }
+    }
+}
+
+fn dial(address: SocketAddr, peer: PartyId, deadline: Instant) -> Result<TcpStream, NetError> {
+    loop {
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        if remaining.is_zero() {
+            return Err(NetError::Connect {
+                peer,
+                address: address.to_string(),
+                reason: "nobody accepted the connection before the connect timeout".into(),
+            });
+        }
+        match TcpStream::connect_timeout(&address, remaining.min(Duration::from_secs(1))) {
+            Ok(s) => return Ok(s),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::ConnectionRefused | ErrorKind::TimedOut | ErrorKind::WouldBlock
+                ) =>
+            {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => {
+                return Err(NetError::Connect {
+                    peer,
+                    address: address.to_string(),
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+}
+
+fn reader_loop(
+    mut stream: TcpStream,
+    peer: PartyId,
+    transport: Arc<Mutex<TransportState>>,
+    tx: Sender<Event>,
+) {
+    let mut plain = vec![0u8; MAX_NOISE_MESSAGE];
+    let decrypt = |msg: &[u8], plain: &mut [u8]| -> Result<usize, NetError> {
+        let mut t = transport.lock().unwrap_or_else(|p| p.into_inner());
+        t.read_message(msg, plain).map_err(|e| NetError::Corrupted {
+            peer,
+            reason: format!(
+                "authenticated decryption failed ({e}): the frame was corrupted, replayed or \
+                 reordered"
+            ),
+        })
+    };
+    loop {
+        let Ok(first) = read_noise(&mut stream) else {
+            let _ = tx.send(Event::Closed(peer));
+            return;
+        };
+        let mut wire = 2 + first.len() as u64;
+        let n = match decrypt(&first, &mut plain) {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = tx.send(Event::Failed(e));
+                return;
+            }
+        };
+        if n < FRAME_HEADER {
+            let _ = tx.send(Event::Failed(NetError::Malformed {
+                peer,
+                reason: format!("a frame of {n} bytes has no header"),
+            }));
+            return;
+        }
+        let len = u64::from(u32::from_be_bytes([plain[0], plain[1], plain[2], plain[3]]));
+        let depth = u32::from_be_bytes([plain[4], plain[5], plain[6], plain[7]]);
+        if len > MAX_FRAME_BYTES {
+            let _ = tx.send(Event::Failed(NetError::FrameTooLarge {
+                peer,
+                len,
+                max: MAX_FRAME_BYTES,
+            }));
+            return;
+        }
+        let len = len as usize;
+        let mut payload = Vec::with_capacity(len);
+        payload.extend_from_slice(&plain[FRAME_HEADER..n]);
+        while payload.len() < len {
+            let Ok(next) = read_noise(&mut stream) else {
+                let _ = tx.send(Event::Closed(peer));
+                return;
+            };
+            wire += 2 + next.len() as u64;
+            match decrypt(&next, &mut plain) {
+                Ok(n) => payload.extend_from_slice(&plain[..n]),
+                Err(e) => {
+                    let _ = tx.send(Event::Failed(e));
+                    return;
+                }
+            }
+        }
+        if payload.len() != len {
+            let _ = tx.send(Event::Failed(NetError::Malformed {
+                peer,
+                reason: format!(
+                    "a frame announced {len} bytes and carried {}",
+                    payload.len()
+                ),
+            }));
+            return;
+        }
+        let frame = Frame {
+            from: peer,
+            depth,
+            payload,
+        };
+        if tx.send(Event::Frame(frame, wire)).is_err() {
+            return;
+        }
+    }
+}
+
+impl TcpMesh {
+    /// Binds the listener of player `me` at its roster address.
+    pub fn bind(roster: &Roster, me: PartyId) -> Result<TcpListener, NetError> {
+        let address = roster.party(me)?.address;
+        TcpListener::bind(address).map_err(|source| NetError::LocalIo {
+            context: format!("cannot listen on {address}"),
+            source,
+        })
+    }
+
+    /// Connects player `me` (static key `key`, listening on `listener`) to every other player
+    /// of `roster` and completes every handshake, within `timeouts.connect`.
+    pub fn connect(
+        roster: &Roster,
+        me: PartyId,
+        key: &StaticKeypair,
+        listener: TcpListener,
+        timeouts: Timeouts,
+    ) -> Result<TcpMesh, NetError> {
+        roster.party(me)?;
+        let players = roster.players();
+        let deadline = Instant::now() + timeouts.connect;
+        listener
+            .set_nonblocking(true)
+            .map_err(|source| NetError::LocalIo {
+                context: "cannot configure the listener".into(),
+                source,
+            })?;
+        let (acc_tx, acc_rx) = mpsc::channel();
+        let acceptor = {
+            let (roster, key) = (roster.clone(), key.clone());
+            std::thread::spawn(move || {
+                accept_loop(listener, me, roster, key, timeouts, deadline, acc_tx)
+            })
+        };
+        let mut stats = WireStats::default();
+        let mut conns: BTreeMap<PartyId, (TcpStream, TransportState)> = BTreeMap::new();
+        let result = (|| {
+            for peer in PartyId::all(players).filter(|&p| p < me) {
+                let party = roster.party(peer)?;
+                let mut stream = dial(party.address, peer, deadline)?;
+                let (t, sent, received) = initiate(
+                    &mut stream,
+                    me,
+                    peer,
+                    key,
+                    &party.public_key,
+                    &roster.session,
+                    timeouts.handshake,
+                )?;
+                stats.wire_bytes_sent += sent;
+                stats.wire_bytes_received += received;
+                conns.insert(peer, (stream, t));
+            }
+            while conns.len() + 1 < players {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                match acc_rx.recv_timeout(remaining) {
+                    Ok(Ok((peer, stream, t, sent, received))) => {
+                        stats.wire_bytes_sent += sent;
+                        stats.wire_bytes_received += received;
+                        conns.insert(peer, (stream, t));
+                    }
+                    Ok(Err(e)) => return Err(e),
+                    Err(_) => {
+                        let missing = PartyId::all(players)
+                            .find(|p| *p != me && !conns.contains_key(p))
+                            .unwrap_or(me);
+                        return Err(NetError::Timeout {
+                            peer: missing,
+                            what: "its connection and handshake".into(),
+                            after: timeouts.connect,
+                        });
+                    }
+                }
+            }
+            Ok(())
+        })();
+        drop(acc_rx);
+        if let Err(e) = result {
+            for (s, _) in conns.values() {
+                let _ = s.shutdown(std::net::Shutdown::Both);
+            }
+            let _ = acceptor.join();
+            return Err(e);
+        }
+        let _ = acceptor.join();
+        let (tx, events) = mpsc::channel();
+        let mut links = BTreeMap::new();
+        for (peer, (stream, t)) in conns {
+            let setup = |s: &TcpStream| -> std::io::Result<TcpStream> {
+                s.set_nodelay(true)?;
+                s.set_read_timeout(None)?;
+                s.set_write_timeout(Some(timeouts.write))?;
+                s.try_clone()
+            };
+            let read_half = setup(&stream).map_err(|source| NetError::Io { peer, source })?;
+            let transport = Arc::new(Mutex::new(t));
+            let reader = {
+                let (transport, tx) = (Arc::clone(&transport), tx.clone());
+                std::thread::spawn(move || reader_loop(read_half, peer, transport, tx))
+            };
+            links.insert(
+                peer,
+                Link {
+                    stream,
+                    transport,
+                    reader: Some(reader),
+                },
+            );
+        }
+        Ok(TcpMesh {
+            me,
+            players,
+            links,
+            events,
+            stats,
+            fault: None,
+        })
+    }
+
+    /// Makes the next frame sent carry `fault` (for fault-injection experiments and tests).
+    pub fn inject_fault(&mut self, fault: WireFault) {
+        self.fault = Some(fault);
+    }
+}
+
+impl Channel for TcpMesh {
+    fn me(&self) -> PartyId {
+        self.me
+    }
+
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
+        let link = self
+            .links
+            .get_mut(&to)
+            .ok_or(NetError::UnknownParty(to.0))?;
+        let len = u32::try_from(payload.len())
+            .ok()
+            .filter(|&l| u64::from(l) <= MAX_FRAME_BYTES)
+            .ok_or(NetError::FrameTooLarge {
+                peer: self.me,
+                len: payload.len() as u64,
+                max: MAX_FRAME_BYTES,
+            })?;
+        let mut plain = Vec::with_capacity(FRAME_HEADER + payload.len());
+        plain.extend_from_slice(&len.to_be_bytes());
+        plain.extend_from_slice(&depth.to_be_bytes());
+        plain.extend_from_slice(payload);
+        let fault = self.fault.take();
+        let mut out = Vec::with_capacity(plain.len() + plain.len() / MAX_CHUNK * 18 + 18);
+        let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
+        {
+            let mut t = link.transport.lock().unwrap_or_else(|p| p.into_inner());
+            for (k, chunk) in plain.chunks(MAX_CHUNK).enumerate() {
+                let n = t
+                    .write_message(chunk, &mut buf)
+                    .map_err(|e| NetError::Corrupted {
+                        peer: to,
+                        reason: format!("encryption failed: {e}"),
+                    })?;
+                let start = out.len();
+                out.extend_from_slice(&(n as u16).to_be_bytes());
+                out.extend_from_slice(&buf[..n]);
+                if k == 0 {
+                    match fault {
+                        Some(WireFault::Corrupt) => out[start + 2] ^= 1,
+                        Some(WireFault::Replay) => {
+                            let copy = out[start..].to_vec();
+                            out.extend_from_slice(&copy);
+                        }
+                        None => {}
+                    }
+                }
+            }
+        }
+        link.stream
+            .write_all(&out)
+            .map_err(io_err(to, "sending a frame"))?;
+        self.stats.frames_sent += 1;
+        self.stats.payload_bytes_sent += payload.len() as u64;
+        self.stats.wire_bytes_sent += out.len() as u64;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        Ok(())
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
+        match self.events.recv_timeout(timeout) {
+            Ok(Event::Frame(f, wire)) => {
+                self.stats.frames_received += 1;
+                self.stats.wire_bytes_received += wire;
+                self.stats.max_depth = self.stats.max_depth.max(f.depth);
+                Ok(Some(f))
+            }
+            Ok(Event::Closed(peer)) => Err(NetError::Disconnected { peer }),
+            Ok(Event::Failed(e)) => Err(e),
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => Err(NetError::Config(
+                "every link of this player is closed".into(),
+            )),
+        }
+    }
+
+    fn stats(&self) -> WireStats {
+        self.stats
+    }
+}
+
+impl Drop for TcpMesh {
+    fn drop(&mut self) {
+        for link in self.links.values() {
+            let _ = link.stream.shutdown(std::net::Shutdown::Both);
+        }
+        for link in self.links.values_mut() {
+            if let Some(h) = link.reader.take() {
+                let _ = h.join();
+            }
+        }
+    }
+}
