@@ -14,14 +14,15 @@
 # # 1. Card-based protocols: the five-card trick and the four-card AND
 #
 # Two players each hold a secret bit and want to learn only the AND of the two bits, using
-# nothing but a few indistinguishable-backed cards. A bit is *committed* as two face-down cards:
+# nothing but a few cards with identical backs. A bit is *committed* as two face-down cards:
 # ♣♥ for 0 and ♥♣ for 1.
 #
 # * **The five-card trick** [dB89]: lay out $a$, one ♥, then $b$ *negated* (5 cards); apply a random
 #   cut (a uniformly random rotation) and turn everything over. The hearts are three in a row
 #   (cyclically) exactly when $a \wedge b = 1$.
-# * **The four-card AND** of Mizuki, Kumamoto and Sone [MKS12]: two committed bits, two random
-#   bisection-style shuffles, then two turns; four cards suffice.
+# * **The four-card AND** of Mizuki, Kumamoto and Sone [MKS12]: two committed bits, two shuffles
+#   that each pick one of two permutations uniformly (the first swaps the two halves: a random
+#   bisection cut), then two turns; four cards suffice.
 #
 # The toolkit analyses each protocol *exactly*: it builds the KWH state tree (every reachable
 # sequence of symbols with its probability for each input, as exact rationals), checks that the
