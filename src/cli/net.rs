@@ -401,14 +401,22 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     }
     // Every player gives up within its own timeouts; this is the backstop.
     let deadline = start + Duration::from_millis(args.timeout_ms) * 4 + Duration::from_secs(30);
-    let mut status = vec![None; args.players];
+    // Once a player has failed, the others must abort within their timeout: whoever is
+    // still running a timeout (plus a second) later is stuck and gets killed.
+    let grace = Duration::from_millis(args.timeout_ms) + Duration::from_secs(1);
+    let mut first_failure: Option<Instant> = None;
+    let mut status: Vec<Option<std::process::ExitStatus>> = vec![None; args.players];
     while status.iter().any(Option::is_none) {
         for (j, c) in children.0.iter_mut().enumerate() {
             if status[j].is_none() {
                 status[j] = c.try_wait().context("waiting for a player")?;
+                if status[j].is_some_and(|s| !s.success()) && first_failure.is_none() {
+                    first_failure = Some(Instant::now());
+                }
             }
         }
-        if Instant::now() > deadline {
+        let now = Instant::now();
+        if now > deadline || first_failure.is_some_and(|t| now > t + grace) {
             break;
         }
         std::thread::sleep(Duration::from_millis(5));
@@ -422,7 +430,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         let err = err.join().unwrap_or_default();
         let exit = status[j]
             .map(|s| s.to_string())
-            .unwrap_or_else(|| "killed (no answer before the deadline)".into());
+            .unwrap_or_else(|| "killed (still running after the others had stopped)".into());
         match serde_json::from_str::<PlayerReport>(&out) {
             Ok(r) if status[j].is_some_and(|s| s.success()) => reports.push(r),
             _ => errors.push(json!({
