@@ -921,3 +921,46 @@ pub fn merge_phases(reports: &[PlayerReport]) -> Vec<PhaseCost> {
     }
     out
 }
+
+/// Plays a whole game over the in-memory network, one thread per player, player `j` drawing
+/// from ChaCha20 stream `j` of `seed` ([`facedown_core::rng::trial_rng`]). With a
+/// [`Latency`](crate::Latency), every frame is delayed, so the wall time shows what the rounds
+/// cost (what `facedown compare --latency` needs). Returns every player's report in player
+/// order, or the first player's error.
+pub fn play_in_memory(
+    spec: &GameSpec,
+    latency: Option<crate::Latency>,
+    seed: u64,
+) -> Result<Vec<PlayerReport>, NetError> {
+    spec.validate()?;
+    let handles: Vec<_> = crate::memory_network(spec.players, latency)
+        .into_iter()
+        .map(|mut chan| {
+            let spec = *spec;
+            std::thread::spawn(move || {
+                let mut rng = facedown_core::rng::trial_rng(seed, u64::from(chan.me().0));
+                play_with_rng(&mut chan, &spec, &mut rng, &mut |_, _| {})
+            })
+        })
+        .collect();
+    let mut reports = Vec::with_capacity(handles.len());
+    let mut first_error = None;
+    for (j, h) in handles.into_iter().enumerate() {
+        match h.join() {
+            Ok(Ok(r)) => reports.push(r),
+            Ok(Err(e)) => {
+                first_error.get_or_insert(e);
+            }
+            Err(_) => {
+                first_error.get_or_insert(NetError::Config(format!(
+                    "the thread of player {} panicked",
+                    j + 1
+                )));
+            }
+        }
+    }
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(reports),
+    }
+}

@@ -41,7 +41,8 @@ pub mod wire;
 pub use channel::{total_cost, Channel, Frame, WireStats};
 pub use error::NetError;
 pub use game::{
-    merge_phases, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost, PlayerReport, Workload,
+    merge_phases, play_in_memory, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost,
+    PlayerReport, Workload,
 };
 pub use memory::{memory_network, Latency, MemoryChannel};
 pub use roster::{Party, Roster, StaticKeypair};

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_net::{
-    memory_network, merge_phases, play_with_rng, total_cost, Backend, Channel, GameSpec, Latency,
-    NetError, PlayerReport, TcpMesh, Workload,
+    memory_network, merge_phases, play_in_memory, play_with_rng, total_cost, Backend, Channel,
+    GameSpec, Latency, NetError, PlayerReport, TcpMesh, Workload,
 };
 
 use common::{loopback, quick};
@@ -159,12 +159,9 @@ fn poker_ninety_nine_in_memory() {
 fn latency_makes_wall_time_grow_with_rounds() {
     let workload = Workload::Poker52;
     let delay = Duration::from_millis(20);
+    let s = spec(Backend::Dealer, workload, 3, 5000);
     let start = Instant::now();
-    let reports = ok(run_all(
-        memory_network(3, Some(Latency::fixed(delay))),
-        spec(Backend::Dealer, workload, 3, 5000),
-        13,
-    ));
+    let reports = play_in_memory(&s, Some(Latency::fixed(delay)), 13).expect("game");
     let elapsed = start.elapsed();
     check_views(&reports, workload);
     let rounds = total_cost(&reports.iter().map(|r| r.cost).collect::<Vec<_>>()).rounds;
@@ -173,6 +170,11 @@ fn latency_makes_wall_time_grow_with_rounds() {
         elapsed >= delay * u32::try_from(rounds).expect("few rounds"),
         "{elapsed:?} for {rounds} rounds of {delay:?}"
     );
+    // The same game without latency has the same accounting.
+    let fast = play_in_memory(&s, None, 13).expect("game");
+    for (a, b) in fast.iter().zip(&reports) {
+        assert_eq!((a.cost, &a.hands, &a.public), (b.cost, &b.hands, &b.public));
+    }
 }
 
 fn tcp_meshes(n: usize, seed: u64) -> Vec<TcpMesh> {
