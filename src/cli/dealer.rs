@@ -635,7 +635,7 @@ mod harness {
             );
             for (c, k, col) in &legend {
                 let c: Vec<String> = c.iter().map(u16::to_string).collect();
-                println!("  {col}: players {} ({k} openings)", c.join("+"));
+                println!("  {col}: coalition {} ({k} openings)", c.join("+"));
             }
         }
         println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
