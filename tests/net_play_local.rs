@@ -257,13 +257,16 @@ fn issue_7_a_wrong_static_key_fails_the_handshake() {
     for (j, out) in outs.iter().enumerate() {
         assert!(!out.status.success(), "player {} cannot play", j + 1);
     }
-    // Player 1 only accepts, so it meets player 2's key itself; player 3 may meet player 1
-    // already gone (it aborted), but its failure is a handshake failure too.
+    // Player 1 only accepts, so it meets player 2's key itself. Player 3 may find player 1
+    // already gone (it aborted): its handshake or its connection fails, naming a peer.
     let err1 = String::from_utf8_lossy(&outs[0].stderr);
     assert!(
         err1.contains("handshake with player 2 failed"),
         "player 1 must reject player 2's key: {err1}"
     );
     let err3 = String::from_utf8_lossy(&outs[2].stderr);
-    assert!(err3.contains("handshake"), "player 3: {err3}");
+    assert!(
+        err3.contains("player 1") || err3.contains("player 2"),
+        "player 3: {err3}"
+    );
 }

@@ -30,6 +30,7 @@
 use std::collections::BTreeMap;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -304,12 +305,12 @@ fn accept_loop(
     roster: Roster,
     key: StaticKeypair,
     timeouts: Timeouts,
-    deadline: Instant,
+    (deadline, stop): (Instant, Arc<AtomicBool>),
     tx: Sender<Accepted>,
 ) {
     let expected = roster.players().saturating_sub(me.0.into());
     let mut done = 0;
-    while done < expected && Instant::now() < deadline {
+    while done < expected && Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
         match listener.accept() {
             Ok((mut stream, _)) => {
                 if stream.set_nonblocking(false).is_err() {
@@ -482,10 +483,19 @@ impl TcpMesh {
                 source,
             })?;
         let (acc_tx, acc_rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
         let acceptor = {
-            let (roster, key) = (roster.clone(), key.clone());
+            let (roster, key, stop) = (roster.clone(), key.clone(), Arc::clone(&stop));
             std::thread::spawn(move || {
-                accept_loop(listener, me, roster, key, timeouts, deadline, acc_tx)
+                accept_loop(
+                    listener,
+                    me,
+                    roster,
+                    key,
+                    timeouts,
+                    (deadline, stop),
+                    acc_tx,
+                )
             })
         };
         let mut stats = WireStats::default();
@@ -532,6 +542,7 @@ impl TcpMesh {
         })();
         drop(acc_rx);
         if let Err(e) = result {
+            stop.store(true, Ordering::Relaxed);
             for (s, _) in conns.values() {
                 let _ = s.shutdown(std::net::Shutdown::Both);
             }
