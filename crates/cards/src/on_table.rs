@@ -1,5 +1,5 @@
 //! Running a card protocol on any [`FaceDownTable`]: the ideal table, the permutation-sharing
-//! dealer or the encrypted deck.
+//! dealer \[perm-sharing-dealer\] or the encrypted deck \[BS03\].
 //!
 //! The protocol is written once (a [`Protocol`]); [`run_on_table`] maps its actions to the
 //! table's operations:

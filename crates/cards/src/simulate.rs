@@ -1,4 +1,5 @@
-//! The Monte-Carlo simulator: many seeded runs of a protocol, in parallel, reproducibly.
+//! The Monte-Carlo simulator: many seeded runs of a protocol in the action model of
+//! Mizuki–Shizuya \[MS14\], in parallel, reproducibly.
 //!
 //! # Compact form
 //!

@@ -1,4 +1,5 @@
-//! Teaching traces: one run of a protocol, step by step, as the players see it.
+//! Teaching traces: one run of a protocol (action model of \[MS14\]), step by step, as the
+//! players see it.
 //!
 //! Every step shows the row as it lies on the table — face-down cards as `▮`, the cards a turn
 //! shows as ♣/♥ — the action, and for a shuffle which permutation was drawn, marked as hidden

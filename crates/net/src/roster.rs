@@ -1,4 +1,4 @@
-//! Static keys and the `parties.toml` roster.
+//! Static keys for the Noise \[Noise\] handshakes and the `parties.toml` roster.
 //!
 //! Every player has a long-term X25519 key pair ([`StaticKeypair`], written by
 //! `facedown keygen` as TOML with hex strings). The roster lists, for every player, its number,

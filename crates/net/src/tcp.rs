@@ -1,4 +1,4 @@
-//! TCP with `Noise_KK_25519_ChaChaPoly_BLAKE2s`: one authenticated, encrypted link per pair of
+//! TCP with `Noise_KK_25519_ChaChaPoly_BLAKE2s` \[Noise\]: one authenticated, encrypted link per pair of
 //! players, all static keys known in advance from the [`Roster`].
 //!
 //! # Connections

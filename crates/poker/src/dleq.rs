@@ -1,4 +1,5 @@
-//! Chaum–Pedersen proofs of equality of discrete logarithms (DLEQ).
+//! Chaum–Pedersen \[CP92\] proofs of equality of discrete logarithms (DLEQ), as Barnett–Smart
+//! \[BS03\] use them for masking, re-masking and reveal tokens.
 //!
 //! Statement: for public `H1`, `G2`, `H2` the prover knows `x` with `H1 = x·G` and `H2 = x·G2`
 //! (`G` the ristretto basepoint). Sigma protocol: commit `A1 = k·G`, `A2 = k·G2`; challenge `c`;

@@ -1,5 +1,5 @@
-//! An in-memory driver that runs a whole deal between sans-IO [`crate::player`]s, with message,
-//! byte and round accounting.
+//! An in-memory driver that runs a whole Barnett–Smart \[BS03\] deal between sans-IO
+//! [`crate::player`]s, with message, byte and round accounting.
 //!
 //! Every message is encoded with [`Message::to_bytes`] and decoded with
 //! [`Message::from_bytes`], exactly as a network transport would, so byte counts are real wire

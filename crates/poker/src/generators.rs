@@ -1,4 +1,4 @@
-//! Pedersen commitment generators derived by hash-to-group.
+//! Pedersen \[Ped91\] commitment generators derived by hash-to-group on ristretto255 \[RFC9496\].
 //!
 //! `com(v; r) = r·H + Σ v_i·G_i`. The generators `G_1, …, G_n, H` are
 //! `hash_to_group("facedown-poker/pedersen/v1" ‖ index)` (SHA3-512, ristretto Elligator map): no

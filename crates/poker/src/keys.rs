@@ -1,5 +1,5 @@
-//! Key generation: secret shares `x_i`, public shares `Y_i = x_i·G` with a Schnorr proof of
-//! knowledge, and the joint key `Y = Σ Y_i`.
+//! Key generation: secret shares `x_i`, public shares `Y_i = x_i·G` with a Schnorr \[Sch91\] proof of
+//! knowledge (made non-interactive by Fiat–Shamir \[FS86\]), and the joint key `Y = Σ Y_i`.
 //!
 //! The proof of knowledge is what stops a *rogue key*: without it, the last player to announce
 //! could publish `Y* − Σ_{j≠i} Y_j` for a `Y*` whose secret it knows, and decrypt alone. The proof

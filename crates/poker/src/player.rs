@@ -1,4 +1,4 @@
-//! Players as sans-IO state machines.
+//! Players of Barnett–Smart mental poker \[BS03\] as sans-IO state machines.
 //!
 //! A player never touches a network: every step consumes the previous state and the messages it
 //! needs, and returns the next state and the messages to send, so steps cannot run out of order

@@ -1,4 +1,4 @@
-//! The private Fiat–Shamir layer: a [`TranscriptProtocol`] extension of merlin's `Transcript`.
+//! The private Fiat–Shamir \[FS86\] layer: a [`TranscriptProtocol`] extension of merlin's `Transcript`.
 //!
 //! The application creates the `Transcript` (with its own label) and passes `&mut Transcript`
 //! in; protocol code only extends it. Every proof starts with a versioned domain separator and
