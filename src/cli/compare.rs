@@ -9,8 +9,11 @@
 //! end-of-game audit included). `excess_bits` is the worst single party's excess leakage on an
 //! information-theoretic backend: exactly zero on the ideal table by definition, computed
 //! exactly on the dealer by enumerating every player's random choices
-//! ([`facedown_dealer::table::enumerate_runs`]), `null` on the encrypted deck (computational)
-//! and for deals on the dealer (the leakage harness's figure is not available here).
+//! ([`facedown_dealer::table::enumerate_runs`]) for card protocols and with the leakage
+//! harness's exact closed form for deals ([`dealer_deal_excess`]), `null` on the encrypted deck
+//! (computational). With `--latency`, `wall_ms_at_latency` shows round-dominated costs: the
+//! deals on the dealer and encrypted backends are played over the in-memory network with that
+//! delay per message; other rows get `rounds × latency`, noted as an estimate.
 
 use std::collections::BTreeSet;
 use std::io::IsTerminal;
@@ -43,6 +46,39 @@ pub struct Args {
     /// Seed of the run (every table's randomness is derived from it, one stream per run).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// One-way delay of every message (`20ms`, `1s`, `0`): adds `wall_ms_at_latency`, the
+    /// deals on the dealer and encrypted backends played over the in-memory network with that
+    /// delay ([`facedown_net::play_in_memory`]); other rows get `rounds × latency`, marked as
+    /// an estimate in the notes.
+    #[arg(long, value_parser = parse_duration)]
+    pub latency: Option<std::time::Duration>,
+    /// Only the workloads whose name starts with this (e.g. `poker`).
+    #[arg(long)]
+    pub only: Option<String>,
+}
+
+/// Parses a duration: a non-negative number followed by `ns`, `us`, `ms` or `s` (`0` alone is
+/// allowed).
+pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let t = s.trim();
+    if t == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .ok_or_else(|| format!("`{s}`: give a unit (ns, us, ms or s), e.g. `20ms`"))?;
+    let (num, unit) = t.split_at(split);
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("`{s}`: `{num}` is not a number"))?;
+    let secs = match unit {
+        "ns" => v * 1e-9,
+        "us" | "µs" => v * 1e-6,
+        "ms" => v * 1e-3,
+        "s" => v,
+        _ => return Err(format!("`{s}`: unknown unit `{unit}` (ns, us, ms or s)")),
+    };
+    std::time::Duration::try_from_secs_f64(secs).map_err(|e| format!("`{s}`: {e}"))
 }
 
 /// The backends, in table order.
@@ -186,6 +222,11 @@ pub struct Row {
     pub excess_bits: Option<f64>,
     /// The party with the worst excess leakage.
     pub excess_party: Option<u16>,
+    /// With `--latency`: wall time (ms) of one deal played over the in-memory network with
+    /// that one-way delay per message, or `rounds × latency` where no networked run exists
+    /// (then a note says it is an estimate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wall_ms_at_latency: Option<f64>,
     /// Where the backend cannot do something securely, or a figure is missing.
     pub notes: Vec<String>,
 }
@@ -421,6 +462,7 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
             security,
             excess_bits: None,
             excess_party: None,
+            wall_ms_at_latency: None,
             notes,
         });
     }
@@ -431,13 +473,18 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
             let (bits, party) = dealer_excess(name, seed)?;
             (Some(bits), Some(party))
         }
-        (Backend::Dealer, Workload::Deal { .. }) => {
-            notes.push(
-                "excess_bits: the dealer deal's exact figure is the leakage harness's (issue 4), \
-                 not computed here"
-                    .to_owned(),
-            );
-            (None, None)
+        (
+            Backend::Dealer,
+            Workload::Deal {
+                players,
+                cards,
+                hand,
+                public,
+                ..
+            },
+        ) => {
+            let (bits, party) = dealer_deal_excess(*players, usize::from(*cards), *hand, *public)?;
+            (Some(bits), Some(party))
         }
         (Backend::Encrypted, _) => (None, None),
     };
@@ -455,8 +502,93 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
         security,
         excess_bits,
         excess_party,
+        wall_ms_at_latency: None,
         notes,
     })
+}
+
+/// The worst single-party excess leakage of a deal on the dealer (general scheme), in bits,
+/// and who it is: the leakage harness's exact closed form
+/// ([`facedown_leakage::collusion::closed_form_measure`], valid for any deck size and checked
+/// against enumeration in its tests) over every single-player coalition and every target
+/// (other hands, undealt cards, whole deal).
+pub fn dealer_deal_excess(
+    players: usize,
+    cards: usize,
+    hand: usize,
+    public: usize,
+) -> anyhow::Result<(f64, u16)> {
+    use facedown_leakage::{collusion::closed_form_measure, Coalition, DealerTarget, Schedule};
+    let scheme = facedown_dealer::scheme::Scheme::general(players, cards)
+        .context("cannot build the dealer scheme")?;
+    let schedule = Schedule::new(&scheme, hand, public).context("cannot build the schedule")?;
+    let mut worst = (-1.0f64, 1u16);
+    for p in PartyId::all(players) {
+        let c = Coalition::new([p]);
+        for t in DealerTarget::for_coalition(&schedule, &c) {
+            let m = closed_form_measure(&schedule, &c, &t);
+            if m.excess_bits > worst.0 {
+                worst = (m.excess_bits, p.0);
+            }
+        }
+    }
+    Ok((worst.0.max(0.0), worst.1))
+}
+
+/// Fills `wall_ms_at_latency`: the deals on the dealer and encrypted backends are played once
+/// over the in-memory network with a one-way delay of `latency` per message; every other row
+/// gets `rounds × latency`, noted as an estimate.
+fn add_latency(
+    row: &mut Row,
+    workload: &Workload,
+    backend: Backend,
+    latency: std::time::Duration,
+    seed: u64,
+) -> anyhow::Result<()> {
+    let net = match (workload, backend) {
+        (Workload::Deal { name, players, .. }, Backend::Dealer | Backend::Encrypted) => {
+            let w = match *name {
+                "ninety-nine" => Some(facedown_net::Workload::NinetyNine),
+                "poker" => Some(facedown_net::Workload::Poker52),
+                _ => None,
+            };
+            let b = if backend == Backend::Dealer {
+                facedown_net::Backend::Dealer
+            } else {
+                facedown_net::Backend::Poker
+            };
+            w.map(|w| (w, b, *players))
+        }
+        _ => None,
+    };
+    let ms = latency.as_secs_f64() * 1e3;
+    match net {
+        Some((w, b, players)) => {
+            let spec = facedown_net::GameSpec {
+                backend: b,
+                workload: w,
+                players,
+                roster_session: [0; 32],
+                timeout: std::time::Duration::from_secs(600),
+            };
+            let start = Instant::now();
+            facedown_net::play_in_memory(&spec, Some(facedown_net::Latency::fixed(latency)), seed)
+                .with_context(|| format!("playing {} over the in-memory network", row.workload))?;
+            row.wall_ms_at_latency = Some(start.elapsed().as_secs_f64() * 1e3);
+            row.notes.push(format!(
+                "wall_ms_at_latency: one run over the in-memory network, {ms} ms per message"
+            ));
+        }
+        None => {
+            if let Some(r) = row.rounds {
+                row.wall_ms_at_latency = Some(r * ms);
+                row.notes.push(format!(
+                    "wall_ms_at_latency: estimate, rounds × {ms} ms (no networked run of this row)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Merges the runner's per-line notes (`line 8: shuffle: reason`) that share a reason:
@@ -576,9 +708,14 @@ pub fn dealer_excess(name: &str, seed: u64) -> anyhow::Result<(f64, u16)> {
 }
 
 /// Every row of the comparison, in workload then backend order.
-pub fn rows(seed: u64) -> anyhow::Result<Vec<Row>> {
+pub fn rows(
+    seed: u64,
+    latency: Option<std::time::Duration>,
+    only: Option<&str>,
+) -> anyhow::Result<Vec<Row>> {
     let matrix: Vec<(Workload, Backend)> = workloads()
         .into_iter()
+        .filter(|w| only.map_or(true, |o| w.name().starts_with(o)))
         .flat_map(|w| Backend::ALL.map(|b| (w.clone(), b)))
         .collect();
     let bar = if std::io::stderr().is_terminal() {
@@ -596,7 +733,11 @@ pub fn rows(seed: u64) -> anyhow::Result<Vec<Row>> {
         if let Some(bar) = &bar {
             bar.set_message(format!("{} on {}", w.name(), b.name()));
         }
-        out.push(measure(w, *b, seed)?);
+        let mut row = measure(w, *b, seed)?;
+        if let Some(l) = latency {
+            add_latency(&mut row, w, *b, l, seed)?;
+        }
+        out.push(row);
         if let Some(bar) = &bar {
             bar.inc(1);
         }
@@ -632,8 +773,16 @@ const HEADER: [&str; 10] = [
     "excess_bits",
 ];
 
-fn cells(r: &Row) -> [String; 10] {
-    [
+fn header(latency: bool) -> Vec<&'static str> {
+    let mut h = HEADER.to_vec();
+    if latency {
+        h.push("wall_ms_at_latency");
+    }
+    h
+}
+
+fn cells(r: &Row, latency: bool) -> Vec<String> {
+    let mut c = vec![
         r.workload.clone(),
         r.backend.clone(),
         r.runs.to_string(),
@@ -644,7 +793,11 @@ fn cells(r: &Row) -> [String; 10] {
         fmt_opt(r.rounds, 1),
         r.security.clone(),
         fmt_bits(r.excess_bits),
-    ]
+    ];
+    if latency {
+        c.push(fmt_opt(r.wall_ms_at_latency, 3));
+    }
+    c
 }
 
 fn csv_field(s: &str) -> String {
@@ -658,27 +811,30 @@ fn csv_field(s: &str) -> String {
 /// Prints the rows as text, CSV, Markdown or JSON.
 pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "seed": args.seed, "rows": rows }))?
-        );
+        let mut out = serde_json::json!({ "seed": args.seed, "rows": rows });
+        if let Some(l) = args.latency {
+            out["latency_ms"] = serde_json::json!(l.as_secs_f64() * 1e3);
+        }
+        println!("{}", serde_json::to_string_pretty(&out)?);
         return Ok(());
     }
+    let lat = args.latency.is_some();
+    let head = header(lat);
     if args.csv {
-        println!("{},notes", HEADER.join(","));
+        println!("{},notes", head.join(","));
         for r in rows {
-            let c: Vec<String> = cells(r).iter().map(|s| csv_field(s)).collect();
+            let c: Vec<String> = cells(r, lat).iter().map(|s| csv_field(s)).collect();
             println!("{},{}", c.join(","), csv_field(&r.notes.join("; ")));
         }
         return Ok(());
     }
     if args.markdown {
-        println!("| {} | notes |", HEADER.join(" | "));
-        println!("|{}---|", "---|".repeat(HEADER.len()));
+        println!("| {} | notes |", head.join(" | "));
+        println!("|{}---|", "---|".repeat(head.len()));
         for r in rows {
             println!(
                 "| {} | {} |",
-                cells(r).join(" | "),
+                cells(r, lat).join(" | "),
                 r.notes.join("; ").replace('|', "\\|")
             );
         }
@@ -689,12 +845,12 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
         args.seed
     );
     println!();
-    let all: Vec<[String; 10]> = rows.iter().map(cells).collect();
-    let widths: Vec<usize> = (0..HEADER.len())
+    let all: Vec<Vec<String>> = rows.iter().map(|r| cells(r, lat)).collect();
+    let widths: Vec<usize> = (0..head.len())
         .map(|i| {
             all.iter()
                 .map(|c| c[i].chars().count())
-                .chain([HEADER[i].len()])
+                .chain([head[i].len()])
                 .max()
                 .unwrap_or(0)
         })
@@ -714,7 +870,8 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join("  ")
     };
-    println!("{}", line(&HEADER.map(str::to_owned)));
+    let names: Vec<String> = head.iter().map(|h| (*h).to_owned()).collect();
+    println!("{}", line(&names));
     for (r, c) in rows.iter().zip(&all) {
         println!("{}", line(c));
         for n in &r.notes {
@@ -726,7 +883,7 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
 
 /// Runs `facedown compare`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rows = rows(args.seed)?;
+    let rows = rows(args.seed, args.latency, args.only.as_deref())?;
     print(&rows, &args)
 }
 
@@ -738,5 +895,7 @@ pub fn headline() -> anyhow::Result<()> {
         csv: false,
         markdown: false,
         seed: 0,
+        latency: None,
+        only: None,
     })
 }

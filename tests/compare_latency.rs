@@ -1,0 +1,88 @@
+//! `facedown compare --latency`: the deals on the dealer and encrypted backends are played over
+//! the in-memory network with a per-message delay, so their `wall_ms_at_latency` grows with the
+//! latency (round-dominated costs); rows without a networked run are marked as estimates.
+
+use std::process::Command;
+
+fn compare(extra: &[&str]) -> serde_json::Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(["compare", "--json", "--only", "ninety-nine"])
+        .args(extra)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+fn row<'a>(v: &'a serde_json::Value, backend: &str) -> &'a serde_json::Value {
+    v["rows"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .find(|r| r["backend"] == backend)
+        .expect("the backend's row")
+}
+
+fn at_latency(v: &serde_json::Value, backend: &str) -> f64 {
+    row(v, backend)["wall_ms_at_latency"]
+        .as_f64()
+        .expect("wall_ms_at_latency is a number")
+}
+
+#[test]
+fn latency_figure_of_a_networked_deal_grows_with_the_latency() {
+    let zero = compare(&["--latency", "0"]);
+    let five = compare(&["--latency", "5ms"]);
+    assert_eq!(five["latency_ms"].as_f64(), Some(5.0));
+    let (w0, w5) = (at_latency(&zero, "dealer"), at_latency(&five, "dealer"));
+    // A deal needs several sequential rounds, each at least one 5 ms delay.
+    assert!(w5 >= 15.0, "dealer deal at 5 ms took only {w5} ms");
+    assert!(w5 > w0, "5 ms: {w5} ms, 0 ms: {w0} ms");
+    for b in ["dealer", "encrypted"] {
+        let notes = row(&five, b)["notes"].to_string();
+        assert!(notes.contains("in-memory network"), "{b}: {notes}");
+        assert!(!notes.contains("estimate"), "{b}: {notes}");
+    }
+}
+
+#[test]
+fn rows_without_a_networked_run_are_labelled_estimates() {
+    let five = compare(&["--latency", "5ms"]);
+    let ideal = row(&five, "ideal");
+    let rounds = ideal["rounds"].as_f64().expect("rounds");
+    assert_eq!(ideal["wall_ms_at_latency"].as_f64(), Some(rounds * 5.0));
+    assert!(ideal["notes"].to_string().contains("estimate"));
+}
+
+#[test]
+fn without_latency_there_is_no_latency_column_and_bad_durations_are_refused() {
+    let plain = compare(&[]);
+    assert!(plain.get("latency_ms").is_none());
+    assert!(row(&plain, "dealer").get("wall_ms_at_latency").is_none());
+    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(["compare", "--json", "--latency", "20 parsecs"])
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unit"));
+}
+
+#[test]
+fn dealer_deals_have_zero_excess_leakage_from_the_closed_form() {
+    // docs/leakage.md: no single player learns more than his hand and the public cards.
+    for only in ["ninety-nine", "poker"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+            .args(["compare", "--json", "--only", only])
+            .output()
+            .expect("runs");
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        let dealer = row(&v, "dealer");
+        assert_eq!(dealer["excess_bits"].as_f64(), Some(0.0), "{only}");
+        assert!(!dealer["notes"].to_string().contains("issue 4"));
+    }
+}
