@@ -1,8 +1,8 @@
 //! Collusion, leakage and cheating harnesses.
 //!
 //! The permutation-sharing dealer \[perm-sharing-dealer\] ([`facedown_dealer`]) claims that no
-//! single player learns
-//! another's cards. These harnesses measure, for every coalition of players and every target
+//! single player learns another's cards. These harnesses measure, for every coalition of players
+//! and every target
 //! (another player's hand, the undealt cards, the whole deal), what the coalition's complete
 //! view reveals **beyond** what an ideal trusted dealer would tell it:
 //!
