@@ -120,6 +120,27 @@ pub enum ShuffleSet {
 }
 
 impl ShuffleSet {
+    /// Checks that the set can act on a row of `n` cards: it lists at least one permutation
+    /// (of positive weight) and every permutation has `n` positions. Every backend calls this
+    /// before drawing.
+    pub fn check_fits(&self, n: usize) -> Result<(), TableError> {
+        let perms: Vec<&Perm> = match self {
+            ShuffleSet::All => return Ok(()),
+            ShuffleSet::Uniform(p) => p.iter().collect(),
+            ShuffleSet::Weighted(p) => p.iter().filter(|(_, w)| *w > 0).map(|(q, _)| q).collect(),
+        };
+        if perms.is_empty() {
+            return Err(TableError::EmptyShuffle);
+        }
+        match perms.iter().find(|p| p.len() != n) {
+            Some(p) => Err(TableError::PermSize {
+                got: p.len(),
+                len: n,
+            }),
+            None => Ok(()),
+        }
+    }
+
     /// Whether the listed permutations are closed under composition (form a group), which
     /// decides whether several parties can each apply a uniform element and still obtain a
     /// uniform element. `All` is a group.
@@ -306,6 +327,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealTable<R> {
     }
 
     fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), TableError> {
+        set.check_fits(self.row.len())?;
         let perm = match set {
             ShuffleSet::All => Perm::random_with_rng(self.row.len(), &mut self.rng),
             ShuffleSet::Uniform(perms) => {
@@ -389,6 +411,25 @@ mod tests {
         let mut seen = t.turn(&(0..10).collect::<Vec<_>>()).expect("in range");
         seen.sort();
         assert_eq!(seen, deck);
+    }
+
+    #[test]
+    fn shuffle_sets_that_do_not_fit_the_row_are_refused() {
+        let swap = Perm::parse_cycles(3, "(1 2)").expect("valid");
+        assert_eq!(
+            ShuffleSet::Uniform(vec![]).check_fits(3),
+            Err(TableError::EmptyShuffle)
+        );
+        assert_eq!(
+            ShuffleSet::Weighted(vec![(swap.clone(), 0)]).check_fits(3),
+            Err(TableError::EmptyShuffle)
+        );
+        assert_eq!(
+            ShuffleSet::Uniform(vec![swap.clone()]).check_fits(4),
+            Err(TableError::PermSize { got: 3, len: 4 })
+        );
+        assert_eq!(ShuffleSet::Uniform(vec![swap]).check_fits(3), Ok(()));
+        assert_eq!(ShuffleSet::All.check_fits(0), Ok(()));
     }
 
     #[test]

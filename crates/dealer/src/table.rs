@@ -571,16 +571,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
                 if self.deal.is_some() {
                     return Err(DealerTableError::AfterDeal("further shuffles"));
                 }
-                if perms.is_empty() {
-                    return Err(TableError::EmptyShuffle.into());
-                }
-                if let Some(p) = perms.iter().find(|p| p.len() != n) {
-                    return Err(TableError::PermSize {
-                        got: p.len(),
-                        len: n,
-                    }
-                    .into());
-                }
+                set.check_fits(n)?;
                 if !set.is_group() {
                     return Err(DealerTableError::NotAGroup { size: perms.len() });
                 }

@@ -422,16 +422,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         match set {
             ShuffleSet::Weighted(_) => Err(EncryptedTableError::Weighted),
             ShuffleSet::Uniform(perms) => {
-                if perms.is_empty() {
-                    return Err(TableError::EmptyShuffle.into());
-                }
-                if let Some(p) = perms.iter().find(|p| p.len() != n) {
-                    return Err(TableError::PermSize {
-                        got: p.len(),
-                        len: n,
-                    }
-                    .into());
-                }
+                set.check_fits(n)?;
                 if !set.is_group() {
                     return Err(EncryptedTableError::NotAGroup { size: perms.len() });
                 }
