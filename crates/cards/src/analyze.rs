@@ -84,6 +84,17 @@ use crate::model::{
     ShuffleError, Span, Q,
 };
 
+/// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
+/// output, \[KSK19\]).
+fn basis_of(s: &[Symbol], a: usize, b: usize) -> [Symbol; 2] {
+    let (x, y) = (s[a], s[b]);
+    if x <= y {
+        [x, y]
+    } else {
+        [y, x]
+    }
+}
+
 /// A row of cards, left to right.
 pub type Sequence = Vec<Symbol>;
 
@@ -265,6 +276,17 @@ pub enum Defect {
     },
     /// Further leak messages were suppressed.
     MoreLeaks(usize),
+    /// A committed output on numbered cards whose two cards (its basis) are not the same in
+    /// every sequence that reaches the `result` \[KSK19\]. Counted as incorrect: the output is
+    /// no commitment in a fixed basis, and the basis itself can tell the inputs apart.
+    ResultBasisVaries {
+        /// The `result` action.
+        span: Span,
+        /// The result pair (1-indexed).
+        pair: (usize, usize),
+        /// Two of the bases met (unordered pairs, lower card first).
+        bases: ([Symbol; 2], [Symbol; 2]),
+    },
 }
 
 impl Defect {
@@ -340,6 +362,16 @@ impl fmt::Display for Defect {
                 inputs.1
             ),
             Defect::MoreLeaks(n) => write!(f, "… and {n} more observations that leak"),
+            Defect::ResultBasisVaries { span, pair, bases } => write!(
+                f,
+                "{}: result {} {}: the output's two cards differ between runs ({} vs {}), so the \
+                 basis can leak",
+                at(*span),
+                pair.0,
+                pair.1,
+                glyphs(&bases.0),
+                glyphs(&bases.1)
+            ),
         }
     }
 }
@@ -895,6 +927,17 @@ struct Walker<'p> {
     tree: Option<StateTree>,
     pending: Vec<(usize, Frames<'p>)>,
     start: Frames<'p>,
+    /// Per `result` action and pair: the bases met over every arrival, in order of first
+    /// arrival (the standard-deck basis rule).
+    bases: Vec<ResultBases>,
+}
+
+/// The bases a `result` pair met over every arrival at the action.
+struct ResultBases {
+    action: usize,
+    span: Span,
+    pair: (usize, usize),
+    seen: Vec<[Symbol; 2]>,
 }
 
 struct PathState {
@@ -920,12 +963,16 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
     }
     let count = protocol.input_count();
     for item in &protocol.layout {
-        if let LayoutItem::Input { name, .. } = item {
-            if !protocol.inputs.contains(name) {
+        if let Some((name, _)) = item.input() {
+            if !protocol.inputs.iter().any(|i| i == name) {
                 return Err(AnalysisError::Layout(format!(
                     "`{name}` is not a declared input"
                 )));
             }
+        }
+        if let LayoutItem::InputOn { cards, .. } = item {
+            LayoutItem::check_commitment_cards(*cards)
+                .map_err(|e| AnalysisError::Layout(format!("`{item}`: {e}")))?;
         }
     }
     match &protocol.function {
@@ -975,6 +1022,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         tree: opts.record_tree.then(StateTree::default),
         pending: Vec::new(),
         start: vec![(&protocol.body[..], 0)],
+        bases: Vec::new(),
     };
     let mut gotos = Vec::new();
     walker.validate(&protocol.body, &Vec::new(), &mut gotos)?;
@@ -1006,6 +1054,19 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
             vertex: walker.nodes[node].tree_vertex,
         };
         walker.walk(frames, state, path)?;
+    }
+    for rb in &walker.bases {
+        let numbered = rb
+            .seen
+            .iter()
+            .any(|b| b.iter().any(|s| matches!(s, Symbol::Card(_))));
+        if let (true, [first, second, ..]) = (numbered, rb.seen.as_slice()) {
+            walker.defects.push(Defect::ResultBasisVaries {
+                span: rb.span,
+                pair: (rb.pair.0 + 1, rb.pair.1 + 1),
+                bases: (*first, *second),
+            });
+        }
     }
     Ok(Exploration {
         name: protocol.name.clone(),
@@ -1202,6 +1263,103 @@ impl<'p> Walker<'p> {
         }
     }
 
+    /// Ends a path at `result`: records the bases of its pairs (the basis rule) and makes the
+    /// leaf. When the basis of a pair on numbered cards varies *within* this state, the path is
+    /// split by the bases as if they were an observation of the `result` (they become visible
+    /// when the output is opened or used), so that the security check and the leak measures
+    /// see what the basis reveals. A basis that is the same throughout the state is a function
+    /// of the view and reveals nothing more, so such paths are left whole.
+    fn result_leaves(
+        &mut self,
+        action: &Action,
+        pairs: &[(usize, usize)],
+        state: &State,
+        path: PathState,
+    ) -> Result<(), AnalysisError> {
+        let key = std::ptr::from_ref(action) as usize;
+        for &pair in pairs {
+            let idx = match self
+                .bases
+                .iter()
+                .position(|r| r.action == key && r.pair == pair)
+            {
+                Some(idx) => idx,
+                None => {
+                    self.bases.push(ResultBases {
+                        action: key,
+                        span: action.span,
+                        pair,
+                        seen: Vec::new(),
+                    });
+                    self.bases.len() - 1
+                }
+            };
+            for s in state.entries.keys() {
+                let b = basis_of(s, pair.0, pair.1);
+                if !self.bases[idx].seen.contains(&b) {
+                    self.bases[idx].seen.push(b);
+                }
+            }
+        }
+        // The bases of the pairs on numbered cards, per sequence.
+        let numbered: Vec<(usize, usize)> = pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                state
+                    .entries
+                    .keys()
+                    .any(|s| matches!(s[a], Symbol::Card(_)) || matches!(s[b], Symbol::Card(_)))
+            })
+            .collect();
+        let mut groups: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
+        for (s, v) in &state.entries {
+            let key: Vec<Symbol> = numbered
+                .iter()
+                .flat_map(|&(a, b)| basis_of(s, a, b))
+                .collect();
+            groups
+                .entry(key)
+                .or_default()
+                .entries
+                .insert(s.clone(), v.clone());
+        }
+        if groups.len() <= 1 {
+            return self.leaf(path, Ending::Result(action.span));
+        }
+        for (basis, sub) in groups {
+            let sums = sub.column_sums(self.k);
+            let mass: Vec<Q> = path
+                .mass
+                .iter()
+                .zip(&sums)
+                .map(|(m, s)| mul(m, s))
+                .collect();
+            self.turns.push(TurnRecord {
+                node: path.node,
+                span: action.span,
+                before: path.view.clone(),
+                observation: basis.clone(),
+                prior: path.mass.clone(),
+                mass: mass.clone(),
+            });
+            let mut view = path.view.clone();
+            view.push(Observation {
+                span: action.span,
+                symbols: basis,
+            });
+            let child = PathState {
+                node: path.node,
+                view,
+                mass,
+                shuffles: path.shuffles,
+                vertex: path.vertex,
+            };
+            self.leaf(child, Ending::Result(action.span))?;
+        }
+        Ok(())
+    }
+
     fn walk(
         &mut self,
         mut frames: Frames<'p>,
@@ -1342,7 +1500,7 @@ impl<'p> Walker<'p> {
                         .collect::<Vec<_>>()
                         .join(", ");
                     self.step_vertex(&mut path, &state, format!("result {label}"), "result");
-                    return self.leaf(path, Ending::Result(span));
+                    return self.result_leaves(action, pairs, &state, path);
                 }
                 ActionKind::Label(name) => {
                     let node = self.arrive(name, &state, span, path.vertex, "↓".to_owned());

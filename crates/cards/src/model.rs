@@ -3,6 +3,25 @@
 //!
 //! Positions are **0-indexed** here; the `.cards` text and every printed form are 1-indexed.
 //! Permutations follow [`facedown_core::perm`]: `π` moves the card at position `i` to `π(i)`.
+//!
+//! # Commitments: two colours and standard decks
+//!
+//! On a two-colour deck a commitment to a bit is two face-down cards, `♣♥` = 0 and `♥♣` = 1
+//! ([`encode_bit`], [`decode_bit`]); [`LayoutItem::Input`] and [`LayoutItem::Constant`] lay
+//! commitments out this way.
+//!
+//! On a *standard deck* every card is distinct (numbered, [`Symbol::Card`]) and a commitment uses
+//! two given cards with the encoding of Koch–Schrempp–Kirsten \[KSK19\]: **the lower-numbered
+//! card first encodes 0, the higher-numbered card first encodes 1**. [`LayoutItem::InputOn`]
+//! commits an input on two named cards (`a(#1 #2)` in the `.cards` text, see
+//! [`crate::parse`]); [`decode_bit`] reads two numbered cards by this rule. A ♣/numbered mix
+//! or two equal cards is no commitment at all.
+//!
+//! With distinct cards a committed output has one more requirement: its two cards — its
+//! *basis* — must be the same in every run that reaches the `result`. Otherwise the cards
+//! themselves, seen when the output is opened or used by a later protocol, can tell the inputs
+//! apart even though each run decodes to the right bit. [`result_basis`] gives the unordered
+//! pair the analyzer compares ([`crate::analyze`] enforces the rule).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -134,6 +153,38 @@ pub enum LayoutItem {
     Constant(bool),
     /// A single helper card.
     Card(Symbol),
+    /// An input committed on two given cards of a standard deck, in the encoding of \[KSK19\]:
+    /// `cards[0] cards[1]` encodes 0 and the swapped pair encodes 1; `negated` swaps them, as
+    /// `~name` does for [`LayoutItem::Input`]. Written `a(#1 #2)` / `~a(#1 #2)`.
+    ///
+    /// For the encoding to agree with [`decode_bit`], `cards` are two distinct numbered cards
+    /// ([`Symbol::Card`]), the lower number first; the parser and the analyzer reject anything
+    /// else ([`LayoutItem::check_commitment_cards`]).
+    InputOn {
+        /// The input's name.
+        name: String,
+        /// Whether the commitment is negated.
+        negated: bool,
+        /// The two cards, lower number first: laid out in this order for the bit 0.
+        cards: [Symbol; 2],
+    },
+}
+
+/// Why the two cards of a [`LayoutItem::InputOn`] are no standard-deck commitment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommitmentCardsError {
+    /// A card is not numbered (♣ or ♥).
+    #[error("`{0}` is not a numbered card (a standard-deck commitment uses two cards `#n`)")]
+    NotNumbered(Symbol),
+    /// The two cards are the same card.
+    #[error("both cards are `{0}`; a commitment needs two different cards")]
+    Equal(Symbol),
+    /// The higher-numbered card is written first.
+    #[error(
+        "`{0} {1}`: write the lower-numbered card first (lower first encodes 0); for the \
+         negation write `~` before the input"
+    )]
+    Order(Symbol, Symbol),
 }
 
 impl LayoutItem {
@@ -142,6 +193,31 @@ impl LayoutItem {
         match self {
             LayoutItem::Card(_) => 1,
             _ => 2,
+        }
+    }
+
+    /// The input the item commits, if it is an input commitment ([`LayoutItem::Input`] or
+    /// [`LayoutItem::InputOn`]), with whether it is negated.
+    pub fn input(&self) -> Option<(&str, bool)> {
+        match self {
+            LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
+                Some((name, *negated))
+            }
+            _ => None,
+        }
+    }
+
+    /// Checks the two cards of a standard-deck commitment: two numbered cards, different, the
+    /// lower number first.
+    pub fn check_commitment_cards(cards: [Symbol; 2]) -> Result<(), CommitmentCardsError> {
+        match cards {
+            [Symbol::Card(x), Symbol::Card(y)] if x < y => Ok(()),
+            [Symbol::Card(x), Symbol::Card(y)] if x == y => {
+                Err(CommitmentCardsError::Equal(Symbol::Card(x)))
+            }
+            [a @ Symbol::Card(_), b @ Symbol::Card(_)] => Err(CommitmentCardsError::Order(a, b)),
+            [Symbol::Card(_), b] => Err(CommitmentCardsError::NotNumbered(b)),
+            [a, _] => Err(CommitmentCardsError::NotNumbered(a)),
         }
     }
 }
@@ -155,11 +231,39 @@ pub fn encode_bit(bit: bool) -> [Symbol; 2] {
     }
 }
 
-/// Decodes a commitment: `Some(0)` for ♣♥, `Some(1)` for ♥♣, `None` otherwise.
+/// The two cards of a commitment to `bit` on the standard-deck cards `cards` \[KSK19\]:
+/// `cards` in the given order for 0, swapped for 1.
+pub fn encode_bit_on(bit: bool, cards: [Symbol; 2]) -> [Symbol; 2] {
+    if bit {
+        [cards[1], cards[0]]
+    } else {
+        cards
+    }
+}
+
+/// Decodes a commitment: `Some(0)` for ♣♥, `Some(1)` for ♥♣; on two numbered cards of a
+/// standard deck \[KSK19\], `Some(0)` when the lower-numbered card lies first and `Some(1)`
+/// when the higher-numbered one does. `None` otherwise (two equal cards, ♣♣, a ♣/numbered mix).
+///
+/// Decoding a single pair cannot see the standard-deck *basis* rule (the same two cards in
+/// every run); see [`result_basis`].
 pub fn decode_bit(cards: [Symbol; 2]) -> Option<bool> {
     match cards {
         [Symbol::Club, Symbol::Heart] => Some(false),
         [Symbol::Heart, Symbol::Club] => Some(true),
+        [Symbol::Card(x), Symbol::Card(y)] if x != y => Some(x > y),
+        _ => None,
+    }
+}
+
+/// The *basis* of an output read from two numbered cards: the unordered pair, lower card first.
+/// `None` unless both cards are numbered (two-colour results have no basis to check: a correct
+/// one is always {♣, ♥}).
+pub fn result_basis(cards: [Symbol; 2]) -> Option<[Symbol; 2]> {
+    match cards {
+        [Symbol::Card(x), Symbol::Card(y)] => {
+            Some([Symbol::Card(x.min(y)), Symbol::Card(x.max(y))])
+        }
         _ => None,
     }
 }
@@ -438,6 +542,14 @@ impl Protocol {
                     let k = self.inputs.iter().position(|i| i == name)?;
                     row.extend(encode_bit(*bits.get(k)? ^ negated));
                 }
+                LayoutItem::InputOn {
+                    name,
+                    negated,
+                    cards,
+                } => {
+                    let k = self.inputs.iter().position(|i| i == name)?;
+                    row.extend(encode_bit_on(*bits.get(k)? ^ negated, *cards));
+                }
                 LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
                 LayoutItem::Card(s) => row.push(*s),
             }
@@ -504,5 +616,64 @@ mod tests {
         assert_eq!(encode_bit(false), [Symbol::Club, Symbol::Heart]);
         assert_eq!(decode_bit(encode_bit(true)), Some(true));
         assert_eq!(decode_bit([Symbol::Club, Symbol::Club]), None);
+    }
+
+    #[test]
+    fn standard_deck_commitments_read_lower_card_first_as_zero_ksk19() {
+        let (c1, c2, c7) = (Symbol::Card(1), Symbol::Card(2), Symbol::Card(7));
+        assert_eq!(decode_bit([c1, c2]), Some(false));
+        assert_eq!(decode_bit([c7, c2]), Some(true));
+        assert_eq!(decode_bit([c2, c2]), None);
+        assert_eq!(decode_bit([Symbol::Club, c2]), None);
+        assert_eq!(decode_bit([c2, Symbol::Heart]), None);
+        for bit in [false, true] {
+            assert_eq!(decode_bit(encode_bit_on(bit, [c2, c7])), Some(bit));
+        }
+        assert_eq!(result_basis([c7, c2]), Some([c2, c7]));
+        assert_eq!(result_basis([Symbol::Heart, Symbol::Club]), None);
+    }
+
+    #[test]
+    fn input_on_lays_its_cards_swapped_for_one_and_when_negated() {
+        let p = Protocol {
+            name: "p".into(),
+            inputs: vec!["a".into()],
+            function: Function::Copy,
+            layout: vec![
+                LayoutItem::InputOn {
+                    name: "a".into(),
+                    negated: true,
+                    cards: [Symbol::Card(3), Symbol::Card(5)],
+                },
+                LayoutItem::Card(Symbol::Card(1)),
+            ],
+            body: Vec::new(),
+        };
+        assert_eq!(p.cards(), 3);
+        let (c1, c3, c5) = (Symbol::Card(1), Symbol::Card(3), Symbol::Card(5));
+        assert_eq!(p.initial_row(&[false]), Some(vec![c5, c3, c1]));
+        assert_eq!(p.initial_row(&[true]), Some(vec![c3, c5, c1]));
+    }
+
+    #[test]
+    fn commitment_cards_must_be_two_numbered_cards_lower_first() {
+        let (c1, c2) = (Symbol::Card(1), Symbol::Card(2));
+        assert_eq!(LayoutItem::check_commitment_cards([c1, c2]), Ok(()));
+        assert_eq!(
+            LayoutItem::check_commitment_cards([c2, c1]),
+            Err(CommitmentCardsError::Order(c2, c1))
+        );
+        assert_eq!(
+            LayoutItem::check_commitment_cards([c2, c2]),
+            Err(CommitmentCardsError::Equal(c2))
+        );
+        assert_eq!(
+            LayoutItem::check_commitment_cards([c1, Symbol::Heart]),
+            Err(CommitmentCardsError::NotNumbered(Symbol::Heart))
+        );
+        assert_eq!(
+            LayoutItem::check_commitment_cards([Symbol::Club, c1]),
+            Err(CommitmentCardsError::NotNumbered(Symbol::Club))
+        );
     }
 }

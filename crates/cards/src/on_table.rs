@@ -6,7 +6,7 @@
 //!
 //! | protocol | table |
 //! |---|---|
-//! | layout: input commitment `a` / `~a` | [`commit`](FaceDownTable::commit) by the input's owner |
+//! | layout: input commitment `a` / `~a` / `a(#1 #2)` | [`commit`](FaceDownTable::commit) by the input's owner |
 //! | layout: constants and helper cards | [`place`](FaceDownTable::place) |
 //! | `perm` | [`rearrange`](FaceDownTable::rearrange) |
 //! | `shuffle` (uniform support) | [`shuffle`](FaceDownTable::shuffle) with [`ShuffleSet::Uniform`] |
@@ -34,7 +34,8 @@ use num_traits::{One, ToPrimitive};
 use serde::Serialize;
 
 use crate::model::{
-    decode_bit, encode_bit, input_bits, Action, ActionKind, LayoutItem, Protocol, Span, Q,
+    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Protocol,
+    Span, Q,
 };
 
 /// Why a protocol could not be run on a table.
@@ -310,7 +311,7 @@ fn lay_out<T: FaceDownTable>(
     let span = Span::default();
     for item in &protocol.layout {
         match item {
-            LayoutItem::Input { name, negated } => {
+            LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
                 let k = protocol
                     .inputs
                     .iter()
@@ -319,8 +320,13 @@ fn lay_out<T: FaceDownTable>(
                         span,
                         reason: format!("the layout names the undeclared input `{name}`"),
                     })?;
+                let bit = inputs[k] ^ negated;
+                let cards = match item {
+                    LayoutItem::InputOn { cards, .. } => encode_bit_on(bit, *cards),
+                    _ => encode_bit(bit),
+                };
                 table
-                    .commit(owners[k], &encode_bit(inputs[k] ^ negated))
+                    .commit(owners[k], &cards)
                     .map_err(|source| RunError::Table { span, source })?;
             }
             LayoutItem::Constant(b) => table

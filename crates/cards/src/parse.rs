@@ -10,6 +10,8 @@
 //! header    = "protocol" NAME | "inputs" NAME+ | "function" FUNC | "layout" ITEM+
 //! FUNC      = and | or | xor | nand | nor | xnor | copy | [01]+        (a truth table)
 //! ITEM      = NAME | "~" NAME | "0" | "1" | SYMBOL
+//!           | NAME "(" CARD CARD ")" | "~" NAME "(" CARD CARD ")"   (standard deck, [KSK19])
+//! CARD      = "#" DIGITS
 //! action    = "perm" PERM
 //!           | "shuffle" ( "{" PERM [ ":" WEIGHT ] { "," PERM [ ":" WEIGHT ] } "}"
 //!                       | "<" PERM { "," PERM } ">"
@@ -37,6 +39,28 @@
 //! * Turned positions must be listed in increasing order, so that "the observation, in position
 //!   order" and "the observation, in the order written" mean the same thing.
 //! * A truth table reads the inputs in binary order, first input most significant.
+//!
+//! # Standard decks
+//!
+//! A deck of distinct numbered cards (`#1 #2 …`) commits an input on two given cards with the
+//! encoding of Koch–Schrempp–Kirsten \[KSK19\]: the layout item `a(#1 #2)` lays `#1 #2` for
+//! `a = 0` and `#2 #1` for `a = 1` (lower-numbered card first = 0), `~a(#1 #2)` the other way
+//! round ([`LayoutItem::InputOn`]). A `result P Q` on numbered cards reads lower card first = 0,
+//! higher first = 1, and must use the same two cards in every run that reaches it — the
+//! analyzer checks that ([`crate::analyze`]). For example, Mizuki–Sone's XOR \[MS09\] on a
+//! standard deck:
+//!
+//! ```text
+//! protocol xor-standard-deck
+//! inputs a b
+//! function xor
+//! layout a(#1 #2) b(#3 #4)
+//! ```
+//!
+//! The two cards are written lower number first (`a(#2 #1)` is an error: write `~a(#1 #2)`),
+//! must differ, must be numbered, and no card may occur twice in a layout that has such an
+//! item (neither in two commitments nor in a commitment and a helper card `#n`). A space before
+//! `(` is allowed; the printer writes `a(#1 #2)`. Constants (`0`, `1`) stay two-colour.
 //!
 //! # Checks done here
 //!
@@ -215,6 +239,50 @@ pub enum ParseErrorKind {
     UndeclaredInput {
         /// The name used.
         name: String,
+    },
+    /// A standard-deck commitment `a(…)` with other than two cards.
+    #[error("`{name}(…)` lists {found} cards; a commitment is two cards, e.g. `{name}(#1 #2)`")]
+    CommitmentCardCount {
+        /// The input.
+        name: String,
+        /// Cards listed.
+        found: usize,
+    },
+    /// A standard-deck commitment on something other than numbered cards.
+    #[error("`{found}` is not a numbered card; a standard-deck commitment is written `a(#1 #2)`")]
+    CommitmentNotNumbered {
+        /// What was found.
+        found: String,
+    },
+    /// A standard-deck commitment on the same card twice.
+    #[error("`#{card} #{card}`: a commitment needs two different cards")]
+    CommitmentCardsEqual {
+        /// The card's number.
+        card: u16,
+    },
+    /// A standard-deck commitment written higher card first.
+    #[error(
+        "`#{first} #{second}`: write the lower-numbered card first (lower first encodes 0); \
+         for the negation write `~` before the input"
+    )]
+    CommitmentCardsOrder {
+        /// The number written first.
+        first: u16,
+        /// The number written second.
+        second: u16,
+    },
+    /// A numbered card used twice in a layout with standard-deck commitments.
+    #[error(
+        "card `#{card}` is used twice in the layout (first at line {first_line}, column \
+         {first_col}); a standard deck has each card once"
+    )]
+    DuplicateCard {
+        /// The card's number.
+        card: u16,
+        /// Line of the first use.
+        first_line: usize,
+        /// Column of the first use.
+        first_col: usize,
     },
     /// A declared input does not occur in the layout.
     #[error("input `{name}` is declared but not laid out")]
@@ -497,6 +565,13 @@ enum RawItem {
     Negated(String),
     Word(String),
     Sym(Symbol),
+    /// `name(#x #y)` or `~name(#x #y)`: the `(` and the two cards, checked, with their spans.
+    On {
+        name: String,
+        negated: bool,
+        open: Span,
+        cards: [(Span, u16); 2],
+    },
 }
 
 #[derive(Default)]
@@ -772,7 +847,12 @@ impl Parser {
             match t.tok {
                 Tok::Word(w) => {
                     self.bump();
-                    items.push((t.span, RawItem::Word(w)));
+                    if self.peek().tok == Tok::LParen {
+                        let item = self.commitment_cards(w, false)?;
+                        items.push((t.span, item));
+                    } else {
+                        items.push((t.span, RawItem::Word(w)));
+                    }
                 }
                 Tok::Sym(s) => {
                     self.bump();
@@ -781,15 +861,86 @@ impl Parser {
                 Tok::Tilde => {
                     self.bump();
                     let (_, name) = self.word("an input name after `~`")?;
-                    items.push((t.span, RawItem::Negated(name)));
+                    if self.peek().tok == Tok::LParen {
+                        let item = self.commitment_cards(name, true)?;
+                        items.push((t.span, item));
+                    } else {
+                        items.push((t.span, RawItem::Negated(name)));
+                    }
                 }
                 _ => break,
             }
         }
         if items.is_empty() {
-            return Err(self.unexpected("layout items (input names, `~name`, 0, 1, ♣, ♥)"));
+            return Err(self
+                .unexpected("layout items (input names, `~name`, `name(#1 #2)`, 0, 1, ♣, ♥, #n)"));
         }
         Ok(items)
+    }
+
+    /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, different,
+    /// the lower first.
+    fn commitment_cards(&mut self, name: String, negated: bool) -> PResult<RawItem> {
+        let open = self.bump().span;
+        let mut cards: Vec<(Span, u16)> = Vec::new();
+        loop {
+            let t = self.peek().clone();
+            match t.tok {
+                Tok::RParen => {
+                    self.bump();
+                    break;
+                }
+                Tok::Sym(Symbol::Card(n)) => {
+                    self.bump();
+                    cards.push((t.span, n));
+                }
+                Tok::Sym(s) => {
+                    return Err(ParseError::at(
+                        t.span,
+                        ParseErrorKind::CommitmentNotNumbered {
+                            found: s.to_string(),
+                        },
+                    ))
+                }
+                Tok::Word(w) => {
+                    return Err(ParseError::at(
+                        t.span,
+                        ParseErrorKind::CommitmentNotNumbered { found: w },
+                    ))
+                }
+                _ => return Err(self.unexpected("a numbered card `#n` or `)`")),
+            }
+        }
+        let [first, second] = cards[..] else {
+            return Err(ParseError::at(
+                open,
+                ParseErrorKind::CommitmentCardCount {
+                    name,
+                    found: cards.len(),
+                },
+            ));
+        };
+        if first.1 == second.1 {
+            return Err(ParseError::at(
+                second.0,
+                ParseErrorKind::CommitmentCardsEqual { card: first.1 },
+            ));
+        }
+        if first.1 > second.1 {
+            return Err(ParseError::at(
+                first.0,
+                ParseErrorKind::CommitmentCardsOrder {
+                    first: first.1,
+                    second: second.1,
+                },
+            ));
+        }
+        Ok(RawItem::On {
+            name,
+            negated,
+            open,
+            cards: [first, second],
+        })
     }
 
     // -- actions -----------------------------------------------------------------------------
@@ -1299,10 +1450,72 @@ fn interpret_layout(
     raw: Vec<(Span, RawItem)>,
 ) -> PResult<Vec<LayoutItem>> {
     let declared = |n: &str| inputs.iter().any(|(_, i)| i == n);
+    let standard = raw
+        .iter()
+        .any(|(_, item)| matches!(item, RawItem::On { .. }));
+    // Numbered cards of a standard-deck layout, with where each was first used.
+    let mut used: BTreeMap<u16, Span> = BTreeMap::new();
+    let mut use_card = |span: Span, card: u16| -> PResult<()> {
+        if !standard {
+            return Ok(());
+        }
+        match used.get(&card) {
+            Some(first) => Err(ParseError::at(
+                span,
+                ParseErrorKind::DuplicateCard {
+                    card,
+                    first_line: first.line,
+                    first_col: first.col,
+                },
+            )),
+            None => {
+                used.insert(card, span);
+                Ok(())
+            }
+        }
+    };
     let mut layout = Vec::new();
     for (span, item) in raw {
         match item {
-            RawItem::Sym(s) => layout.push(LayoutItem::Card(s)),
+            RawItem::On {
+                name,
+                negated,
+                open,
+                cards,
+            } => {
+                if !declared(&name) {
+                    if is_identifier(&name) {
+                        return Err(ParseError::at(
+                            span,
+                            ParseErrorKind::UndeclaredInput { name },
+                        ));
+                    }
+                    return Err(ParseError::at(
+                        open,
+                        ParseErrorKind::Unexpected {
+                            found: "`(`".to_owned(),
+                            expected: format!(
+                                "a layout item after `{name}`; only an input is committed on \
+                                 numbered cards, as in `a(#1 #2)`"
+                            ),
+                        },
+                    ));
+                }
+                for (card_span, card) in cards {
+                    use_card(card_span, card)?;
+                }
+                layout.push(LayoutItem::InputOn {
+                    name,
+                    negated,
+                    cards: cards.map(|(_, c)| Symbol::Card(c)),
+                });
+            }
+            RawItem::Sym(s) => {
+                if let Symbol::Card(c) = s {
+                    use_card(span, c)?;
+                }
+                layout.push(LayoutItem::Card(s));
+            }
             RawItem::Negated(name) => {
                 if !declared(&name) {
                     return Err(ParseError::at(
@@ -1335,7 +1548,8 @@ fn interpret_layout(
                         span,
                         ParseErrorKind::Unexpected {
                             found: format!("`{w}`"),
-                            expected: "a layout item (an input, `~input`, 0, 1, ♣, ♥ or #n)"
+                            expected: "a layout item (an input, `~input`, `input(#1 #2)`, 0, \
+                                       1, ♣, ♥ or #n)"
                                 .to_owned(),
                         },
                     ));
@@ -1346,7 +1560,7 @@ fn interpret_layout(
     for (span, name) in inputs {
         let laid_out = layout
             .iter()
-            .any(|item| matches!(item, LayoutItem::Input { name: n, .. } if n == name));
+            .any(|item| item.input().is_some_and(|(n, _)| n == name));
         if !laid_out {
             return Err(ParseError::at(
                 *span,

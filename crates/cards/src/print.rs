@@ -15,6 +15,7 @@
 //! }
 //! ```
 //!
+//! A standard-deck commitment prints as `a(#1 #2)` / `~a(#1 #2)` \[KSK19\].
 //! A branch whose body is one action keeps it on the branch's line; an empty body is `{}`.
 //! Comments and the spelling of symbols (`C`/`H`) are not kept, so printing a parsed file gives
 //! the same protocol up to [`Span`]s: `parse(&p.to_string())` equals `p` after
@@ -71,6 +72,16 @@ impl fmt::Display for LayoutItem {
                     f.write_str("~")?;
                 }
                 f.write_str(name)
+            }
+            LayoutItem::InputOn {
+                name,
+                negated,
+                cards,
+            } => {
+                if *negated {
+                    f.write_str("~")?;
+                }
+                write!(f, "{name}({} {})", cards[0], cards[1])
             }
             LayoutItem::Constant(b) => f.write_str(if *b { "1" } else { "0" }),
             LayoutItem::Card(s) => write!(f, "{s}"),

@@ -1,0 +1,429 @@
+//! Standard-deck commitments in the `.cards` format and the analyzer \[KSK19\]: input `a`
+//! committed on two distinct numbered cards (`a(#1 #2)`, lower card first = 0), results on
+//! numbered cards read lower first = 0, and the basis rule — a committed output must use the
+//! same two cards in every run that reaches it, or the cards themselves can leak the inputs.
+
+use facedown_cards::analyze::{analyze, explore, AnalysisError, AnalysisOptions, Defect, Security};
+use facedown_cards::model::{Function, LayoutItem, Protocol};
+use facedown_cards::on_table::{run_on_table, RunOptions};
+use facedown_cards::parse::{parse, ParseError, ParseErrorKind};
+use facedown_cards::print::same_up_to_spans;
+use facedown_cards::simulate::{Compiled, SimulateError};
+use facedown_cards::trace::trace;
+use facedown_core::rng::trial_rng;
+use facedown_core::{IdealTable, PartyId, Symbol};
+
+fn protocol(src: &str) -> Protocol {
+    parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+fn copy_on(body: &str) -> Protocol {
+    protocol(&format!(
+        "protocol copy-standard\ninputs a\nfunction copy\nlayout a(#1 #2)\n{body}\n"
+    ))
+}
+
+fn basis_defects(defects: &[Defect]) -> Vec<&Defect> {
+    defects
+        .iter()
+        .filter(|d| matches!(d, Defect::ResultBasisVaries { .. }))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The analyzer
+
+#[test]
+fn trivial_standard_deck_copy_is_correct_perfect_finite_and_committed() {
+    let a = analyze(&copy_on("result 1 2")).expect("analyzes");
+    assert!(a.correct, "{:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect);
+    assert_eq!(a.runtime.as_str(), "finite");
+    assert!(a.committed);
+    assert!(a.errors.is_empty(), "{:?}", a.errors);
+    assert_eq!(a.expected_shuffles.as_deref(), Some("0"));
+    assert_eq!(a.cards, 2);
+}
+
+#[test]
+fn standard_deck_copy_read_higher_card_first_is_incorrect() {
+    let a = analyze(&copy_on("result 2 1")).expect("analyzes");
+    assert!(!a.correct);
+    assert!(a
+        .defects
+        .iter()
+        .any(|d| matches!(d, Defect::WrongResult { pair: (2, 1), .. })));
+    // The basis is {#1, #2} in both runs: the only defect is the wrong value.
+    assert!(basis_defects(&a.defects).is_empty());
+}
+
+#[test]
+fn negated_standard_deck_input_reads_swapped() {
+    let src = "protocol not\ninputs a\nfunction copy\nlayout ~a(#1 #2)\nresult 2 1\n";
+    let a = analyze(&protocol(src)).expect("analyzes");
+    assert!(a.correct, "{:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect);
+}
+
+/// Inputs `a(#1 #4)` and `b(#2 #3)`: position 1 holds #1 (a = 0) or #4 (a = 1), position 3 holds
+/// #2 or #3 (by b). Reading `result 1 3`, the higher card lies first exactly when a = 1, so every
+/// run decodes to f(a, b) = a — but the output's cards are {#1,#2}, {#1,#3}, {#2,#4} or {#3,#4}
+/// for the four inputs: opening the output reveals b as well. Only the basis rule catches this.
+const BASIS_FROM_INPUT: &str = "protocol basis-leak\ninputs a b\nfunction 0011\n\
+                                layout a(#1 #4) b(#2 #3)\nresult 1 3\n";
+
+#[test]
+fn output_basis_that_depends_on_the_input_is_flagged_ksk19() {
+    let a = analyze(&protocol(BASIS_FROM_INPUT)).expect("analyzes");
+    assert_eq!(a.cards, 4);
+    assert!(
+        !a.correct,
+        "the basis rule must make the protocol incorrect"
+    );
+    // Every run decodes to the right bit: the value check alone would accept it.
+    assert!(!a
+        .defects
+        .iter()
+        .any(|d| matches!(d, Defect::WrongResult { .. })));
+    let basis = basis_defects(&a.defects);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert!(matches!(
+        basis[0],
+        Defect::ResultBasisVaries { pair: (1, 3), .. }
+    ));
+    let message = a
+        .errors
+        .iter()
+        .find(|e| e.contains("differ between runs"))
+        .expect("a basis error");
+    assert!(message.contains("result 1 3"), "{message}");
+    assert!(message.contains("#1#2 vs #1#3"), "{message}");
+    // The basis tells the four inputs apart: not even output-possibilistic.
+    assert_eq!(a.security, Security::Insecure);
+}
+
+#[test]
+fn same_layout_read_on_one_commitment_keeps_its_basis() {
+    let src = BASIS_FROM_INPUT.replace("result 1 3", "result 1 2");
+    let a = analyze(&protocol(&src)).expect("analyzes");
+    assert!(a.correct, "{:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect);
+}
+
+#[test]
+fn three_card_copy_whose_basis_reveals_the_input_is_incorrect_and_insecure() {
+    // a = 0: #1 #3 #2, result 1 3 = #1 #2 → 0; a = 1: #3 #1 #2 → #3 #2 → 1. Right values,
+    // but the basis is {#1,#2} for a = 0 and {#2,#3} for a = 1.
+    let src = "protocol p\ninputs a\nfunction copy\nlayout a(#1 #3) #2\nresult 1 3\n";
+    let a = analyze(&protocol(src)).expect("analyzes");
+    assert!(!a.correct);
+    assert_eq!(basis_defects(&a.defects).len(), 1);
+    assert_eq!(a.security, Security::Insecure);
+    assert_eq!(a.tv_distance.as_deref(), Some("1"));
+}
+
+/// `a(#1 #2) ~a(#3 #4)` and a shuffle that swaps the two commitments reversed: position 1 2 then
+/// holds `a` on {#1,#2} or on {#3,#4}, each with probability 1/2 whatever `a` is.
+const BASIS_BY_CHANCE: &str = "protocol p\ninputs a\nfunction copy\n\
+                               layout a(#1 #2) ~a(#3 #4)\nshuffle {id, (1 4)(2 3)}\nresult 1 2\n";
+
+#[test]
+fn basis_that_varies_independently_of_the_input_is_incorrect_but_leaks_nothing() {
+    let a = analyze(&protocol(BASIS_BY_CHANCE)).expect("analyzes");
+    assert!(
+        !a.correct,
+        "no fixed basis: not a commitment in the [KSK19] sense"
+    );
+    assert!(!a
+        .defects
+        .iter()
+        .any(|d| matches!(d, Defect::WrongResult { .. })));
+    assert_eq!(basis_defects(&a.defects).len(), 1);
+    // Seen as an observation of the result, the basis has probability 1/2 under either input.
+    assert_eq!(a.security, Security::Perfect);
+    assert_eq!(a.tv_distance.as_deref(), Some("0"));
+}
+
+#[test]
+fn copy_with_several_results_checks_each_pair_separately() {
+    let src = "protocol p\ninputs a\nfunction copy\nlayout a(#1 #2) ~a(#3 #4) a(#5 #6)\n\
+               shuffle {id, (1 4)(2 3)}\nresult 1 2, 5 6\n";
+    let a = analyze(&protocol(src)).expect("analyzes");
+    let basis = basis_defects(&a.defects);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert!(matches!(
+        basis[0],
+        Defect::ResultBasisVaries { pair: (1, 2), .. }
+    ));
+    let fixed = src.replace("result 1 2, 5 6", "result 5 6");
+    assert!(analyze(&protocol(&fixed)).expect("analyzes").correct);
+}
+
+#[test]
+fn turning_a_standard_deck_input_card_is_insecure() {
+    let a = analyze(&copy_on("turn 1\nresult 1 2")).expect("analyzes");
+    assert!(a.correct, "{:?}", a.errors);
+    assert_eq!(a.security, Security::Insecure);
+    assert!(a.defects.iter().any(|d| matches!(d, Defect::Leak { .. })));
+}
+
+#[test]
+fn ms09_xor_on_a_standard_deck_is_correct_and_perfect() {
+    // [MS09]'s four-card XOR with a(#1 #2) b(#3 #4): the turn shows a ⊕ r on a's own cards,
+    // and the result stays on b's cards {#3, #4} in both branches.
+    let src = "protocol xor-standard\ninputs a b\nfunction xor\nlayout a(#1 #2) b(#3 #4)\n\
+               perm (2 3)\nshuffle {id, (1 3)(2 4)}\nperm (2 3)\n\
+               turn 1 2 {\n  #1 #2: result 3 4\n  #2 #1: result 4 3\n}\n";
+    let a = analyze(&protocol(src)).expect("analyzes");
+    assert!(a.correct, "{:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect);
+    assert!(a.committed);
+    assert_eq!(a.expected_shuffles.as_deref(), Some("1"));
+    for b in &a.branches {
+        for p in &b.probability {
+            assert_eq!(p.as_deref(), Some("1/2"), "{b:?}");
+        }
+    }
+}
+
+#[test]
+fn explore_rejects_code_built_commitments_on_bad_cards() {
+    for cards in [
+        [Symbol::Card(2), Symbol::Card(1)],
+        [Symbol::Card(2), Symbol::Card(2)],
+        [Symbol::Club, Symbol::Heart],
+    ] {
+        let p = Protocol {
+            name: "p".into(),
+            inputs: vec!["a".into()],
+            function: Function::Copy,
+            layout: vec![LayoutItem::InputOn {
+                name: "a".into(),
+                negated: false,
+                cards,
+            }],
+            body: Vec::new(),
+        };
+        let e = explore(&p, &AnalysisOptions::default()).expect_err("bad cards");
+        assert!(matches!(e, AnalysisError::Layout(_)), "{e}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Other consumers
+
+#[test]
+fn trace_decodes_a_standard_deck_result() {
+    let p = copy_on("result 1 2");
+    for bit in [false, true] {
+        let t = trace(&p, &[bit], 7).expect("traces");
+        assert_eq!(t.output, Some(bit));
+        assert_eq!(t.ending, "result");
+    }
+}
+
+#[test]
+fn simulator_refuses_numbered_cards_with_a_typed_error() {
+    let err = Compiled::new(&copy_on("result 1 2")).expect_err("two-colour only");
+    assert!(
+        matches!(err, SimulateError::Deck(ref c) if c.starts_with('#')),
+        "{err}"
+    );
+}
+
+#[test]
+fn ideal_table_runs_a_standard_deck_protocol() {
+    let p = protocol(BASIS_BY_CHANCE);
+    for bit in [false, true] {
+        for seed in 0..8 {
+            let mut table = IdealTable::with_rng(2, trial_rng(seed, u64::from(bit)));
+            let run = run_on_table(&p, &[bit], &[PartyId(1)], &mut table, RunOptions::default())
+                .expect("runs");
+            assert_eq!(run.outputs, vec![bit]);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The format
+
+#[test]
+fn standard_deck_layout_parses_into_input_on() {
+    let p = protocol(
+        "protocol p\ninputs a b\nfunction and\nlayout ~a(#1 #2) b (#3 #4) #5\nresult 1 2\n",
+    );
+    assert_eq!(
+        p.layout,
+        vec![
+            LayoutItem::InputOn {
+                name: "a".into(),
+                negated: true,
+                cards: [Symbol::Card(1), Symbol::Card(2)],
+            },
+            LayoutItem::InputOn {
+                name: "b".into(),
+                negated: false,
+                cards: [Symbol::Card(3), Symbol::Card(4)],
+            },
+            LayoutItem::Card(Symbol::Card(5)),
+        ]
+    );
+    assert_eq!(p.cards(), 5);
+    let (c1, c2, c3, c4, c5) = (
+        Symbol::Card(1),
+        Symbol::Card(2),
+        Symbol::Card(3),
+        Symbol::Card(4),
+        Symbol::Card(5),
+    );
+    assert_eq!(
+        p.initial_row(&[false, true]),
+        Some(vec![c2, c1, c4, c3, c5])
+    );
+}
+
+#[test]
+fn standard_deck_protocol_prints_canonically_and_round_trips() {
+    let src = "protocol xor-standard\ninputs a b\nfunction xor\nlayout ~a (#1 #2) b(#3#4) #7 C\n\
+               perm (2 3)\nshuffle {id, (1 3)(2 4)}\nturn 1 2 {\n  #1 #2: result 3 4\n  \
+               #2 #1: result 4 3\n}\n";
+    let p = protocol(src);
+    let text = p.to_string();
+    assert!(
+        text.contains("\nlayout ~a(#1 #2) b(#3 #4) #7 ♣\n"),
+        "{text}"
+    );
+    let again = protocol(&text);
+    assert!(same_up_to_spans(&p, &again));
+    assert_eq!(again.to_string(), text);
+}
+
+fn err(layout: &str) -> ParseError {
+    let src = format!("protocol p\ninputs a b\nfunction and\nlayout {layout}\nresult 1 2\n");
+    parse(&src).expect_err("malformed layout")
+}
+
+fn at(e: &ParseError) -> (usize, usize) {
+    (e.line, e.col)
+}
+
+#[test]
+fn commitment_on_the_same_card_twice_is_rejected_at_the_second() {
+    let e = err("a(#1 #1) b");
+    assert_eq!(at(&e), (4, 13));
+    assert_eq!(e.kind, ParseErrorKind::CommitmentCardsEqual { card: 1 });
+}
+
+#[test]
+fn commitment_on_colours_or_plain_numbers_is_not_numbered() {
+    let e = err("a(♣ ♥) b");
+    assert_eq!(at(&e), (4, 10));
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::CommitmentNotNumbered {
+            found: "♣".into()
+        }
+    );
+    let e = err("a(#1 2) b");
+    assert_eq!(at(&e), (4, 13));
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::CommitmentNotNumbered { found: "2".into() }
+    );
+}
+
+#[test]
+fn commitment_with_other_than_two_cards_is_rejected_at_the_parenthesis() {
+    for (layout, found) in [("a(#1) b", 1), ("a(#1 #2 #3) b", 3), ("a() b", 0)] {
+        let e = err(layout);
+        assert_eq!(at(&e), (4, 9), "{layout}");
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::CommitmentCardCount {
+                name: "a".into(),
+                found
+            },
+            "{layout}"
+        );
+    }
+}
+
+#[test]
+fn commitment_written_higher_card_first_is_rejected() {
+    let e = err("a(#2 #1) b");
+    assert_eq!(at(&e), (4, 10));
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::CommitmentCardsOrder {
+            first: 2,
+            second: 1
+        }
+    );
+}
+
+#[test]
+fn a_card_used_twice_in_a_standard_layout_is_rejected_where_it_repeats() {
+    let e = err("a(#1 #2) b(#2 #3)");
+    assert_eq!(at(&e), (4, 19));
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::DuplicateCard {
+            card: 2,
+            first_line: 4,
+            first_col: 13
+        }
+    );
+    // An item and a helper card, in either order.
+    let e = err("#3 a(#1 #2) b(#3 #4)");
+    assert_eq!(at(&e), (4, 22));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::DuplicateCard {
+            card: 3,
+            first_col: 8,
+            ..
+        }
+    ));
+    let e = err("a(#1 #2) b(#3 #4) #1");
+    assert_eq!(at(&e), (4, 26));
+    assert!(matches!(
+        e.kind,
+        ParseErrorKind::DuplicateCard { card: 1, .. }
+    ));
+}
+
+#[test]
+fn repeated_numbered_helpers_without_commitments_stay_accepted() {
+    // Two-colour layouts keep their old meaning: the duplicate rule is for standard decks.
+    let src = "protocol p\ninputs a\nfunction copy\nlayout a #3 #3\nresult 1 2\n";
+    assert!(parse(src).is_ok());
+}
+
+#[test]
+fn commitment_of_an_undeclared_input_is_rejected() {
+    let e = err("a b x(#1 #2)");
+    assert_eq!(at(&e), (4, 12));
+    assert_eq!(e.kind, ParseErrorKind::UndeclaredInput { name: "x".into() });
+    let e = err("a b ~x(#1 #2)");
+    assert_eq!(at(&e), (4, 12));
+    assert_eq!(e.kind, ParseErrorKind::UndeclaredInput { name: "x".into() });
+    let e = err("a b 0(#1 #2)");
+    assert_eq!(at(&e), (4, 13));
+    assert!(matches!(e.kind, ParseErrorKind::Unexpected { .. }), "{e}");
+}
+
+#[test]
+fn unclosed_commitment_says_what_was_expected() {
+    let e = err("a(#1 #2 b");
+    assert_eq!(at(&e), (4, 16));
+    assert_eq!(
+        e.kind,
+        ParseErrorKind::CommitmentNotNumbered { found: "b".into() }
+    );
+    let e = err("a(#1 #2");
+    assert_eq!(at(&e), (4, 15));
+    assert!(
+        matches!(&e.kind, ParseErrorKind::Unexpected { expected, .. } if expected.contains(")")),
+        "{e}"
+    );
+}
