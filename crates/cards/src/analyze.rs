@@ -63,6 +63,30 @@
 //! input's view from the view under uniform shuffles, [`Analysis::tv_from_uniform_shuffles`], is
 //! exactly the Kim–Cetinkaya distance.
 //!
+//! # Standard decks: the basis rule
+//!
+//! On a standard deck (distinct numbered cards, layout items `a(#1 #2)`, \[KSK19\]) a `result P Q`
+//! reads lower card first = 0, higher first = 1 ([`crate::model::decode_bit`]). Decoding to
+//! `f(i)` is not enough: the output's two cards, its *basis*, must be **the same unordered pair in
+//! every sequence that reaches the `result`**, under any input and along any path (every arrival
+//! at the action is compared; for `copy` with several pairs, each pair on its own). Otherwise the
+//! cards themselves can tell the inputs apart once the output is opened or fed to another
+//! protocol. A varying basis is a [`Defect::ResultBasisVaries`] ("result 3 4: the output's two
+//! cards differ between runs (#1#2 vs #1#3), so the basis can leak") and makes
+//! [`Analysis::correct`] false — the output is not a commitment in a fixed basis, so the protocol
+//! does not compute a committed `f`.
+//!
+//! Whether it also *leaks* is a separate question, answered in [`Analysis::security`]: the basis
+//! is treated as an observation of the `result` (it becomes visible when the output is opened).
+//! Where the basis varies within one state, the path is split by the basis and the split is
+//! checked per observation like a turn (it appears in [`Analysis::branches`] at the `result`'s
+//! line, its observation being the bases, lower card first) and enters the leak measures. So a
+//! basis that depends on the input (`a(#1 #4) b(#2 #3)` read at `result 1 3`: the cards reveal
+//! `b`) is reported insecure, while a basis chosen by a shuffle independently of the input stays
+//! perfect (and incorrect). Where the basis is fixed within a state but differs between arrivals,
+//! it is a function of the view and adds no information. Two-colour results are untouched: a
+//! correct one always lies on {♣, ♥}.
+//!
 //! # ⊥
 //!
 //! A sequence is ⊥ when inputs with **different** outputs both carry mass on it (pitfall 3: a
@@ -744,7 +768,8 @@ pub struct Analysis {
     pub cards: usize,
     /// The input assignments, first input first.
     pub inputs: Vec<String>,
-    /// Every terminating run yields `f(input)`.
+    /// Every terminating run yields `f(input)` (committed results on numbered cards also keep
+    /// one basis, see the [module docs](self)).
     pub correct: bool,
     /// The strongest security level that holds.
     pub security: Security,

@@ -4,7 +4,7 @@
 //! same two cards in every run that reaches it, or the cards themselves can leak the inputs.
 
 use facedown_cards::analyze::{analyze, explore, AnalysisError, AnalysisOptions, Defect, Security};
-use facedown_cards::model::{Function, LayoutItem, Protocol};
+use facedown_cards::model::{Action, ActionKind, Function, LayoutItem, Protocol};
 use facedown_cards::on_table::{run_on_table, RunOptions};
 use facedown_cards::parse::{parse, ParseError, ParseErrorKind};
 use facedown_cards::print::same_up_to_spans;
@@ -12,6 +12,7 @@ use facedown_cards::simulate::{Compiled, SimulateError};
 use facedown_cards::trace::trace;
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId, Symbol};
+use proptest::prelude::*;
 
 fn protocol(src: &str) -> Protocol {
     parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
@@ -426,4 +427,135 @@ fn unclosed_commitment_says_what_was_expected() {
         matches!(&e.kind, ParseErrorKind::Unexpected { expected, .. } if expected.contains(")")),
         "{e}"
     );
+}
+
+#[test]
+fn basis_fixed_by_the_view_but_different_between_arrivals_is_flagged_yet_perfect() {
+    // The shuffle swaps the two commitments (reversed) and the helpers #5 #6 together; the turn
+    // (without branches) shows which, so each arrival at the one `result` has a fixed basis, but
+    // the two arrivals differ: {#1,#2} after seeing #5, {#3,#4} after seeing #6.
+    let src = "protocol p\ninputs a\nfunction copy\nlayout a(#1 #2) ~a(#3 #4) #5 #6\n\
+               shuffle {id, (1 4)(2 3)(5 6)}\nturn 5\nresult 1 2\n";
+    let a = analyze(&protocol(src)).expect("analyzes");
+    assert!(!a.correct);
+    let basis = basis_defects(&a.defects);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert!(
+        a.errors.iter().any(|e| e.contains("#1#2 vs #3#4")),
+        "{:?}",
+        a.errors
+    );
+    assert_eq!(a.security, Security::Perfect);
+    // Only the turn's two observations: the basis adds no observation of its own here.
+    assert_eq!(a.branches.len(), 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties: generated layouts round-trip, mutated files never panic parser or analyzer.
+
+/// A standard-deck protocol from a seed: `k` inputs on distinct cards (drawn from 1..=20, each
+/// written lower first), some negated, numbered helpers, items in random order, and a body that
+/// turns a card and reads a result.
+fn random_standard_protocol(
+    k: usize,
+    numbers: &[u16],
+    negated: &[bool],
+    helpers: usize,
+    order: &[usize],
+) -> Protocol {
+    let inputs: Vec<String> = (0..k).map(|i| format!("x{i}")).collect();
+    let mut items: Vec<LayoutItem> = (0..k)
+        .map(|i| {
+            let (x, y) = (numbers[2 * i], numbers[2 * i + 1]);
+            LayoutItem::InputOn {
+                name: inputs[i].clone(),
+                negated: negated[i],
+                cards: [Symbol::Card(x.min(y)), Symbol::Card(x.max(y))],
+            }
+        })
+        .collect();
+    items.extend((0..helpers).map(|h| LayoutItem::Card(Symbol::Card(numbers[2 * k + h]))));
+    // Apply the order as a sequence of swaps (any list of indices is fine).
+    for (j, &o) in order.iter().enumerate() {
+        let n = items.len();
+        items.swap(j % n, o % n);
+    }
+    let n: usize = items.iter().map(LayoutItem::width).sum();
+    Protocol {
+        name: "gen".into(),
+        function: if k == 1 {
+            Function::Copy
+        } else {
+            Function::Table((0..1 << k).map(|i| i % 3 == 0).collect())
+        },
+        inputs,
+        layout: items,
+        body: vec![
+            Action::new(ActionKind::Turn {
+                positions: vec![n - 1],
+                branches: None,
+            }),
+            Action::new(ActionKind::Result(vec![(0, 1)])),
+        ],
+    }
+}
+
+proptest! {
+    #[test]
+    fn generated_standard_deck_protocols_round_trip_through_print(
+        k in 1usize..=3,
+        numbers in Just((1u16..=20).collect::<Vec<u16>>()).prop_shuffle(),
+        negated in prop::collection::vec(any::<bool>(), 3),
+        helpers in 0usize..=3,
+        order in prop::collection::vec(any::<usize>(), 0..6),
+    ) {
+        let p = random_standard_protocol(k, &numbers, &negated, helpers, &order);
+        let text = p.to_string();
+        let back = parse(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert!(same_up_to_spans(&p, &back), "round trip changed the protocol:\n{}", text);
+        prop_assert_eq!(back.to_string(), text);
+    }
+
+    #[test]
+    fn parser_and_analyzer_never_panic_on_mutated_standard_deck_files(
+        which in 0usize..3,
+        edits in prop::collection::vec((any::<usize>(), any::<u8>(), any::<usize>()), 1..8)
+    ) {
+        let files = [BASIS_FROM_INPUT, BASIS_BY_CHANCE, XOR_STANDARD];
+        let text = mutate(files[which], &edits);
+        if let Ok(p) = parse(&text) {
+            let _ = analyze(&p);
+        }
+    }
+}
+
+const XOR_STANDARD: &str = "protocol xor-standard\ninputs a b\nfunction xor\n\
+                            layout a(#1 #2) b(#3 #4)\nperm (2 3)\nshuffle {id, (1 3)(2 4)}\n\
+                            perm (2 3)\nturn 1 2 {\n  #1 #2: result 3 4\n  #2 #1: result 4 3\n}\n";
+
+/// Deletes, inserts, replaces or duplicates characters, biased towards the new syntax.
+fn mutate(src: &str, edits: &[(usize, u8, usize)]) -> String {
+    const ALPHABET: [char; 16] = [
+        '(', ')', '#', '1', '2', '9', '0', '~', ' ', '\n', 'a', 'b', '♣', ':', ',', '{',
+    ];
+    let mut chars: Vec<char> = src.chars().collect();
+    for &(at, kind, pick) in edits {
+        if chars.is_empty() {
+            break;
+        }
+        let i = at % chars.len();
+        match kind % 4 {
+            0 => {
+                chars.remove(i);
+            }
+            1 => chars.insert(i, ALPHABET[pick % ALPHABET.len()]),
+            2 => chars[i] = ALPHABET[pick % ALPHABET.len()],
+            _ => {
+                let j = (i + pick % 12).min(chars.len());
+                let copy: Vec<char> = chars[i..j].to_vec();
+                chars.splice(i..i, copy);
+            }
+        }
+    }
+    chars.into_iter().collect()
 }
