@@ -289,8 +289,11 @@ pub enum Defect {
     },
     /// An observation's probability differs between two inputs that must look alike.
     Leak {
-        /// The turn.
+        /// The turn (or the `result`, when `result_basis`).
         span: Span,
+        /// Whether the "observation" is the basis of a `result` on numbered cards that varies
+        /// within the state (see the [module docs](self)).
+        result_basis: bool,
         /// The observation.
         observation: Vec<Symbol>,
         /// The two inputs.
@@ -372,13 +375,19 @@ impl fmt::Display for Defect {
             ),
             Defect::Leak {
                 span,
+                result_basis,
                 observation,
                 inputs,
                 probabilities,
             } => write!(
                 f,
-                "{}: observation {} has probability {} under input {} but {} under input {}",
+                "{}: {} {} has probability {} under input {} but {} under input {}",
                 at(*span),
+                if *result_basis {
+                    "the result's basis"
+                } else {
+                    "observation"
+                },
                 glyphs(observation),
                 probabilities.0,
                 inputs.0,
@@ -658,6 +667,10 @@ pub struct TurnRecord {
     pub prior: Vec<Q>,
     /// Per input, the probability of reaching the turn and seeing the observation.
     pub mass: Vec<Q>,
+    /// Whether this is no turn but the basis of a `result` on numbered cards, split off as an
+    /// observation because it varies within the state (see the [module docs](self)); the
+    /// observation is then the bases of the result's pairs, lower card first.
+    pub result_basis: bool,
 }
 
 /// A node of the segment graph: the start or a label, with the state recorded there.
@@ -1367,6 +1380,7 @@ impl<'p> Walker<'p> {
                 observation: basis.clone(),
                 prior: path.mass.clone(),
                 mass: mass.clone(),
+                result_basis: true,
             });
             let mut view = path.view.clone();
             view.push(Observation {
@@ -1459,6 +1473,7 @@ impl<'p> Walker<'p> {
                             observation: obs.clone(),
                             prior: path.mass.clone(),
                             mass: mass.clone(),
+                            result_basis: false,
                         });
                         let mut view = path.view.clone();
                         view.push(Observation {
@@ -1857,6 +1872,7 @@ impl Exploration {
                             if leaks <= 8 {
                                 defects.push(Defect::Leak {
                                     span: rec.span,
+                                    result_basis: rec.result_basis,
                                     observation: rec.observation.clone(),
                                     inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
                                     probabilities: (a.clone(), b.clone()),

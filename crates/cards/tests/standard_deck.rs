@@ -101,6 +101,20 @@ fn output_basis_that_depends_on_the_input_is_flagged_ksk19() {
     assert!(message.contains("#1#2 vs #1#3"), "{message}");
     // The basis tells the four inputs apart: not even output-possibilistic.
     assert_eq!(a.security, Security::Insecure);
+    assert!(a.defects.iter().any(|d| matches!(
+        d,
+        Defect::Leak {
+            result_basis: true,
+            ..
+        }
+    )));
+    assert!(
+        a.errors
+            .iter()
+            .any(|e| e.contains("the result's basis #1#2 has probability 1 under input 00")),
+        "{:?}",
+        a.errors
+    );
 }
 
 #[test]
@@ -165,7 +179,13 @@ fn turning_a_standard_deck_input_card_is_insecure() {
     let a = analyze(&copy_on("turn 1\nresult 1 2")).expect("analyzes");
     assert!(a.correct, "{:?}", a.errors);
     assert_eq!(a.security, Security::Insecure);
-    assert!(a.defects.iter().any(|d| matches!(d, Defect::Leak { .. })));
+    assert!(a.defects.iter().any(|d| matches!(
+        d,
+        Defect::Leak {
+            result_basis: false,
+            ..
+        }
+    )));
 }
 
 #[test]
@@ -558,4 +578,52 @@ fn mutate(src: &str, edits: &[(usize, u8, usize)]) -> String {
         }
     }
     chars.into_iter().collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the search needs: its standard-deck finds, written with `InputOn`, re-check exactly.
+
+/// The layout the search should emit for a standard deck (input `i` on cards `2i`, `2i + 1`,
+/// lower first, helpers after), built here from the deck it prints.
+fn standard_layout(inputs: &[String], deck: &[Symbol]) -> Vec<LayoutItem> {
+    let mut items: Vec<LayoutItem> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, name)| LayoutItem::InputOn {
+            name: name.clone(),
+            negated: false,
+            cards: [deck[2 * i], deck[2 * i + 1]],
+        })
+        .collect();
+    items.extend(
+        deck[2 * inputs.len()..]
+            .iter()
+            .map(|&c| LayoutItem::Card(c)),
+    );
+    items
+}
+
+#[test]
+fn search_finds_for_a_standard_deck_xor_recheck_as_correct_and_perfect_ksk19() {
+    use facedown_cards::search::{parse_deck, parse_function, search, SearchQuery, ShuffleClass};
+    let deck = parse_deck("1234").expect("deck");
+    let mut q = SearchQuery::new(deck.clone(), parse_function("xor").expect("xor"), 3);
+    q.shuffles = ShuffleClass::UniformClosed;
+    q.committed = true;
+    q.single_card_turns = true;
+    let out = search(&q).expect("runs");
+    assert_eq!(out.length, Some(2));
+    assert!(!out.models.is_empty());
+    for model in &out.models {
+        let mut p = model.clone();
+        p.layout = standard_layout(&p.inputs, &deck);
+        let text = p.to_string();
+        let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let a = analyze(&p).expect("analyzes");
+        assert!(a.correct, "{text}\n{:?}", a.errors);
+        assert_eq!(a.security, Security::Perfect, "{text}");
+        assert_eq!(a.runtime.as_str(), "finite");
+        assert!(a.committed, "{text}");
+        assert_eq!(a.max_shuffles, Some(1), "{text}");
+    }
 }
