@@ -1350,20 +1350,25 @@ impl<'p> Walker<'p> {
                     .any(|s| matches!(s[a], Symbol::Card(_)) || matches!(s[b], Symbol::Card(_)))
             })
             .collect();
-        let mut groups: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
-        for (s, v) in &state.entries {
-            let key: Vec<Symbol> = numbered
+        let key_of = |s: &Sequence| -> Vec<Symbol> {
+            numbered
                 .iter()
                 .flat_map(|&(a, b)| basis_of(s, a, b))
-                .collect();
+                .collect()
+        };
+        let mut keys = state.entries.keys().map(key_of);
+        let first = keys.next();
+        if keys.all(|k| Some(k) == first) {
+            // One basis throughout (or no pair on numbered cards): nothing to split.
+            return self.leaf(path, Ending::Result(action.span));
+        }
+        let mut groups: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
+        for (s, v) in &state.entries {
             groups
-                .entry(key)
+                .entry(key_of(s))
                 .or_default()
                 .entries
                 .insert(s.clone(), v.clone());
-        }
-        if groups.len() <= 1 {
-            return self.leaf(path, Ending::Result(action.span));
         }
         for (basis, sub) in groups {
             let sums = sub.column_sums(self.k);
