@@ -55,7 +55,17 @@
 //! inputs a b
 //! function xor
 //! layout a(#1 #2) b(#3 #4)
+//! perm (2 3)
+//! shuffle {id, (1 3)(2 4)}
+//! perm (2 3)
+//! turn 1 2 {
+//!   #1 #2: result 3 4
+//!   #2 #1: result 4 3
+//! }
 //! ```
+//!
+//! (correct, perfect, one shuffle: the turn shows `a ⊕ r` on `a`'s own cards, and the output
+//! stays on `b`'s cards {#3, #4} in both branches).
 //!
 //! The two cards are written lower number first (`a(#2 #1)` is an error: write `~a(#1 #2)`),
 //! must differ, must be numbered, and no card may occur twice in a layout that has such an
