@@ -11,9 +11,7 @@ use facedown::cards::on_table::{run_on_table, RunError, RunOptions};
 use facedown::core::rng::trial_rng;
 use facedown::core::table::{FaceDownTable, ShuffleSet};
 use facedown::core::{IdealTable, PartyId, Perm, Symbol};
-use facedown::dealer::table::{
-    enumerate_runs, excess_leakage, weights, DealerTable, DealerTableError,
-};
+use facedown::dealer::table::{DealerTable, DealerTableError};
 use facedown::poker::table::{EncryptedTable, EncryptedTableError, Transcript};
 use rand_chacha::ChaCha20Rng;
 
@@ -238,46 +236,11 @@ fn shuffles_that_cannot_be_composed_per_player_are_typed_errors() {
 }
 
 /// `(excess bits, exactly zero)` of the worst single party of `name` on the dealer, by
-/// enumerating every input and every player's choices.
+/// enumerating every input and every player's choices (the code `facedown compare` runs).
 fn dealer_excess(name: &str) -> (f64, bool) {
     let p = library::find(name).expect("built in").protocol();
-    let k = p.inputs.len();
-    let mut all = Vec::new();
-    for input in 0..p.input_count() {
-        let bits = input_bits(input, k);
-        let runs = enumerate_runs(2, 0, 1 << 16, |t| {
-            run_on_table(&p, &bits, &owners(k), t, RunOptions::default())
-        })
-        .expect("small enumeration");
-        all.extend(runs.into_iter().map(|r| (input, r)));
-    }
-    let runs: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();
-    let w = weights(&runs);
-    let mut worst = (0.0f64, true);
-    for party in PartyId::all(2) {
-        let samples: Vec<_> = all
-            .iter()
-            .zip(&w)
-            .map(|((input, r), w8)| {
-                let own = input_bits(*input, k)[party.index()];
-                let seen: Vec<_> = r
-                    .outcome
-                    .view
-                    .iter()
-                    .map(|s| (s.positions.clone(), s.symbols.clone()))
-                    .collect();
-                (
-                    w8.clone(),
-                    *input,
-                    (own, seen, r.outcome.outputs.clone()),
-                    r.views[party.index()].clone(),
-                )
-            })
-            .collect();
-        let e = excess_leakage(&samples);
-        worst = (worst.0.max(e.bits), worst.1 && e.exactly_zero);
-    }
-    worst
+    let e = facedown::leakage::cards::dealer_excess(&p, 0, 1 << 16).expect("small enumeration");
+    (e.bits, e.exactly_zero)
 }
 
 #[test]

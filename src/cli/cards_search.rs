@@ -16,7 +16,8 @@ use serde::Serialize;
 pub enum RuntimeArg {
     /// A bound on the number of steps.
     Finite,
-    /// Restart-free Las Vegas (not supported by the search yet).
+    /// Restart-free Las Vegas: loops back to earlier states allowed (`--max-steps` then bounds
+    /// the radius: every state visited is within that many steps of the start).
     LasVegas,
 }
 
@@ -165,10 +166,12 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
+    let las_vegas = q.runtime == SearchRuntime::LasVegas;
+    let unit = if las_vegas { "within radius" } else { "of" };
     match outcome.length {
         Some(len) => {
             println!(
-                "# {} protocol(s) of {len} step(s) (the shortest){}",
+                "# {} protocol(s) {unit} {len} step(s) (the shortest){}",
                 outcome.protocols.len(),
                 if outcome.rechecked {
                     ", each re-checked by the exact analyzer"
@@ -176,10 +179,29 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
                     " — standard deck: NOT re-checked (the analyzer models two colours only)"
                 }
             );
-            for p in &outcome.protocols {
+            for (k, p) in outcome.protocols.iter().enumerate() {
+                if let Some(a) = outcome.analyses.get(k) {
+                    println!(
+                        "\n# analyzer: {}, {}, expected shuffles {}, shuffles per run {}..{}",
+                        a.runtime,
+                        a.security,
+                        a.expected_shuffles.as_deref().unwrap_or("unbounded"),
+                        a.min_shuffles.map_or("-".to_owned(), |m| m.to_string()),
+                        a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
+                    );
+                }
                 println!("\n{p}");
             }
         }
+        None if outcome.exhausted => println!(
+            "# no protocol of any length exists for this query: all {} reachable states were \
+             explored",
+            outcome.states_explored
+        ),
+        None if las_vegas => println!(
+            "# no protocol within radius {} exists for this query",
+            args.max_steps
+        ),
         None => println!(
             "# no protocol of at most {} step(s) exists for this query",
             args.max_steps

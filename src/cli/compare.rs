@@ -27,7 +27,7 @@ use facedown_cards::on_table::{run_on_table, RunError, RunOptions, TableRun};
 use facedown_core::rng::trial_rng;
 use facedown_core::table::{FaceDownTable, ShuffleSet};
 use facedown_core::{Cost, IdealTable, PartyId, Symbol};
-use facedown_dealer::table::{enumerate_runs, excess_leakage, weights, DealerTable, ViewEvent};
+use facedown_dealer::table::DealerTable;
 use facedown_poker::table::EncryptedTable;
 use serde::Serialize;
 
@@ -659,52 +659,9 @@ pub fn dealer_excess(name: &str, seed: u64) -> anyhow::Result<(f64, u16)> {
     let p = library::find(name)
         .with_context(|| format!("no built-in `{name}`"))?
         .protocol();
-    let k = p.inputs.len();
-    let parties = k.max(2);
-    type Ideal = (Vec<bool>, Vec<(Vec<usize>, Vec<Symbol>)>, Vec<bool>);
-    let mut all: Vec<(usize, facedown_dealer::table::Enumerated<TableRun>)> = Vec::new();
-    for input in 0..p.input_count() {
-        let bits = input_bits(input, k);
-        let runs = enumerate_runs(parties, seed, 1 << 16, |t| {
-            run_on_table(&p, &bits, &owners(k), t, RunOptions::default())
-        })
-        .map_err(|e| anyhow::anyhow!("{e}"))
+    let e = facedown::leakage::cards::dealer_excess(&p, seed, 1 << 16)
         .with_context(|| format!("enumerating {name} on the dealer"))?;
-        all.extend(runs.into_iter().map(|r| (input, r)));
-    }
-    let runs: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();
-    let w = weights(&runs);
-    let mut worst = (-1.0f64, 1u16);
-    for party in PartyId::all(parties) {
-        let samples: Vec<(_, usize, Ideal, Vec<ViewEvent>)> = all
-            .iter()
-            .zip(&w)
-            .map(|((input, r), w8)| {
-                let bits = input_bits(*input, k);
-                let own: Vec<bool> = (0..k)
-                    .filter(|&i| owners(k)[i] == party)
-                    .map(|i| bits[i])
-                    .collect();
-                let seen = r
-                    .outcome
-                    .view
-                    .iter()
-                    .map(|s| (s.positions.clone(), s.symbols.clone()))
-                    .collect();
-                (
-                    w8.clone(),
-                    *input,
-                    (own, seen, r.outcome.outputs.clone()),
-                    r.views[party.index()].clone(),
-                )
-            })
-            .collect();
-        let e = excess_leakage(&samples);
-        if e.bits > worst.0 {
-            worst = (e.bits, party.0);
-        }
-    }
-    Ok((worst.0.max(0.0), worst.1))
+    Ok((e.bits, e.party.0))
 }
 
 /// Every row of the comparison, in workload then backend order.

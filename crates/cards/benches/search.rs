@@ -4,7 +4,9 @@
 //! lower bounds (no protocol within the bound), on two-colour and standard decks.
 
 use criterion::{criterion_main, BenchmarkId, Criterion};
-use facedown_cards::search::{parse_deck, parse_function, search, SearchQuery, ShuffleClass};
+use facedown_cards::search::{
+    parse_deck, parse_function, search, SearchQuery, SearchRuntime, ShuffleClass,
+};
 
 /// `(label, deck, function, max steps, shuffles, committed, single-card turns)`.
 const QUERIES: &[(&str, &str, &str, usize, ShuffleClass, bool, bool)] = &[
@@ -91,6 +93,21 @@ const QUERIES: &[(&str, &str, &str, usize, ShuffleClass, bool, bool)] = &[
     ),
 ];
 
+/// Las Vegas queries (committed AND on `♣♣♥♥`): `(label, radius bound, shuffles)`.
+const LAS_VEGAS: &[(&str, usize, ShuffleClass)] = &[
+    ("lv-and4-committed-R8-closed", 8, ShuffleClass::Closed),
+    (
+        "no-lv-and4-committed-R24-uniform-closed",
+        24,
+        ShuffleClass::UniformClosed,
+    ),
+    (
+        "no-lv-and4-committed-cuts-exhausted",
+        30,
+        ShuffleClass::Cuts,
+    ),
+];
+
 fn bench_search(c: &mut Criterion) {
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
@@ -103,6 +120,20 @@ fn bench_search(c: &mut Criterion) {
         q.shuffles = shuffles;
         q.committed = committed;
         q.single_card_turns = single;
+        q.first = true;
+        group.bench_with_input(BenchmarkId::from_parameter(label), &q, |b, q| {
+            b.iter(|| search(q).expect("search runs"));
+        });
+    }
+    for &(label, radius, shuffles) in LAS_VEGAS {
+        let mut q = SearchQuery::new(
+            parse_deck("♣♣♥♥").expect("deck"),
+            parse_function("and").expect("function"),
+            radius,
+        );
+        q.shuffles = shuffles;
+        q.committed = true;
+        q.runtime = SearchRuntime::LasVegas;
         q.first = true;
         group.bench_with_input(BenchmarkId::from_parameter(label), &q, |b, q| {
             b.iter(|| search(q).expect("search runs"));

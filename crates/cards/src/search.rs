@@ -70,8 +70,9 @@
 //!
 //! Closed shuffles with arbitrary rational weights form an infinite family, so no finite search
 //! is complete for them in `perfect` mode: a "none found" under `closed` or `any` with `perfect`
-//! security is a lower bound for the enumerated family only. The \[KSK19\] notion of "random cuts"
-//! (`FORCE_RANDOM_CUTS`) was not confirmed from their source beyond its name; ours is the table's.
+//! security is a lower bound for the enumerated family only. The \[KSK19\] code's "random cuts"
+//! (`FORCE_RANDOM_CUTS`) is a narrower, differently written predicate (see
+//! `papers/notes/KSK19.md`); ours is the table's.
 //!
 //! # Every protocol, parallelism and determinism
 //!
@@ -98,12 +99,15 @@
 //! printed with an explanatory header and are not re-checked** ([`SearchOutcome::rechecked`] is
 //! `false`). A "none found" needs no re-check.
 //!
-//! # Not supported (yet)
+//! # Las Vegas runtime
 //!
-//! `--runtime las-vegas` (restart-free loops) is rejected with [`SearchError::Unsupported`]: a
-//! memo keyed by the state alone is unsound once branches may jump back to ancestors (whether a
-//! state is solvable then depends on which ancestors are on the path), and that search is not
-//! written.
+//! `--runtime las-vegas` searches restart-free Las Vegas protocols (`label`/`goto` loops) on the
+//! graph of reachable states with an almost-sure-reachability fixed point; `--max-steps` then
+//! bounds the *radius* (every state visited lies within that many steps of the start), and when
+//! the whole reachable state space is exhausted without a protocol the outcome says so
+//! ([`SearchOutcome::exhausted`]): then none exists at any length. See [`las_vegas`] for the
+//! model, the guarantees and how the radius relates to \[KSK19\]'s run length. It runs with
+//! `--security perfect` only.
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -112,6 +116,8 @@ use std::time::Instant;
 use facedown_core::{Perm, Symbol};
 use num_bigint::BigInt;
 use rayon::prelude::*;
+
+pub mod las_vegas;
 
 use crate::analyze::{analyze, Runtime, Security};
 use crate::model::{
@@ -388,6 +394,12 @@ pub struct SearchOutcome {
     pub shuffle_count: usize,
     /// Work per depth.
     pub per_depth: Vec<DepthStats>,
+    /// Las Vegas search only: every state reachable from the start was expanded and none of
+    /// them leads to a protocol, so none exists at any length (not just within the bound).
+    pub exhausted: bool,
+    /// What the analyzer says of each protocol (same order as `protocols`; empty when not
+    /// re-checked).
+    pub analyses: Vec<FoundAnalysis>,
     /// Wall-clock seconds of the whole search (setup, search and re-checks).
     pub seconds: f64,
     /// Rayon threads available (results do not depend on it).
@@ -395,6 +407,21 @@ pub struct SearchOutcome {
     /// Whether every protocol reported was re-checked by the exact analyzer (false only for
     /// standard decks, which the analyzer does not model).
     pub rechecked: bool,
+}
+
+/// The analyzer's verdict on a protocol the search found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct FoundAnalysis {
+    /// `finite` or `las-vegas`.
+    pub runtime: String,
+    /// The strongest security level that holds.
+    pub security: String,
+    /// Exact expected number of shuffles (largest over inputs), as a rational.
+    pub expected_shuffles: Option<String>,
+    /// Fewest shuffles of a run that ends.
+    pub min_shuffles: Option<u64>,
+    /// Most shuffles of a run; `None` when unbounded.
+    pub max_shuffles: Option<u64>,
 }
 
 /// Progress of a running search: `(depth, tasks finished at this depth, tasks)`.
@@ -413,6 +440,20 @@ pub fn search_with_progress(
     let start = Instant::now();
     let problem = Problem::new(query)?;
     let start_state = problem.start_state()?;
+    if query.runtime == SearchRuntime::LasVegas && !problem.is_final(&start_state) {
+        let r = las_vegas::run(&problem, &start_state, progress)?;
+        return problem.outcome(
+            Work {
+                found: r.found,
+                per_depth: r.per_depth,
+                explored: r.explored,
+                hits: r.hits,
+                top_level_actions: r.top_level_actions,
+                exhausted: r.exhausted,
+            },
+            start,
+        );
+    }
     let mut per_depth = Vec::new();
     let mut explored = 0u64;
     let mut hits = 0u64;
@@ -502,39 +543,75 @@ pub fn search_with_progress(
         }
     }
 
-    let mut outcome = SearchOutcome {
-        found: false,
-        length: None,
-        protocols: Vec::new(),
-        models: Vec::new(),
-        states_explored: explored,
-        memo_hits: hits,
-        top_level_actions: top_count,
-        shuffle_count: problem.shuffles.len(),
-        per_depth,
-        seconds: 0.0,
-        threads: rayon::current_num_threads(),
-        rechecked: true,
-    };
-    if let Some((len, bodies)) = found {
-        outcome.found = true;
-        outcome.length = Some(len);
-        for (k, body) in bodies.into_iter().enumerate() {
-            let p = problem.protocol(k + 1, len, body);
-            if problem.standard {
-                outcome.rechecked = false;
-                outcome
-                    .protocols
-                    .push(format!("{}{p}", problem.standard_header()));
-            } else {
-                problem.recheck(&p)?;
-                outcome.protocols.push(p.to_string());
+    problem.outcome(
+        Work {
+            found,
+            per_depth,
+            explored,
+            hits,
+            top_level_actions: top_count,
+            exhausted: false,
+        },
+        start,
+    )
+}
+
+/// What a search did, before the protocols are re-checked.
+struct Work {
+    found: Option<(usize, Vec<Vec<Action>>)>,
+    per_depth: Vec<DepthStats>,
+    explored: u64,
+    hits: u64,
+    top_level_actions: usize,
+    exhausted: bool,
+}
+
+impl Problem {
+    /// Re-checks the protocols found and assembles the outcome.
+    fn outcome(&self, work: Work, start: Instant) -> Result<SearchOutcome, SearchError> {
+        let mut outcome = SearchOutcome {
+            found: false,
+            length: None,
+            protocols: Vec::new(),
+            models: Vec::new(),
+            analyses: Vec::new(),
+            states_explored: work.explored,
+            memo_hits: work.hits,
+            top_level_actions: work.top_level_actions,
+            shuffle_count: self.shuffles.len(),
+            per_depth: work.per_depth,
+            exhausted: work.exhausted,
+            seconds: 0.0,
+            threads: rayon::current_num_threads(),
+            rechecked: true,
+        };
+        if let Some((len, bodies)) = work.found {
+            outcome.found = true;
+            outcome.length = Some(len);
+            for (k, body) in bodies.into_iter().enumerate() {
+                let p = self.protocol(k + 1, len, body);
+                if self.standard {
+                    outcome.rechecked = false;
+                    outcome
+                        .protocols
+                        .push(format!("{}{p}", self.standard_header()));
+                } else {
+                    let a = self.recheck(&p)?;
+                    outcome.analyses.push(FoundAnalysis {
+                        runtime: a.runtime.as_str().to_owned(),
+                        security: a.security.to_string(),
+                        expected_shuffles: a.expected_shuffles,
+                        min_shuffles: a.min_shuffles,
+                        max_shuffles: a.max_shuffles,
+                    });
+                    outcome.protocols.push(p.to_string());
+                }
+                outcome.models.push(p);
             }
-            outcome.models.push(p);
         }
+        outcome.seconds = start.elapsed().as_secs_f64();
+        Ok(outcome)
     }
-    outcome.seconds = start.elapsed().as_secs_f64();
-    Ok(outcome)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -644,9 +721,12 @@ fn to_perm(images: &[u8]) -> Option<Perm> {
 
 impl Problem {
     fn new(query: &SearchQuery) -> Result<Problem, SearchError> {
-        if query.runtime == SearchRuntime::LasVegas {
+        let las_vegas = query.runtime == SearchRuntime::LasVegas;
+        if las_vegas && query.security != SearchSecurity::Perfect {
             return Err(SearchError::Unsupported(
-                "restart-free Las Vegas search (loops) is not implemented; use --runtime finite"
+                "a Las Vegas loop must bring back the exact per-input distributions (the \
+                 analyzer's loop consistency), so --runtime las-vegas searches with --security \
+                 perfect only"
                     .into(),
             ));
         }
@@ -795,6 +875,10 @@ impl Problem {
             let sigma: Vec<usize> = sigma.into_iter().map(usize::from).collect();
             for c in [false, true] {
                 if c && complement.is_none() {
+                    continue;
+                }
+                // A `goto` can only relabel positions (see `las_vegas`).
+                if las_vegas && (c || sigma.iter().enumerate().any(|(i, &x)| i != x)) {
                     continue;
                 }
                 if (0..m).all(|i| outputs[sigma[i]] == (outputs[i] ^ c)) {
@@ -1313,6 +1397,20 @@ impl Problem {
         }
     }
 
+    /// A position relabelling `π` with `π(from) = to` (rows and per-input columns equal).
+    fn relabelling(&self, from: &State, to: &State) -> Option<Perm> {
+        let mut buf: Vec<(u16, Col)> = Vec::with_capacity(from.rows.len());
+        for (p, ps) in self.perm_seq.iter().enumerate() {
+            buf.clear();
+            buf.extend(from.rows.iter().map(|&(s, c)| (ps[usize::from(s)], c)));
+            buf.sort_unstable_by_key(|r| r.0);
+            if buf == to.rows {
+                return to_perm(&self.perms[p]);
+            }
+        }
+        None
+    }
+
     /// The canonical form: the least image over position relabellings × column symmetries.
     fn canonical(&self, st: &State) -> Vec<u64> {
         let m = self.m();
@@ -1347,7 +1445,7 @@ impl Problem {
         out
     }
 
-    fn recheck(&self, p: &Protocol) -> Result<(), SearchError> {
+    fn recheck(&self, p: &Protocol) -> Result<crate::analyze::Analysis, SearchError> {
         let a = analyze(p).map_err(|e| SearchError::Analysis(e.to_string()))?;
         let mut reasons = Vec::new();
         if !a.correct {
@@ -1356,7 +1454,11 @@ impl Problem {
         if a.security > self.query.security.analyzer_level() {
             reasons.push(format!("security is only {}", a.security));
         }
-        if a.runtime != Runtime::Finite {
+        let runtime_ok = match self.query.runtime {
+            SearchRuntime::Finite => a.runtime == Runtime::Finite,
+            SearchRuntime::LasVegas => matches!(a.runtime, Runtime::Finite | Runtime::LasVegas),
+        };
+        if !runtime_ok {
             reasons.push(format!("runtime is {}", a.runtime));
         }
         if a.committed != self.query.committed {
@@ -1364,7 +1466,7 @@ impl Problem {
         }
         reasons.extend(a.errors.iter().cloned());
         if reasons.is_empty() {
-            Ok(())
+            Ok(a)
         } else {
             Err(SearchError::OracleRejected {
                 text: p.to_string(),

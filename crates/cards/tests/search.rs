@@ -1,7 +1,7 @@
 //! Protocol search (`facedown cards search`): each test reproduces a named fact of card-based
 //! cryptography or checks that a bad query gets a typed error.
 
-use facedown_cards::analyze::{analyze, Security};
+use facedown_cards::analyze::{analyze, Runtime, Security};
 use facedown_cards::parse::parse;
 use facedown_cards::search::{
     parse_deck, parse_function, search, SearchError, SearchOutcome, SearchQuery, SearchRuntime,
@@ -275,8 +275,10 @@ fn meaningless_or_unsupported_queries_are_typed_errors() {
     let mut q = query("♣♣♥♥", "and", 2, ShuffleClass::Closed, false);
     q.security = SearchSecurity::OutputPossibilistic;
     assert!(matches!(search(&q), Err(SearchError::InvalidQuery(_))));
+    // Loops must bring back exact distributions: Las Vegas search is perfect-security only.
     let mut q = query("♣♣♥♥", "and", 2, ShuffleClass::Closed, true);
     q.runtime = SearchRuntime::LasVegas;
+    q.security = SearchSecurity::InputPossibilistic;
     assert!(matches!(search(&q), Err(SearchError::Unsupported(_))));
     let q = query("♣♣♥♥", "copy", 2, ShuffleClass::Closed, false);
     assert!(matches!(search(&q), Err(SearchError::InvalidQuery(_))));
@@ -288,4 +290,100 @@ fn meaningless_or_unsupported_queries_are_typed_errors() {
     assert!(matches!(search(&q), Err(SearchError::InvalidQuery(_))));
     let q = query("♣♣♣♥♥♥♥", "and", 2, ShuffleClass::UniformClosed, true);
     assert!(matches!(search(&q), Err(SearchError::InvalidQuery(_))));
+}
+
+fn las_vegas(deck: &str, f: &str, radius: usize, shuffles: ShuffleClass) -> SearchQuery {
+    let mut q = query(deck, f, radius, shuffles, true);
+    q.runtime = SearchRuntime::LasVegas;
+    q
+}
+
+#[test]
+fn kwh15_four_card_las_vegas_committed_and_is_found_with_closed_shuffles() {
+    // [KWH15]: four cards suffice for a committed AND whose runtime is finite in expectation;
+    // their protocol uses the non-uniform closed shuffle {id: 1/3, π: 2/3} and takes 8 shuffles
+    // in expectation (the format's worked example). The search finds one within radius 7 and the
+    // analyzer, re-run here on the printed text, confirms it: correct, perfect, restart-free
+    // Las Vegas (unbounded), expected shuffles exactly 8.
+    let out = search(&las_vegas("♣♣♥♥", "and", 8, ShuffleClass::Closed)).expect("runs");
+    assert!(out.found && out.rechecked);
+    assert_eq!(out.length, Some(7));
+    assert_eq!(out.analyses.len(), out.protocols.len());
+    for (t, reported) in out.protocols.iter().zip(&out.analyses) {
+        assert!(t.contains("goto"), "a loop: {t}");
+        let a = analyze(&parse(t).expect("search output parses")).expect("analyzable");
+        assert!(a.correct && a.committed, "{t}");
+        assert_eq!(a.security, Security::Perfect, "{t}");
+        assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
+        assert_eq!(a.max_shuffles, None, "{t}");
+        assert!(a.errors.is_empty(), "{t}: {:?}", a.errors);
+        assert_eq!(reported.expected_shuffles, a.expected_shuffles);
+    }
+    assert!(out
+        .analyses
+        .iter()
+        .any(|a| a.expected_shuffles.as_deref() == Some("8")));
+    // The same bound with finite runtime: nothing (see the kwh15_no_four_card_finite_* tests).
+    let finite = search(&query("♣♣♥♥", "and", 7, ShuffleClass::Closed, true)).expect("runs");
+    assert!(!finite.found);
+}
+
+#[test]
+fn kkwhs17_no_four_card_restart_free_las_vegas_and_with_uniform_closed_shuffles_within_radius_24() {
+    // [KKWHS17]: with uniform closed shuffles, restart-free four-card AND protocols are impossible.
+    // The state graph of uniform closed shuffles on ♣♣♥♥ grows without end, so the search shows
+    // the bounded statement: no protocol whose states all lie within 24 steps of the start.
+    let out = search(&las_vegas("♣♣♥♥", "and", 24, ShuffleClass::UniformClosed)).expect("runs");
+    assert!(!out.found);
+    assert!(!out.exhausted);
+    assert_eq!(
+        out.per_depth.len(),
+        24,
+        "every radius up to the bound was searched"
+    );
+}
+
+#[test]
+fn las_vegas_search_reports_impossibility_at_any_length_when_the_state_graph_is_exhausted() {
+    // With random cuts only (no bisection cut), every reachable state of a four-card committed
+    // AND is met within a few steps; none leads to a protocol, so none exists at any length —
+    // the search says so instead of "none within the bound".
+    let out = search(&las_vegas("♣♣♥♥", "and", 30, ShuffleClass::Cuts)).expect("runs");
+    assert!(!out.found);
+    assert!(out.exhausted);
+    assert!(
+        out.per_depth.len() < 30,
+        "stopped early: {}",
+        out.per_depth.len()
+    );
+    // Exhaustion is not claimed when the bound cuts the graph short.
+    let out = search(&las_vegas("♣♣♥♥", "and", 2, ShuffleClass::UniformClosed)).expect("runs");
+    assert!(!out.found && !out.exhausted);
+}
+
+#[test]
+fn las_vegas_search_finds_finite_protocols_when_they_are_shortest() {
+    // MKS12's four-card non-committed AND has finite runtime and radius 4; loops do not help.
+    let mut q = las_vegas("♣♣♥♥", "and", 6, ShuffleClass::Closed);
+    q.committed = false;
+    let out = search(&q).expect("runs");
+    assert_eq!(out.length, Some(4));
+    assert!(out.analyses.iter().all(|a| a.runtime == "finite"));
+}
+
+#[test]
+fn las_vegas_result_does_not_depend_on_the_number_of_threads() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        pool.install(|| search(&las_vegas("♣♣♥♥", "and", 8, ShuffleClass::Closed)).expect("runs"))
+    };
+    let one = run(1);
+    let three = run(3);
+    assert!(one.found);
+    assert_eq!(one.protocols, three.protocols);
+    assert_eq!(one.states_explored, three.states_explored);
+    assert_eq!(one.memo_hits, three.memo_hits);
 }

@@ -114,3 +114,87 @@ impl RecordedProtocol for CardRuns {
         vec![run.0 as u32]
     }
 }
+
+/// The worst single party's excess leakage of a card protocol played on the permutation-sharing
+/// dealer ([`dealer_excess`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DealerExcess {
+    /// Bits the party's dealer view reveals about the inputs beyond his ideal view.
+    pub bits: f64,
+    /// Whether the excess is exactly zero for **every** party (checked in integers).
+    pub exactly_zero: bool,
+    /// The party with the largest excess (the first one on ties).
+    pub party: facedown_core::PartyId,
+}
+
+/// The excess leakage of `protocol` on the dealer ([`facedown_dealer::table::DealerTable`]):
+/// inputs uniform, input `i` placed by party `i + 1` (at least two parties), and **every**
+/// combination of every player's random choices enumerated (at most `max_runs` per input, with
+/// the dealer's seed `seed` for the rest). A party's ideal view is his own input bits, every
+/// turned card and the outputs; his dealer view adds everything the dealer showed him
+/// ([`facedown_dealer::table::ViewEvent`]). The result is the largest excess over the parties,
+/// from the exact joint distribution ([`facedown_dealer::table::excess_leakage`]).
+pub fn dealer_excess(
+    protocol: &Protocol,
+    seed: u64,
+    max_runs: usize,
+) -> Result<DealerExcess, LeakageError> {
+    use facedown_cards::model::input_bits;
+    use facedown_cards::on_table::{run_on_table, RunOptions};
+    use facedown_core::PartyId;
+    use facedown_dealer::table::{enumerate_runs, excess_leakage, weights};
+
+    let k = protocol.inputs.len();
+    let parties = k.max(2);
+    let owners: Vec<PartyId> = PartyId::all(k).collect();
+    let mut all = Vec::new();
+    for input in 0..protocol.input_count() {
+        let bits = input_bits(input, k);
+        let runs = enumerate_runs(parties, seed, max_runs, |t| {
+            run_on_table(protocol, &bits, &owners, t, RunOptions::default())
+        })
+        .map_err(|e| LeakageError::Cards(format!("{} on the dealer: {e}", protocol.name)))?;
+        all.extend(runs.into_iter().map(|r| (input, r)));
+    }
+    let runs: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();
+    let w = weights(&runs);
+    let mut worst: Option<DealerExcess> = None;
+    let mut all_zero = true;
+    for party in PartyId::all(parties) {
+        let samples: Vec<_> = all
+            .iter()
+            .zip(&w)
+            .map(|((input, r), weight)| {
+                let bits = input_bits(*input, k);
+                let own: Vec<bool> = (0..k)
+                    .filter(|&i| owners[i] == party)
+                    .map(|i| bits[i])
+                    .collect();
+                let seen: Vec<_> = r
+                    .outcome
+                    .view
+                    .iter()
+                    .map(|s| (s.positions.clone(), s.symbols.clone()))
+                    .collect();
+                (
+                    weight.clone(),
+                    *input,
+                    (own, seen, r.outcome.outputs.clone()),
+                    r.views[party.index()].clone(),
+                )
+            })
+            .collect();
+        let e = excess_leakage(&samples);
+        all_zero &= e.exactly_zero;
+        if worst.map_or(true, |w| e.bits > w.bits) {
+            worst = Some(DealerExcess {
+                bits: e.bits.max(0.0),
+                exactly_zero: false,
+                party,
+            });
+        }
+    }
+    let mut worst = worst.ok_or_else(|| LeakageError::Cards("no party".into()))?;
+    worst.exactly_zero = all_zero;
+    Ok(worst)
+}

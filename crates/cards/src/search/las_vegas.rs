@@ -1,0 +1,461 @@
+//! Restart-free Las Vegas search (`--runtime las-vegas`).
+//!
+//! # The model
+//!
+//! A restart-free Las Vegas protocol \[KWH15\] may jump back (`goto`) to a state it has been in
+//! before, up to a public permutation, instead of ending every branch. Whether a state can still be
+//! completed then depends on which other states the protocol contains, so the finite search's
+//! memo (keyed by the state alone) does not apply. This module works on the **state graph**
+//! instead:
+//!
+//! 1. Every state reachable from the start in at most `L` steps is generated breadth first, one
+//!    node per state up to a relabelling of positions (the frontier is expanded in parallel with
+//!    rayon; node numbers are given in a fixed order afterwards, so the graph does not depend on
+//!    the number of threads). Input relabellings and the colour swap are **not** used here: a
+//!    `goto` must arrive at exactly the label's state for every input (the analyzer's loop
+//!    consistency), and only a permutation of positions can be written before it.
+//! 2. On that graph, the protocol must end with probability 1 under every input: the classic
+//!    almost-sure reachability fixed point. Start with `W` = all nodes; compute the nodes from
+//!    which an ending can be reached by *progressing* actions that stay inside `W` (rank 0: final
+//!    states; rank `r`: some action all of whose children lie in `W` and, for every input present,
+//!    some child that carries the input has rank `< r`); let `W` be those nodes; repeat until `W`
+//!    no longer shrinks. A protocol exists within the bound exactly when the start lies in `W`:
+//!    under each input, every action used keeps the run inside `W` and reaches a lower rank with
+//!    positive probability, so the run ends with probability 1 (finite expected runtime); and
+//!    conversely every restart-free protocol whose states lie within `L` steps of the start uses
+//!    only such states.
+//! 3. The protocol is written out depth first from the start, choosing at each state the
+//!    progressing action with the smallest rank; a state met again becomes `perm π; goto L` to
+//!    the label where it was first written. Every protocol is then re-checked by the exact
+//!    analyzer, which must find it correct, perfectly secure and of finite or restart-free Las
+//!    Vegas runtime (it also reports the exact expected number of shuffles).
+//!
+//! # What the bound means
+//!
+//! For a Las Vegas protocol, `--max-steps L` bounds the **radius**: every state the protocol
+//! visits is reachable from the start in at most `L` steps (shuffles and turns). Iterative
+//! deepening over `L` makes the radius reported the smallest possible. A protocol of radius `L`
+//! has a terminating run of at most `L` steps, so the run-minimal length of \[KSK19\] (their
+//! restart-free mode looks for one valid run of exactly `L` actions that ends in a final state)
+//! is at most our radius; a "none within radius `L`" here is the weaker statement of the two.
+//!
+//! # What it reproduces
+//!
+//! On `♣♣♥♥` with `--committed --shuffles closed` it finds, within radius 7 and in well under a
+//! second, a four-card committed AND of the \[KWH15\] kind (the `{id: 1/3, π: 2/3}` shuffle,
+//! exactly 8 shuffles in expectation, by the analyzer); with `--shuffles uniform-closed` it finds
+//! none (\[KKWHS17\]: restart-free four-card AND needs non-uniform or non-closed shuffles).
+//!
+//! Loops need exact per-input distributions to match, so the Las Vegas search runs in `perfect`
+//! mode only; the possibilistic notions are rejected with [`super::SearchError::Unsupported`].
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{DepthStats, Problem, Progress, SearchError, State, Step};
+use crate::model::{Action, ActionKind, Branch};
+
+/// An action's children: `(node, inputs present)` each.
+type Children = Vec<(u32, u32)>;
+
+/// A node of the state graph: one state up to a relabelling of positions.
+#[derive(Debug)]
+struct Node {
+    /// The state as first met (positions as on the table then).
+    state: State,
+    /// Inputs present (bit `i`: some sequence carries input `i`).
+    present: u32,
+    /// Whether a protocol may stop here.
+    is_final: bool,
+    /// Actions, each with its children `(node, inputs present)`; `None` while unexpanded.
+    steps: Option<Vec<Children>>,
+}
+
+/// The state graph within a radius.
+pub(super) struct Graph<'a> {
+    problem: &'a Problem,
+    nodes: Vec<Node>,
+    index: HashMap<Vec<u64>, u32>,
+    /// Nodes first met at the current radius and not expanded yet.
+    frontier: Vec<u32>,
+    /// States generated that were already nodes.
+    pub(super) hits: u64,
+    /// Nodes expanded.
+    pub(super) explored: u64,
+}
+
+/// Which inputs a state carries.
+fn present_mask(st: &State) -> u32 {
+    st.rows.iter().fold(0, |m, (_, c)| {
+        c.iter()
+            .enumerate()
+            .fold(m, |m, (i, &x)| if x != 0 { m | 1 << i } else { m })
+    })
+}
+
+impl<'a> Graph<'a> {
+    pub(super) fn new(problem: &'a Problem, start: &State) -> Graph<'a> {
+        let mut g = Graph {
+            problem,
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            frontier: Vec::new(),
+            hits: 0,
+            explored: 0,
+        };
+        let key = problem.canonical(start);
+        g.intern(key, start.clone());
+        g
+    }
+
+    fn intern(&mut self, key: Vec<u64>, st: State) -> u32 {
+        if let Some(&id) = self.index.get(&key) {
+            self.hits += 1;
+            return id;
+        }
+        let id = self.nodes.len() as u32;
+        let is_final = self.problem.is_final(&st);
+        self.nodes.push(Node {
+            present: present_mask(&st),
+            is_final,
+            steps: if is_final { Some(Vec::new()) } else { None },
+            state: st,
+        });
+        self.index.insert(key, id);
+        if !is_final {
+            self.frontier.push(id);
+        }
+        id
+    }
+
+    /// Expands every node of the frontier (radius grows by one).
+    pub(super) fn grow(
+        &mut self,
+        radius: usize,
+        progress: Progress<'_>,
+    ) -> Result<(), SearchError> {
+        let frontier = std::mem::take(&mut self.frontier);
+        let p = self.problem;
+        let nodes = &self.nodes;
+        let done = AtomicUsize::new(0);
+        let total = frontier.len();
+        type Expanded = Vec<Vec<(Vec<u64>, State)>>;
+        let expanded: Vec<Result<Expanded, SearchError>> = frontier
+            .par_iter()
+            .map(|&v| {
+                let steps = p.expand(&nodes[v as usize].state)?;
+                let out = steps
+                    .into_iter()
+                    .map(|s| {
+                        s.children
+                            .into_iter()
+                            .map(|(_, c)| (p.canonical(&c), c))
+                            .collect()
+                    })
+                    .collect();
+                progress(radius, done.fetch_add(1, Ordering::Relaxed) + 1, total);
+                Ok(out)
+            })
+            .collect();
+        for (&v, res) in frontier.iter().zip(expanded) {
+            let mut edges = Vec::new();
+            for children in res? {
+                let mut ch = Vec::with_capacity(children.len());
+                for (key, st) in children {
+                    let mask = present_mask(&st);
+                    ch.push((self.intern(key, st), mask));
+                }
+                edges.push(ch);
+            }
+            self.explored += 1;
+            self.nodes[v as usize].steps = Some(edges);
+        }
+        Ok(())
+    }
+
+    /// The almost-sure winning region and each node's rank (`u32::MAX` outside it).
+    pub(super) fn winning(&self) -> Vec<u32> {
+        let n = self.nodes.len();
+        let mut in_w = vec![true; n];
+        loop {
+            let mut rank = vec![u32::MAX; n];
+            for (v, node) in self.nodes.iter().enumerate() {
+                if node.is_final {
+                    rank[v] = 0;
+                }
+            }
+            let mut round = 0u32;
+            loop {
+                round += 1;
+                let newly: Vec<usize> = (0..n)
+                    .filter(|&v| in_w[v] && rank[v] == u32::MAX)
+                    .filter(|&v| {
+                        let node = &self.nodes[v];
+                        node.steps.as_ref().is_some_and(|steps| {
+                            steps
+                                .iter()
+                                .any(|e| progressing(e, node.present, &in_w, &rank, round))
+                        })
+                    })
+                    .collect();
+                if newly.is_empty() {
+                    break;
+                }
+                for v in newly {
+                    rank[v] = round;
+                }
+            }
+            let next: Vec<bool> = rank.iter().map(|&r| r != u32::MAX).collect();
+            if next == in_w {
+                return rank;
+            }
+            in_w = next;
+        }
+    }
+
+    fn node_of(&self, st: &State) -> Result<u32, SearchError> {
+        self.index
+            .get(&self.problem.canonical(st))
+            .copied()
+            .ok_or_else(|| SearchError::Analysis("internal: a state outside the graph".into()))
+    }
+}
+
+/// Whether an action (its children with their inputs) keeps inside `W` (nodes of finite rank or
+/// in `in_w`) and, for every input present, reaches a node of rank `< below`.
+fn progressing(
+    children: &[(u32, u32)],
+    present: u32,
+    in_w: &[bool],
+    rank: &[u32],
+    below: u32,
+) -> bool {
+    children.iter().all(|&(c, _)| in_w[c as usize])
+        && (0..32).filter(|i| present >> i & 1 == 1).all(|i| {
+            children
+                .iter()
+                .any(|&(c, m)| m >> i & 1 == 1 && rank[c as usize] < below)
+        })
+}
+
+/// The score of an action: the largest over inputs of the smallest rank reached.
+fn score(children: &[(u32, u32)], present: u32, rank: &[u32]) -> u32 {
+    (0..32)
+        .filter(|i| present >> i & 1 == 1)
+        .map(|i| {
+            children
+                .iter()
+                .filter(|&&(_, m)| m >> i & 1 == 1)
+                .map(|&(c, _)| rank[c as usize])
+                .min()
+                .unwrap_or(u32::MAX)
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// Writes one protocol out of the winning region.
+pub(super) struct Emitter<'g, 'a> {
+    graph: &'g Graph<'a>,
+    rank: &'g [u32],
+    /// Node → (label, the state where it was written).
+    written: HashMap<u32, (String, State)>,
+    targets: HashSet<String>,
+}
+
+impl<'g, 'a> Emitter<'g, 'a> {
+    pub(super) fn new(graph: &'g Graph<'a>, rank: &'g [u32]) -> Self {
+        Emitter {
+            graph,
+            rank,
+            written: HashMap::new(),
+            targets: HashSet::new(),
+        }
+    }
+
+    /// The actions `st` offers, each with its children's `(node, inputs present)`.
+    fn options(&self, st: &State) -> Result<Vec<(Step, Children)>, SearchError> {
+        let mut out = Vec::new();
+        for step in self.graph.problem.expand(st)? {
+            let mut ch = Vec::with_capacity(step.children.len());
+            for (_, c) in &step.children {
+                ch.push((self.graph.node_of(c)?, present_mask(c)));
+            }
+            out.push((step, ch));
+        }
+        Ok(out)
+    }
+
+    /// The top-level actions of the start state that lead to a protocol.
+    pub(super) fn winning_top(&self, start: &State) -> Result<Vec<Step>, SearchError> {
+        let v = self.graph.node_of(start)?;
+        let present = self.graph.nodes[v as usize].present;
+        let in_w: Vec<bool> = self.rank.iter().map(|&r| r != u32::MAX).collect();
+        let r = self.rank[v as usize];
+        Ok(self
+            .options(start)?
+            .into_iter()
+            .filter(|(_, ch)| progressing(ch, present, &in_w, self.rank, r))
+            .map(|(s, _)| s)
+            .collect())
+    }
+
+    /// The whole protocol starting with `first` at the start state.
+    pub(super) fn protocol(
+        &mut self,
+        start: &State,
+        first: &Step,
+    ) -> Result<Vec<Action>, SearchError> {
+        let body = self.write_with(start, first)?;
+        let mut body = body;
+        strip_labels(&mut body, &self.targets);
+        Ok(body)
+    }
+
+    fn write_with(&mut self, st: &State, step: &Step) -> Result<Vec<Action>, SearchError> {
+        let v = self.graph.node_of(st)?;
+        let label = format!("S{}", self.written.len() + 1);
+        self.written.insert(v, (label.clone(), st.clone()));
+        let mut bodies = Vec::with_capacity(step.children.len());
+        for (_, c) in &step.children {
+            bodies.push(self.write(c)?);
+        }
+        let mut out = vec![Action::new(ActionKind::Label(label))];
+        out.extend(self.graph.problem.step_action(step, bodies));
+        Ok(out)
+    }
+
+    fn write(&mut self, st: &State) -> Result<Vec<Action>, SearchError> {
+        let p = self.graph.problem;
+        if p.is_final(st) {
+            return p
+                .final_actions(st)
+                .ok_or_else(|| SearchError::Analysis("final state without a result".into()));
+        }
+        let v = self.graph.node_of(st)?;
+        if let Some((label, there)) = self.written.get(&v) {
+            let label = label.clone();
+            let perm = p.relabelling(st, there).ok_or_else(|| {
+                SearchError::Analysis(
+                    "internal: equal canonical forms without a relabelling".into(),
+                )
+            })?;
+            self.targets.insert(label.clone());
+            let mut out = Vec::new();
+            if !perm.is_identity() {
+                out.push(Action::new(ActionKind::Perm(perm)));
+            }
+            out.push(Action::new(ActionKind::Goto(label)));
+            return Ok(out);
+        }
+        let present = self.graph.nodes[v as usize].present;
+        let r = self.rank[v as usize];
+        let in_w: Vec<bool> = self.rank.iter().map(|&x| x != u32::MAX).collect();
+        let best = self
+            .options(st)?
+            .into_iter()
+            .filter(|(_, ch)| progressing(ch, present, &in_w, self.rank, r))
+            .min_by_key(|(_, ch)| score(ch, present, self.rank))
+            .map(|(s, _)| s)
+            .ok_or_else(|| {
+                SearchError::Analysis("internal: a winning state without a winning action".into())
+            })?;
+        self.write_with(st, &best)
+    }
+}
+
+/// Removes the labels no `goto` names.
+fn strip_labels(body: &mut Vec<Action>, targets: &HashSet<String>) {
+    body.retain(|a| !matches!(&a.kind, ActionKind::Label(l) if !targets.contains(l)));
+    for a in body.iter_mut() {
+        if let ActionKind::Turn {
+            branches: Some(branches),
+            ..
+        } = &mut a.kind
+        {
+            for Branch { body, .. } in branches.iter_mut() {
+                strip_labels(body, targets);
+            }
+        }
+    }
+}
+
+/// Runs the Las Vegas search up to `max_steps`: returns the radius and the protocols' bodies, the
+/// per-radius statistics, and the number of top-level actions.
+pub(super) fn run(
+    problem: &Problem,
+    start: &State,
+    progress: Progress<'_>,
+) -> Result<LasVegasResult, SearchError> {
+    let mut graph = Graph::new(problem, start);
+    let mut per_depth = Vec::new();
+    let top_level_actions = problem.expand(start)?.len();
+    let mut found = None;
+    let mut exhausted = false;
+    for radius in 1..=problem.query.max_steps {
+        let t0 = Instant::now();
+        let (e0, h0) = (graph.explored, graph.hits);
+        graph.grow(radius, progress)?;
+        let rank = graph.winning();
+        let start_node = graph.node_of(start)?;
+        if rank[start_node as usize] != u32::MAX {
+            let emitter = Emitter::new(&graph, &rank);
+            let tops = emitter.winning_top(start)?;
+            let mut seen = HashSet::new();
+            let mut bodies = Vec::new();
+            for top in tops {
+                let key: Vec<Vec<u64>> = top
+                    .children
+                    .iter()
+                    .map(|(_, c)| problem.canonical(c))
+                    .collect();
+                if !seen.insert(key) {
+                    continue;
+                }
+                let mut e = Emitter::new(&graph, &rank);
+                bodies.push(e.protocol(start, &top)?);
+                if problem.query.first {
+                    break;
+                }
+            }
+            found = Some((radius, bodies));
+        }
+        per_depth.push(DepthStats {
+            depth: radius,
+            states_explored: graph.explored - e0,
+            memo_hits: graph.hits - h0,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        if found.is_some() {
+            break;
+        }
+        if graph.frontier.is_empty() {
+            exhausted = true;
+            break;
+        }
+    }
+    Ok(LasVegasResult {
+        found,
+        per_depth,
+        explored: graph.explored,
+        hits: graph.hits,
+        top_level_actions,
+        exhausted,
+    })
+}
+
+/// What [`run`] found.
+pub(super) struct LasVegasResult {
+    /// `(radius, protocol bodies)` when some protocol exists.
+    pub(super) found: Option<(usize, Vec<Vec<Action>>)>,
+    pub(super) per_depth: Vec<DepthStats>,
+    pub(super) explored: u64,
+    pub(super) hits: u64,
+    pub(super) top_level_actions: usize,
+    /// Whether every reachable state was expanded with nothing found: then no protocol exists at
+    /// any radius.
+    pub(super) exhausted: bool,
+}
