@@ -171,13 +171,9 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     match outcome.length {
         Some(len) => {
             println!(
-                "# {} protocol(s) {unit} {len} step(s) (the shortest){}",
+                "# {} protocol(s) {unit} {len} step(s) (the shortest), each re-checked by the exact \
+                 analyzer",
                 outcome.protocols.len(),
-                if outcome.rechecked {
-                    ", each re-checked by the exact analyzer"
-                } else {
-                    " — standard deck: NOT re-checked (the analyzer models two colours only)"
-                }
             );
             for (k, p) in outcome.protocols.iter().enumerate() {
                 if let Some(a) = outcome.analyses.get(k) {

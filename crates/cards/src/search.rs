@@ -85,7 +85,9 @@
 //! number of threads.
 //!
 //! Every protocol reported has been re-checked by the exact analyzer ([`crate::analyze`]):
-//! correct, at least the requested security, finite runtime, and committed exactly when asked.
+//! correct, at least the requested security, finite runtime (or restart-free Las Vegas when
+//! asked for), and committed exactly when asked; its verdict is in
+//! [`SearchOutcome::analyses`].
 //! A disagreement is an error ([`SearchError::OracleRejected`]), never a silent result.
 //!
 //! # Standard decks
@@ -94,10 +96,9 @@
 //! \[KSK19\] encoding: input `a` is the two lowest cards, `b` the next two, helpers follow; a
 //! commitment is 0 when its lower card lies first, and a committed result must use the same two
 //! cards in every sequence (otherwise the basis itself could leak). Position relabellings and
-//! input relabellings are used as symmetries; colour swap is not. **The `.cards` format and the
-//! analyzer encode commitments in two colours only, so protocols found for a standard deck are
-//! printed with an explanatory header and are not re-checked** ([`SearchOutcome::rechecked`] is
-//! `false`). A "none found" needs no re-check.
+//! input relabellings are used as symmetries; colour swap is not. Finds are written with the
+//! format's standard-deck commitments (`layout a(#1 #2) b(#3 #4)`) and re-checked by the
+//! analyzer like any other, including its rule that a result's two cards never vary.
 //!
 //! # Las Vegas runtime
 //!
@@ -397,16 +398,12 @@ pub struct SearchOutcome {
     /// Las Vegas search only: every state reachable from the start was expanded and none of
     /// them leads to a protocol, so none exists at any length (not just within the bound).
     pub exhausted: bool,
-    /// What the analyzer says of each protocol (same order as `protocols`; empty when not
-    /// re-checked).
+    /// What the analyzer says of each protocol (same order as `protocols`).
     pub analyses: Vec<FoundAnalysis>,
     /// Wall-clock seconds of the whole search (setup, search and re-checks).
     pub seconds: f64,
     /// Rayon threads available (results do not depend on it).
     pub threads: usize,
-    /// Whether every protocol reported was re-checked by the exact analyzer (false only for
-    /// standard decks, which the analyzer does not model).
-    pub rechecked: bool,
 }
 
 /// The analyzer's verdict on a protocol the search found.
@@ -583,29 +580,21 @@ impl Problem {
             exhausted: work.exhausted,
             seconds: 0.0,
             threads: rayon::current_num_threads(),
-            rechecked: true,
         };
         if let Some((len, bodies)) = work.found {
             outcome.found = true;
             outcome.length = Some(len);
             for (k, body) in bodies.into_iter().enumerate() {
                 let p = self.protocol(k + 1, len, body);
-                if self.standard {
-                    outcome.rechecked = false;
-                    outcome
-                        .protocols
-                        .push(format!("{}{p}", self.standard_header()));
-                } else {
-                    let a = self.recheck(&p)?;
-                    outcome.analyses.push(FoundAnalysis {
-                        runtime: a.runtime.as_str().to_owned(),
-                        security: a.security.to_string(),
-                        expected_shuffles: a.expected_shuffles,
-                        min_shuffles: a.min_shuffles,
-                        max_shuffles: a.max_shuffles,
-                    });
-                    outcome.protocols.push(p.to_string());
-                }
+                let a = self.recheck(&p)?;
+                outcome.analyses.push(FoundAnalysis {
+                    runtime: a.runtime.as_str().to_owned(),
+                    security: a.security.to_string(),
+                    expected_shuffles: a.expected_shuffles,
+                    min_shuffles: a.min_shuffles,
+                    max_shuffles: a.max_shuffles,
+                });
+                outcome.protocols.push(p.to_string());
                 outcome.models.push(p);
             }
         }
@@ -916,9 +905,20 @@ impl Problem {
 
     fn layout(&self) -> Vec<LayoutItem> {
         if self.standard {
-            // Not expressible as input commitments in the format: list the cards (see
-            // `standard_header`).
-            return self.symbols.iter().map(|&c| LayoutItem::Card(c)).collect();
+            // Input i on the (2i)-th and (2i+1)-th lowest cards, lower first = 0; then helpers.
+            let mut items: Vec<LayoutItem> = (0..self.k)
+                .map(|i| LayoutItem::InputOn {
+                    name: input_name(i),
+                    negated: false,
+                    cards: [self.symbols[2 * i], self.symbols[2 * i + 1]],
+                })
+                .collect();
+            items.extend(
+                self.symbols[2 * self.k..]
+                    .iter()
+                    .map(|&c| LayoutItem::Card(c)),
+            );
+            return items;
         }
         let mut items: Vec<LayoutItem> = (0..self.k)
             .map(|i| LayoutItem::Input {
@@ -948,29 +948,6 @@ impl Problem {
             layout: self.layout(),
             body,
         }
-    }
-
-    /// The comment that explains a standard-deck protocol's encoding.
-    fn standard_header(&self) -> String {
-        let mut out = String::from(
-            "# standard deck: each input is two cards, lower number first = 0, swapped = 1:\n#",
-        );
-        for i in 0..self.k {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&format!(
-                " {} = {} {}",
-                input_name(i),
-                self.symbols[2 * i],
-                self.symbols[2 * i + 1]
-            ));
-        }
-        out.push_str(
-            "; the rest are helpers, in order.\n# The .cards format and the analyzer encode \
-             commitments in two colours only: this protocol is NOT re-checked by the analyzer.\n",
-        );
-        out
     }
 
     fn start_state(&self) -> Result<State, SearchError> {

@@ -225,14 +225,15 @@ fn bad_decks_are_typed_errors() {
 }
 
 #[test]
-fn standard_deck_xor_is_found_at_two_steps_and_marked_not_rechecked() {
+fn standard_deck_xor_is_found_at_two_steps_and_rechecked_with_its_ksk19_encoding() {
+    // [MS09]'s XOR idea on four distinct cards, in the [KSK19] encoding (lower card first = 0):
+    // written with standard-deck commitments, and confirmed by the analyzer from the text.
     let mut q = query("1234", "xor", 3, ShuffleClass::UniformClosed, true);
     q.single_card_turns = true;
     let out = search(&q).expect("runs");
-    assert_eq!(out.length, Some(2));
-    assert!(!out.rechecked, "the analyzer has no standard decks");
+    confirm(&out, 2, true, Security::Perfect);
     for t in &out.protocols {
-        assert!(t.contains("NOT re-checked"), "{t}");
+        assert!(t.contains("layout a(#1 #2) b(#3 #4)"), "{t}");
         assert!(t.contains("shuffle"), "{t}");
     }
 }
@@ -245,7 +246,7 @@ fn ksk19_no_four_card_standard_deck_finite_committed_and_up_to_five_steps() {
     q.single_card_turns = true;
     let out = search(&q).expect("runs");
     assert!(!out.found);
-    assert!(out.rechecked, "nothing to re-check");
+    assert!(out.protocols.is_empty() && out.analyses.is_empty());
 }
 
 #[test]
@@ -306,7 +307,7 @@ fn kwh15_four_card_las_vegas_committed_and_is_found_with_closed_shuffles() {
     // analyzer, re-run here on the printed text, confirms it: correct, perfect, restart-free
     // Las Vegas (unbounded), expected shuffles exactly 8.
     let out = search(&las_vegas("♣♣♥♥", "and", 8, ShuffleClass::Closed)).expect("runs");
-    assert!(out.found && out.rechecked);
+    assert!(out.found);
     assert_eq!(out.length, Some(7));
     assert_eq!(out.analyses.len(), out.protocols.len());
     for (t, reported) in out.protocols.iter().zip(&out.analyses) {
@@ -386,4 +387,27 @@ fn las_vegas_result_does_not_depend_on_the_number_of_threads() {
     assert_eq!(one.protocols, three.protocols);
     assert_eq!(one.states_explored, three.states_explored);
     assert_eq!(one.memo_hits, three.memo_hits);
+}
+
+#[test]
+fn ksk19_four_card_standard_deck_las_vegas_and_with_random_cuts_only_is_found() {
+    // [KSK19]: with four distinct cards there is an AND whose runtime is finite in expectation
+    // using random cuts only (and, as above, none with finite runtime). The Las Vegas search
+    // finds one with cuts alone; the analyzer confirms it from the text (basis rule included).
+    let mut q = las_vegas("1234", "and", 8, ShuffleClass::Cuts);
+    q.first = true;
+    let out = search(&q).expect("runs");
+    assert!(out.found);
+    let t = &out.protocols[0];
+    assert!(t.contains("goto"), "{t}");
+    assert!(
+        t.lines()
+            .filter(|l| l.trim_start().starts_with("shuffle"))
+            .all(|l| l.contains("shuffle cut")),
+        "random cuts only: {t}"
+    );
+    let a = analyze(&parse(t).expect("search output parses")).expect("analyzable");
+    assert!(a.correct && a.committed, "{t}: {:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect, "{t}");
+    assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
 }
