@@ -138,10 +138,14 @@ fn kwh15_no_four_card_finite_committed_and_with_random_cuts_up_to_sixteen_steps(
 }
 
 #[test]
-fn kkwhs17_no_five_card_committed_and_with_closed_uniform_shuffles_up_to_three_steps() {
-    // [KKWHS17]: with closed shuffles, finite-runtime committed AND needs six cards.
-    let out = search(&query("♣♣♣♥♥", "and", 3, ShuffleClass::UniformClosed, true)).expect("runs");
-    assert!(!out.found);
+fn kkwhs17_no_five_card_committed_and_with_closed_uniform_shuffles_up_to_six_steps() {
+    // [KKWHS17]: with closed shuffles, finite-runtime committed AND needs six cards. Both
+    // five-card decks (the helper ♣ or ♥), uniform closed shuffles, every turn set.
+    for deck in ["♣♣♣♥♥", "♣♣♥♥♥"] {
+        let out = search(&query(deck, "and", 6, ShuffleClass::UniformClosed, true)).expect("runs");
+        assert!(!out.found, "{deck}");
+        assert_eq!(out.per_depth.len(), 6, "{deck}: every depth searched");
+    }
 }
 
 #[test]
