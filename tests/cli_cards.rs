@@ -292,21 +292,26 @@ fn headline_json_lists_every_builtin_with_its_claim_check() {
 fn search_las_vegas_json_finds_the_kwh15_four_card_committed_and() {
     // [KWH15]: a four-card committed AND exists with a runtime finite in expectation. The
     // documented `--runtime las-vegas` query prints it with its loops and the analyzer's verdict.
-    let v = json(&[
-        "cards",
-        "search",
-        "--deck",
-        "♣♣♥♥",
-        "--function",
-        "and",
-        "--committed",
-        "--runtime",
-        "las-vegas",
-        "--max-steps",
-        "8",
-        "--first",
-        "--json",
-    ]);
+    let search = |shuffles: &str, radius: &str| {
+        json(&[
+            "cards",
+            "search",
+            "--deck",
+            "♣♣♥♥",
+            "--function",
+            "and",
+            "--committed",
+            "--runtime",
+            "las-vegas",
+            "--shuffles",
+            shuffles,
+            "--max-steps",
+            radius,
+            "--first",
+            "--json",
+        ])
+    };
+    let v = search("closed", "8");
     assert_eq!(v["found"], true);
     assert_eq!(v["runtime"], "las-vegas");
     assert!(v["length"].as_u64().is_some_and(|l| l <= 8));
@@ -317,22 +322,7 @@ fn search_las_vegas_json_finds_the_kwh15_four_card_committed_and() {
     assert!(v["states_explored"].as_u64().is_some_and(|n| n > 0));
     assert!(v["seconds"].as_f64().is_some());
     // The same question under uniform closed shuffles: none within the radius ([KKWHS17]).
-    let v = json(&[
-        "cards",
-        "search",
-        "--deck",
-        "♣♣♥♥",
-        "--function",
-        "and",
-        "--committed",
-        "--runtime",
-        "las-vegas",
-        "--shuffles",
-        "uniform-closed",
-        "--max-steps",
-        "10",
-        "--json",
-    ]);
+    let v = search("uniform-closed", "10");
     assert_eq!(v["found"], false);
     assert_eq!(v["protocols"].as_array().map(Vec::len), Some(0));
 }

@@ -598,6 +598,12 @@ fn add_to(acc: &mut Q, x: &Q) {
 }
 
 /// `a · b`, skipping the big-integer work when a factor is 0 or 1 (most factors are).
+/// Entrywise product: per input, the mass of reaching a node times the part of the state that
+/// takes one branch there.
+fn times(mass: &[Q], sums: &[Q]) -> Vec<Q> {
+    mass.iter().zip(sums).map(|(m, s)| mul(m, s)).collect()
+}
+
 fn mul(a: &Q, b: &Q) -> Q {
     if a.is_zero() || b.is_zero() {
         Q::zero()
@@ -1372,12 +1378,7 @@ impl<'p> Walker<'p> {
         }
         for (basis, sub) in groups {
             let sums = sub.column_sums(self.k);
-            let mass: Vec<Q> = path
-                .mass
-                .iter()
-                .zip(&sums)
-                .map(|(m, s)| mul(m, s))
-                .collect();
+            let mass = times(&path.mass, &sums);
             self.turns.push(TurnRecord {
                 node: path.node,
                 span: action.span,
@@ -1464,12 +1465,7 @@ impl<'p> Walker<'p> {
                     let turned = turned.join(" ");
                     for (obs, mut sub) in state.split(&sorted) {
                         let sums = sub.column_sums(self.k);
-                        let mass: Vec<Q> = path
-                            .mass
-                            .iter()
-                            .zip(&sums)
-                            .map(|(m, s)| mul(m, s))
-                            .collect();
+                        let mass = times(&path.mass, &sums);
                         sub.normalize(&sums);
                         self.turns.push(TurnRecord {
                             node: path.node,

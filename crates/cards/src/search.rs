@@ -521,13 +521,7 @@ pub fn search_with_progress(
             let mut bodies = Vec::new();
             for i in winners {
                 let t = &mut tasks[i];
-                let key: Vec<Vec<u64>> = t
-                    .step
-                    .children
-                    .iter()
-                    .map(|(_, c)| problem.canonical(c))
-                    .collect();
-                if !seen.insert(key) {
+                if !seen.insert(problem.children_key(&t.step)) {
                     continue;
                 }
                 bodies.push(t.build_top(depth - 1)?);
@@ -1372,6 +1366,14 @@ impl Problem {
         } else {
             Some(Vec::new())
         }
+    }
+
+    /// What makes two top-level actions the same protocol: their children's canonical forms.
+    fn children_key(&self, step: &Step) -> Vec<Vec<u64>> {
+        step.children
+            .iter()
+            .map(|(_, c)| self.canonical(c))
+            .collect()
     }
 
     /// A position relabelling `π` with `π(from) = to` (rows and per-input columns equal).

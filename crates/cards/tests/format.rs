@@ -17,6 +17,8 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+mod support;
+
 const SPEC_EXAMPLES: [&str; 5] = [
     "five-card-trick",
     "mks-four-card-and",
@@ -1003,26 +1005,7 @@ fn mutate(src: &str, edits: &[(usize, u8, usize)]) -> String {
         '{', '}', '(', ')', ';', '\n', '#', '1', '9', '0', '♣', '♥', 'C', 'x', ':', ',', '|', '<',
         '>', '/', '-', '~', ' ', '7',
     ];
-    let mut chars: Vec<char> = src.chars().collect();
-    for &(at, kind, pick) in edits {
-        if chars.is_empty() {
-            break;
-        }
-        let i = at % chars.len();
-        match kind % 4 {
-            0 => {
-                chars.remove(i);
-            }
-            1 => chars.insert(i, ALPHABET[pick % ALPHABET.len()]),
-            2 => chars[i] = ALPHABET[pick % ALPHABET.len()],
-            _ => {
-                let j = (i + pick % 40).min(chars.len());
-                let copy: Vec<char> = chars[i..j].to_vec();
-                chars.splice(i..i, copy);
-            }
-        }
-    }
-    chars.into_iter().collect()
+    support::mutate(src, edits, &ALPHABET, 40)
 }
 
 proptest! {

@@ -14,6 +14,8 @@ use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId, Symbol};
 use proptest::prelude::*;
 
+mod support;
+
 fn protocol(src: &str) -> Protocol {
     parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
 }
@@ -558,26 +560,7 @@ fn mutate(src: &str, edits: &[(usize, u8, usize)]) -> String {
     const ALPHABET: [char; 16] = [
         '(', ')', '#', '1', '2', '9', '0', '~', ' ', '\n', 'a', 'b', '♣', ':', ',', '{',
     ];
-    let mut chars: Vec<char> = src.chars().collect();
-    for &(at, kind, pick) in edits {
-        if chars.is_empty() {
-            break;
-        }
-        let i = at % chars.len();
-        match kind % 4 {
-            0 => {
-                chars.remove(i);
-            }
-            1 => chars.insert(i, ALPHABET[pick % ALPHABET.len()]),
-            2 => chars[i] = ALPHABET[pick % ALPHABET.len()],
-            _ => {
-                let j = (i + pick % 12).min(chars.len());
-                let copy: Vec<char> = chars[i..j].to_vec();
-                chars.splice(i..i, copy);
-            }
-        }
-    }
-    chars.into_iter().collect()
+    support::mutate(src, edits, &ALPHABET, 12)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -407,12 +407,7 @@ pub(super) fn run(
             let mut seen = HashSet::new();
             let mut bodies = Vec::new();
             for top in tops {
-                let key: Vec<Vec<u64>> = top
-                    .children
-                    .iter()
-                    .map(|(_, c)| problem.canonical(c))
-                    .collect();
-                if !seen.insert(key) {
+                if !seen.insert(problem.children_key(&top)) {
                     continue;
                 }
                 let mut e = Emitter::new(&graph, &rank);
