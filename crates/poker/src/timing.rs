@@ -75,11 +75,10 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// CPU time consumed by the current thread, from Linux's `/proc/thread-self/schedstat` (first
-/// field, nanoseconds). The kernel updates it at scheduler ticks, so it is only used for totals
-/// over many operations, where the error is at most a tick or two.
+/// CPU time consumed by the current thread (`CLOCK_THREAD_CPUTIME_ID` through the `cpu-time`
+/// crate): nanosecond resolution, so even a few fast operations get a meaningful mean.
 struct CpuClock {
-    start: Option<u64>,
+    start: Option<cpu_time::ThreadTime>,
 }
 
 impl CpuClock {
@@ -87,23 +86,14 @@ impl CpuClock {
         CpuClock { start: None }
     }
 
-    fn now() -> Option<u64> {
-        std::fs::read_to_string("/proc/thread-self/schedstat")
-            .ok()?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    }
-
     fn start(&mut self) {
-        self.start = CpuClock::now();
+        self.start = cpu_time::ThreadTime::try_now().ok();
     }
 
     /// Mean CPU milliseconds per operation since `start`.
     fn per_op(&self, ops: usize) -> Option<f64> {
-        let (a, b) = (self.start?, CpuClock::now()?);
-        Some(b.saturating_sub(a) as f64 / 1e6 / ops as f64)
+        let elapsed = self.start?.try_elapsed().ok()?;
+        Some(elapsed.as_secs_f64() * 1e3 / ops as f64)
     }
 }
 
