@@ -87,6 +87,21 @@ pub enum NamedFunction {
 }
 
 impl NamedFunction {
+    /// Every named function, in the order of the format's table.
+    pub const ALL: [NamedFunction; 6] = [
+        NamedFunction::And,
+        NamedFunction::Or,
+        NamedFunction::Xor,
+        NamedFunction::Nand,
+        NamedFunction::Nor,
+        NamedFunction::Xnor,
+    ];
+
+    /// The function a keyword names (`and`, `or`, …), if any.
+    pub fn from_keyword(word: &str) -> Option<NamedFunction> {
+        NamedFunction::ALL.into_iter().find(|f| f.keyword() == word)
+    }
+
     /// The keyword in the format.
     pub fn keyword(self) -> &'static str {
         match self {
@@ -616,6 +631,15 @@ mod tests {
         assert_eq!(encode_bit(false), [Symbol::Club, Symbol::Heart]);
         assert_eq!(decode_bit(encode_bit(true)), Some(true));
         assert_eq!(decode_bit([Symbol::Club, Symbol::Club]), None);
+    }
+
+    #[test]
+    fn every_function_keyword_names_its_function_and_nothing_else_does() {
+        for f in NamedFunction::ALL {
+            assert_eq!(NamedFunction::from_keyword(f.keyword()), Some(f));
+        }
+        assert_eq!(NamedFunction::from_keyword("AND"), None);
+        assert_eq!(NamedFunction::from_keyword("copy"), None);
     }
 
     #[test]

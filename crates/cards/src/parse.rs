@@ -1416,16 +1416,7 @@ impl Parser {
 }
 
 fn interpret_function((span, word): (Span, String), inputs: usize) -> PResult<Function> {
-    let named = match word.as_str() {
-        "and" => Some(NamedFunction::And),
-        "or" => Some(NamedFunction::Or),
-        "xor" => Some(NamedFunction::Xor),
-        "nand" => Some(NamedFunction::Nand),
-        "nor" => Some(NamedFunction::Nor),
-        "xnor" => Some(NamedFunction::Xnor),
-        _ => None,
-    };
-    if let Some(f) = named {
+    if let Some(f) = NamedFunction::from_keyword(&word) {
         return Ok(Function::Named(f));
     }
     if word == "copy" {

@@ -327,16 +327,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Symbol>, SearchError> {
 /// Parses a function: a name (`and`, `or`, `xor`, `nand`, `nor`, `xnor`, `copy`) or a truth
 /// table of length 2, 4 or 8 over the inputs in binary order.
 pub fn parse_function(text: &str) -> Result<Function, SearchError> {
-    let named = match text {
-        "and" => Some(NamedFunction::And),
-        "or" => Some(NamedFunction::Or),
-        "xor" => Some(NamedFunction::Xor),
-        "nand" => Some(NamedFunction::Nand),
-        "nor" => Some(NamedFunction::Nor),
-        "xnor" => Some(NamedFunction::Xnor),
-        _ => None,
-    };
-    if let Some(f) = named {
+    if let Some(f) = NamedFunction::from_keyword(text) {
         return Ok(Function::Named(f));
     }
     if text == "copy" {
