@@ -11,10 +11,10 @@ use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_net::{
     memory_network, merge_phases, play_in_memory, play_with_rng, total_cost, Backend, Channel,
-    GameSpec, Latency, NetError, PlayerReport, TcpMesh, Workload,
+    GameSpec, Latency, NetError, PlayerReport, Workload,
 };
 
-use common::{loopback, quick};
+use common::tcp_meshes;
 
 fn spec(backend: Backend, workload: Workload, players: usize, timeout_ms: u64) -> GameSpec {
     GameSpec {
@@ -175,23 +175,6 @@ fn latency_makes_wall_time_grow_with_rounds() {
     for (a, b) in fast.iter().zip(&reports) {
         assert_eq!((a.cost, &a.hands, &a.public), (b.cost, &b.hands, &b.public));
     }
-}
-
-fn tcp_meshes(n: usize, seed: u64) -> Vec<TcpMesh> {
-    let (roster, keys, listeners) = loopback(n, seed);
-    let handles: Vec<_> = listeners
-        .into_iter()
-        .zip(keys)
-        .enumerate()
-        .map(|(j, (l, k))| {
-            let roster = roster.clone();
-            thread::spawn(move || TcpMesh::connect(&roster, PartyId::from_index(j), &k, l, quick()))
-        })
-        .collect();
-    handles
-        .into_iter()
-        .map(|h| h.join().expect("thread").expect("connect"))
-        .collect()
 }
 
 #[test]

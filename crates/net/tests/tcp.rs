@@ -10,29 +10,11 @@ use std::time::Duration;
 use facedown_core::PartyId;
 use facedown_net::{Channel, NetError, StaticKeypair, TcpMesh, WireFault};
 
-use common::{loopback, quick};
-
-/// Connects all players of a loopback roster, one thread each.
-fn mesh(n: usize, seed: u64) -> Vec<TcpMesh> {
-    let (roster, keys, listeners) = loopback(n, seed);
-    let handles: Vec<_> = listeners
-        .into_iter()
-        .zip(keys)
-        .enumerate()
-        .map(|(j, (l, k))| {
-            let roster = roster.clone();
-            thread::spawn(move || TcpMesh::connect(&roster, PartyId::from_index(j), &k, l, quick()))
-        })
-        .collect();
-    handles
-        .into_iter()
-        .map(|h| h.join().expect("thread").expect("connect"))
-        .collect()
-}
+use common::{loopback, quick, tcp_meshes};
 
 #[test]
 fn frames_larger_than_a_noise_message_are_chunked_and_arrive_intact_in_order() {
-    let mut m = mesh(3, 1);
+    let mut m = tcp_meshes(3, 1);
     let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
     m[2].send(PartyId(1), 7, &big).expect("send big");
     m[2].send(PartyId(1), 8, b"small").expect("send small");
@@ -104,7 +86,7 @@ fn another_session_fails_the_handshake() {
 
 #[test]
 fn a_corrupted_frame_is_rejected_naming_the_sender() {
-    let mut m = mesh(2, 4);
+    let mut m = tcp_meshes(2, 4);
     m[1].inject_fault(WireFault::Corrupt);
     m[1].send(PartyId(1), 1, b"attack at dawn").expect("send");
     match m[0].recv(Duration::from_secs(5)) {
@@ -115,7 +97,7 @@ fn a_corrupted_frame_is_rejected_naming_the_sender() {
 
 #[test]
 fn a_replayed_frame_fails_decryption_because_of_the_noise_nonce() {
-    let mut m = mesh(2, 5);
+    let mut m = tcp_meshes(2, 5);
     m[1].inject_fault(WireFault::Replay);
     m[1].send(PartyId(1), 1, b"pay 10").expect("send");
     let first = m[0]
@@ -131,7 +113,7 @@ fn a_replayed_frame_fails_decryption_because_of_the_noise_nonce() {
 
 #[test]
 fn silence_is_a_timeout_and_a_closed_link_names_the_peer() {
-    let mut m = mesh(3, 6);
+    let mut m = tcp_meshes(3, 6);
     assert_eq!(m[0].recv(Duration::from_millis(100)).expect("recv"), None);
     let third = m.pop().expect("player 3");
     drop(third);

@@ -40,3 +40,24 @@ pub fn quick() -> Timeouts {
         write: Duration::from_secs(2),
     }
 }
+
+/// Connects every player of a fresh loopback roster ([`loopback`]), one thread each, and returns
+/// their meshes in party order.
+pub fn tcp_meshes(n: usize, seed: u64) -> Vec<facedown_net::TcpMesh> {
+    let (roster, keys, listeners) = loopback(n, seed);
+    let handles: Vec<_> = listeners
+        .into_iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(j, (l, k))| {
+            let roster = roster.clone();
+            std::thread::spawn(move || {
+                facedown_net::TcpMesh::connect(&roster, PartyId::from_index(j), &k, l, quick())
+            })
+        })
+        .collect();
+    handles
+        .into_iter()
+        .map(|h| h.join().expect("thread").expect("connect"))
+        .collect()
+}
