@@ -324,6 +324,28 @@ impl<C: Channel> Session<'_, C> {
         }))
     }
 
+    /// One message of a kind from every other player, in arrival order: `take` returns the
+    /// payload of a message of the kind and `None` for any other (buffered for later). On a
+    /// timeout, blames the first player not heard from.
+    fn one_from_each_peer<T>(
+        &mut self,
+        what: &str,
+        take: impl Fn(&Msg) -> Option<T>,
+    ) -> Result<Vec<T>, NetError> {
+        let mut got = Vec::new();
+        let mut heard = BTreeSet::new();
+        while heard.len() + 1 < self.players {
+            let missing: Vec<PartyId> = self.peers().filter(|p| !heard.contains(p)).collect();
+            let inc = self.next(what, &|| missing.clone(), &mut |i| {
+                !heard.contains(&i.from) && take(&i.msg).is_some()
+            })?;
+            self.observe(inc.depth);
+            heard.insert(inc.from);
+            got.extend(take(&inc.msg));
+        }
+        Ok(got)
+    }
+
     /// The next message satisfying `wanted`, buffering every other one. On a timeout, blames
     /// the first of `waiting()`.
     fn next(
@@ -831,20 +853,12 @@ fn poker_game<C: Channel, R: RngCore + CryptoRng>(
         merlin::Transcript::new(b"facedown-poker deal"),
         rng,
     )?;
-    let mut shares = vec![share];
     send(s, Message::KeyShare(share))?;
-    let mut heard = BTreeSet::new();
-    while heard.len() + 1 < n_players {
-        let missing: Vec<PartyId> = s.peers().filter(|p| !heard.contains(p)).collect();
-        let inc = s.next("its key share", &|| missing.clone(), &mut |i| {
-            matches!(i.msg, Msg::Poker(Message::KeyShare(_))) && !heard.contains(&i.from)
-        })?;
-        s.observe(inc.depth);
-        heard.insert(inc.from);
-        if let Msg::Poker(Message::KeyShare(k)) = inc.msg {
-            shares.push(k);
-        }
-    }
+    let mut shares = vec![share];
+    shares.extend(s.one_from_each_peer("its key share", |m| match m {
+        Msg::Poker(Message::KeyShare(k)) => Some(*k),
+        _ => None,
+    })?);
     let mut shuffling = waiting.receive_key_shares(&shares)?;
     s.end_phase("key shares");
     hook("keys", s.chan);
@@ -870,19 +884,10 @@ fn poker_game<C: Channel, R: RngCore + CryptoRng>(
 
     // Reveal tokens.
     send(s, Message::Reveal(dealing.reveal_message_with_rng(rng)))?;
-    let mut reveals = vec![];
-    let mut heard = BTreeSet::new();
-    while heard.len() + 1 < n_players {
-        let missing: Vec<PartyId> = s.peers().filter(|p| !heard.contains(p)).collect();
-        let inc = s.next("its reveal tokens", &|| missing.clone(), &mut |i| {
-            matches!(i.msg, Msg::Poker(Message::Reveal(_))) && !heard.contains(&i.from)
-        })?;
-        s.observe(inc.depth);
-        heard.insert(inc.from);
-        if let Msg::Poker(Message::Reveal(r)) = inc.msg {
-            reveals.push(r);
-        }
-    }
+    let reveals = s.one_from_each_peer("its reveal tokens", |m| match m {
+        Msg::Poker(Message::Reveal(r)) => Some(r.clone()),
+        _ => None,
+    })?;
     let dealt = dealing.receive_reveals(&reveals)?;
     s.end_phase("reveal tokens");
     hook("reveal", s.chan);
