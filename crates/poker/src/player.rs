@@ -435,25 +435,12 @@ impl PlayerDealing {
             .iter()
             .map(|&pos| vec![own_token(&c.sk, &cts[pos])])
             .collect();
-        let mut seen = vec![false; params.players];
+        let mut senders = TokenSenders::new(params.players, c.id);
         for msg in msgs {
             let p = msg.player;
-            if p == c.id {
+            if !senders.admit(p)? {
                 continue;
             }
-            let slot = seen.get_mut(p.index()).filter(|_| p.0 != 0).ok_or(
-                PokerError::UnexpectedMessage {
-                    player: p,
-                    reason: "reveal tokens from a player who is not in the game",
-                },
-            )?;
-            if *slot {
-                return Err(PokerError::UnexpectedMessage {
-                    player: p,
-                    reason: "second set of reveal tokens",
-                });
-            }
-            *slot = true;
             let expected = params.positions_revealed_by(p);
             if msg.tokens.len() != expected.len() {
                 return Err(PokerError::WrongLength {
@@ -494,12 +481,7 @@ impl PlayerDealing {
                 tokens[k].push(d);
             }
         }
-        if let Some(i) = (0..params.players).find(|&i| i != c.id.index() && !seen[i]) {
-            return Err(PokerError::Missing {
-                player: PartyId::from_index(i),
-                what: "reveal tokens",
-            });
-        }
+        senders.all_heard()?;
         let mut opened = Vec::with_capacity(wanted.len());
         for (k, &pos) in wanted.iter().enumerate() {
             opened.push(open_card(&c.setup.cards, pos, &cts[pos], &tokens[k])?);
@@ -681,23 +663,11 @@ impl PlayerDealing {
             .iter()
             .map(|&pos| Ok(vec![own_token(&c.sk, self.deck.get(pos)?)]))
             .collect::<Result<Vec<_>>>()?;
-        let mut seen = vec![false; self.keys.len()];
+        let mut senders = TokenSenders::new(self.keys.len(), c.id);
         for msg in msgs {
             let p = msg.player;
-            if p == c.id {
+            if !senders.admit(p)? {
                 continue;
-            }
-            let slot = seen.get_mut(p.index()).filter(|_| p.0 != 0).ok_or(
-                PokerError::UnexpectedMessage {
-                    player: p,
-                    reason: "reveal tokens from a player who is not in the game",
-                },
-            )?;
-            if std::mem::replace(slot, true) {
-                return Err(PokerError::UnexpectedMessage {
-                    player: p,
-                    reason: "second set of reveal tokens",
-                });
             }
             if msg.tokens.len() != positions.len() {
                 return Err(PokerError::WrongLength {
@@ -725,16 +695,58 @@ impl PlayerDealing {
                 tokens[k].push(d);
             }
         }
-        if let Some(i) = (0..self.keys.len()).find(|&i| i != c.id.index() && !seen[i]) {
-            return Err(PokerError::Missing {
-                player: PartyId::from_index(i),
-                what: "reveal tokens",
-            });
-        }
+        senders.all_heard()?;
         positions
             .iter()
             .zip(&tokens)
             .map(|(&pos, t)| open_card(&c.setup.cards, pos, &cts[pos], t))
             .collect()
+    }
+}
+
+/// Who has sent reveal tokens in a round: every other player exactly once.
+struct TokenSenders {
+    seen: Vec<bool>,
+    me: PartyId,
+}
+
+impl TokenSenders {
+    fn new(players: usize, me: PartyId) -> TokenSenders {
+        TokenSenders {
+            seen: vec![false; players],
+            me,
+        }
+    }
+
+    /// `Ok(true)` for the first set of tokens from another player of the game, `Ok(false)` for
+    /// one's own (nothing to check); a stranger or a second set is an error naming the sender.
+    fn admit(&mut self, p: PartyId) -> Result<bool> {
+        if p == self.me {
+            return Ok(false);
+        }
+        let slot = self.seen.get_mut(p.index()).filter(|_| p.0 != 0).ok_or(
+            PokerError::UnexpectedMessage {
+                player: p,
+                reason: "reveal tokens from a player who is not in the game",
+            },
+        )?;
+        if std::mem::replace(slot, true) {
+            return Err(PokerError::UnexpectedMessage {
+                player: p,
+                reason: "second set of reveal tokens",
+            });
+        }
+        Ok(true)
+    }
+
+    /// Errs naming the first other player not heard from.
+    fn all_heard(&self) -> Result<()> {
+        match (0..self.seen.len()).find(|&i| i != self.me.index() && !self.seen[i]) {
+            Some(i) => Err(PokerError::Missing {
+                player: PartyId::from_index(i),
+                what: "reveal tokens",
+            }),
+            None => Ok(()),
+        }
     }
 }

@@ -185,3 +185,57 @@ fn ms09_random_cut_on_the_table_after_a_deal() {
         .restricted_shuffle_with_rng(9, &set, &[1, 1, 2, 3], &mut rng)
         .is_err());
 }
+
+/// Reveal tokens must come once from every other player of the game: a duplicate set, a set
+/// from a stranger and a missing set are each refused naming the player.
+#[test]
+fn reveal_tokens_must_come_once_from_every_other_player() {
+    let mut rng = seeded_rng(7);
+    let mut shuffling = shuffling_players();
+    for p in 0..3 {
+        let msg = shuffling[p].shuffle_with_rng(&mut rng).expect("in turn");
+        for (i, other) in shuffling.iter_mut().enumerate() {
+            if i != p {
+                other.receive_shuffle(&msg).expect("honest shuffle");
+            }
+        }
+    }
+    let table: Vec<_> = shuffling
+        .into_iter()
+        .map(|s| s.finish().expect("all shuffled"))
+        .collect();
+    let reveals: Vec<_> = table
+        .iter()
+        .map(|t| t.reveal_message_with_rng(&mut rng))
+        .collect();
+    let me = &table[0];
+    // Player 2's set twice.
+    let twice = [reveals[1].clone(), reveals[1].clone(), reveals[2].clone()];
+    assert!(matches!(
+        me.receive_reveals(&twice),
+        Err(PokerError::UnexpectedMessage {
+            player: PartyId(2),
+            ..
+        })
+    ));
+    // A set signed as player 7, who is not in the game.
+    let mut stranger = reveals[2].clone();
+    stranger.player = PartyId(7);
+    assert!(matches!(
+        me.receive_reveals(&[reveals[1].clone(), stranger]),
+        Err(PokerError::UnexpectedMessage {
+            player: PartyId(7),
+            ..
+        })
+    ));
+    // Player 3's set missing.
+    assert!(matches!(
+        me.receive_reveals(&[reveals[1].clone()]),
+        Err(PokerError::Missing {
+            player: PartyId(3),
+            ..
+        })
+    ));
+    // One's own set is ignored; the honest round opens the hand.
+    assert!(me.receive_reveals(&reveals).is_ok());
+}
