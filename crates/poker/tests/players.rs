@@ -3,7 +3,7 @@
 use facedown_core::rng::seeded_rng;
 use facedown_core::PartyId;
 use facedown_poker::errors::PokerError;
-use facedown_poker::player::{DealParams, GameSetup, Player, PlayerShuffling};
+use facedown_poker::player::{DealParams, GameSetup, Player, PlayerDealing, PlayerShuffling};
 use merlin::Transcript;
 
 const PARAMS: DealParams = DealParams {
@@ -25,6 +25,23 @@ fn shuffling_players() -> Vec<PlayerShuffling> {
     waiting
         .into_iter()
         .map(|w| w.receive_key_shares(&shares).expect("honest shares"))
+        .collect()
+}
+
+/// The three players after every honest shuffle, ready to reveal.
+fn dealing_players(rng: &mut rand_chacha::ChaCha20Rng) -> Vec<PlayerDealing> {
+    let mut shuffling = shuffling_players();
+    for p in 0..3 {
+        let msg = shuffling[p].shuffle_with_rng(rng).expect("in turn");
+        for (i, other) in shuffling.iter_mut().enumerate() {
+            if i != p {
+                other.receive_shuffle(&msg).expect("honest shuffle");
+            }
+        }
+    }
+    shuffling
+        .into_iter()
+        .map(|s| s.finish().expect("all shuffled"))
         .collect()
 }
 
@@ -107,19 +124,7 @@ fn ms09_random_cut_on_the_table_after_a_deal() {
     use facedown_poker::restricted::PermSet;
 
     let mut rng = seeded_rng(6);
-    let mut shuffling = shuffling_players();
-    for p in 0..3 {
-        let msg = shuffling[p].shuffle_with_rng(&mut rng).expect("in turn");
-        for (i, other) in shuffling.iter_mut().enumerate() {
-            if i != p {
-                other.receive_shuffle(&msg).expect("honest shuffle");
-            }
-        }
-    }
-    let mut table: Vec<_> = shuffling
-        .into_iter()
-        .map(|s| s.finish().expect("all shuffled"))
-        .collect();
+    let mut table = dealing_players(&mut rng);
     let reveals: Vec<_> = table
         .iter()
         .map(|t| t.reveal_message_with_rng(&mut rng))
@@ -191,19 +196,7 @@ fn ms09_random_cut_on_the_table_after_a_deal() {
 #[test]
 fn reveal_tokens_must_come_once_from_every_other_player() {
     let mut rng = seeded_rng(7);
-    let mut shuffling = shuffling_players();
-    for p in 0..3 {
-        let msg = shuffling[p].shuffle_with_rng(&mut rng).expect("in turn");
-        for (i, other) in shuffling.iter_mut().enumerate() {
-            if i != p {
-                other.receive_shuffle(&msg).expect("honest shuffle");
-            }
-        }
-    }
-    let table: Vec<_> = shuffling
-        .into_iter()
-        .map(|s| s.finish().expect("all shuffled"))
-        .collect();
+    let table = dealing_players(&mut rng);
     let reveals: Vec<_> = table
         .iter()
         .map(|t| t.reveal_message_with_rng(&mut rng))
