@@ -40,3 +40,5 @@ q "lv and4 committed cuts R50" --deck $D --function and --committed --max-steps 
 q "std xor committed L2 cuts" --deck 1234 --function xor --committed --max-steps 2 --shuffles cuts --single-card-turns
 for L in 8 10; do q "std and committed finite closed L$L" --deck 1234 --function and --committed --max-steps $L --shuffles closed --single-card-turns; done
 q "std lv and committed cuts R8" --deck 1234 --function and --committed --max-steps 8 --shuffles cuts --runtime las-vegas
+q "ri18 lv and4 committed uniform S3" --deck $D --function and --committed --max-steps 10 --shuffles uniform --max-support 3 --runtime las-vegas --first
+q "ahms21 lv and5 committed random-cuts" --deck ♣♣♣♥♥ --function and --committed --max-steps 12 --shuffles random-cuts --runtime las-vegas --first

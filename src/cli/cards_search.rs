@@ -37,6 +37,9 @@ pub enum SecurityArg {
 pub enum ShufflesArg {
     /// Closed shuffles plus uniform shuffles on small sets (`--max-support`).
     Any,
+    /// Uniform shuffles only: on any subgroup, or on any set of at most `--max-support`
+    /// permutations.
+    Uniform,
     /// Closed shuffles: uniform on subgroups plus `{id: 1/3, π: 2/3}` for involutions `π`.
     Closed,
     /// Uniform on any subgroup of S_n.
@@ -75,7 +78,7 @@ pub struct SearchArgs {
     /// Number of output commitments for `copy`.
     #[arg(long, default_value_t = 2)]
     pub copies: usize,
-    /// For `--shuffles any`: largest uniform non-group support enumerated.
+    /// For `--shuffles any` and `uniform`: largest uniform non-group support enumerated.
     #[arg(long, default_value_t = 2)]
     pub max_support: usize,
     /// Turn one card at a time only (as the Koch–Schrempp–Kirsten model checker does).
@@ -121,6 +124,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     };
     q.shuffles = match args.shuffles {
         ShufflesArg::Any => ShuffleClass::Any,
+        ShufflesArg::Uniform => ShuffleClass::Uniform,
         ShufflesArg::Closed => ShuffleClass::Closed,
         ShufflesArg::UniformClosed => ShuffleClass::UniformClosed,
         ShufflesArg::RandomCuts => ShuffleClass::RandomCuts,

@@ -67,6 +67,7 @@
 //! | `uniform-closed` | uniform over **every** non-trivial subgroup of `S_n` (all of them, found by closing the set of subgroups under joins with cyclic subgroups), `n ≤` [`MAX_SUBGROUP_CARDS`] | exactly this class |
 //! | `closed` | `uniform-closed`, plus `{id: p, π: 1−p}` for every involution `π` and `p ∈ {1/3, 2/3}` | closed uniform shuffles and this finite family of non-uniform ones; in the possibilistic modes weights are irrelevant, so there it is complete for all closed shuffles |
 //! | `any` | `closed`, plus every uniform shuffle on a set of 2 permutations (`--max-support` raises the size) | that finite family; in the possibilistic modes complete for every shuffle with support of at most `--max-support` permutations or a subgroup |
+//! | `uniform` | `uniform-closed`, plus every uniform shuffle on a set of 2 permutations (`--max-support` raises the size); no weighted shuffles | uniform shuffles whose support is a subgroup or has at most `--max-support` permutations |
 //!
 //! Closed shuffles with arbitrary rational weights form an infinite family, so no finite search
 //! is complete for them in `perfect` mode: a "none found" under `closed` or `any` with `perfect`
@@ -213,6 +214,9 @@ impl SearchSecurity {
 pub enum ShuffleClass {
     /// Closed shuffles plus small uniform sets.
     Any,
+    /// Uniform shuffles only: every subgroup, plus every set of at most `--max-support`
+    /// permutations (no weighted shuffles).
+    Uniform,
     /// Closed shuffles (uniform ones and a finite family of weighted ones).
     Closed,
     /// Uniform over any subgroup.
@@ -792,7 +796,10 @@ impl Problem {
         }
         if matches!(
             query.shuffles,
-            ShuffleClass::UniformClosed | ShuffleClass::Closed | ShuffleClass::Any
+            ShuffleClass::UniformClosed
+                | ShuffleClass::Closed
+                | ShuffleClass::Any
+                | ShuffleClass::Uniform
         ) && n > MAX_SUBGROUP_CARDS
         {
             return Err(SearchError::InvalidQuery(format!(
@@ -800,7 +807,9 @@ impl Problem {
                  random-cuts for {n} cards"
             )));
         }
-        if query.max_support < 2 && query.shuffles == ShuffleClass::Any {
+        if query.max_support < 2
+            && matches!(query.shuffles, ShuffleClass::Any | ShuffleClass::Uniform)
+        {
             return Err(SearchError::InvalidQuery(
                 "--max-support must be at least 2".into(),
             ));
@@ -1036,7 +1045,10 @@ impl Problem {
         match self.query.shuffles {
             ShuffleClass::RandomCuts => cuts_and_bisections(&mut push, true),
             ShuffleClass::Cuts => cuts_and_bisections(&mut push, false),
-            ShuffleClass::UniformClosed | ShuffleClass::Closed | ShuffleClass::Any => {
+            ShuffleClass::UniformClosed
+            | ShuffleClass::Closed
+            | ShuffleClass::Any
+            | ShuffleClass::Uniform => {
                 let groups = cached_subgroups(&self.perms, &pidx);
                 for (elems, gens) in groups.iter() {
                     let model = Shuffle::Generated(
@@ -1073,7 +1085,10 @@ impl Problem {
                         }
                     }
                 }
-                if self.query.shuffles == ShuffleClass::Any {
+                if matches!(
+                    self.query.shuffles,
+                    ShuffleClass::Any | ShuffleClass::Uniform
+                ) {
                     let total = self.perms.len();
                     for size in 2..=self.query.max_support.min(total) {
                         if binomial(total, size) > 2_000_000 {

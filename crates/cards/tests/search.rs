@@ -415,3 +415,52 @@ fn ksk19_four_card_standard_deck_las_vegas_and_with_random_cuts_only_is_found() 
     assert_eq!(a.security, Security::Perfect, "{t}");
     assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
 }
+
+#[test]
+fn ri18_four_card_restart_free_las_vegas_and_with_uniform_shuffles_only_is_found() {
+    // [RI18]: four cards suffice for a restart-free Las Vegas committed AND whose shuffles are
+    // all uniform (at the price of non-closed ones; [KKWHS17] rules out uniform closed ones).
+    // With uniform shuffles on subgroups or on sets of at most three permutations the search
+    // finds one; the analyzer confirms it from the text, and no shuffle in it has weights.
+    let mut q = las_vegas("♣♣♥♥", "and", 8, ShuffleClass::Uniform);
+    q.max_support = 3;
+    q.first = true;
+    let out = search(&q).expect("runs");
+    assert!(out.found);
+    let t = &out.protocols[0];
+    assert!(
+        !t.contains(": 1/3") && !t.contains(": 2/3"),
+        "uniform only: {t}"
+    );
+    let a = analyze(&parse(t).expect("search output parses")).expect("analyzable");
+    assert!(a.correct && a.committed, "{t}: {:?}", a.errors);
+    assert_eq!(a.security, Security::Perfect, "{t}");
+    assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
+}
+
+#[test]
+fn ahms21_five_card_committed_and_with_random_cuts_and_bisection_cuts_only_is_found() {
+    // [AHMS21]: five cards suffice for a committed AND using only random cuts and random
+    // bisection cuts (uniform cyclic shuffles). By [KKWHS17] such a protocol cannot have finite
+    // runtime, so the Las Vegas search is the right question: it finds one on both five-card
+    // decks, and the finite search finds none within the same bound.
+    for deck in ["♣♣♣♥♥", "♣♣♥♥♥"] {
+        let mut q = las_vegas(deck, "and", 6, ShuffleClass::RandomCuts);
+        q.first = true;
+        let out = search(&q).expect("runs");
+        assert!(out.found, "{deck}");
+        let t = &out.protocols[0];
+        assert!(
+            t.lines()
+                .filter(|l| l.trim_start().starts_with("shuffle"))
+                .all(|l| l.contains("shuffle cut") || l.contains("shuffle bisect")),
+            "cuts and bisection cuts only: {t}"
+        );
+        let a = analyze(&parse(t).expect("search output parses")).expect("analyzable");
+        assert!(a.correct && a.committed, "{t}: {:?}", a.errors);
+        assert_eq!(a.security, Security::Perfect, "{t}");
+        assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
+        let finite = search(&query(deck, "and", 6, ShuffleClass::RandomCuts, true)).expect("runs");
+        assert!(!finite.found, "{deck}");
+    }
+}

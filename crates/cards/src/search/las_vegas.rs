@@ -44,7 +44,10 @@
 //! On `♣♣♥♥` with `--committed --shuffles closed` it finds, within radius 7 and in well under a
 //! second, a four-card committed AND of the \[KWH15\] kind (the `{id: 1/3, π: 2/3}` shuffle,
 //! exactly 8 shuffles in expectation, by the analyzer); with `--shuffles uniform-closed` it finds
-//! none (\[KKWHS17\]: restart-free four-card AND needs non-uniform or non-closed shuffles).
+//! none (\[KKWHS17\]: restart-free four-card AND needs non-uniform or non-closed shuffles);
+//! with `--shuffles uniform --max-support 3` it finds one with uniform non-closed shuffles
+//! (\[RI18\]). On five cards with `--shuffles random-cuts` it finds a committed AND made of
+//! random cuts and random bisection cuts only (\[AHMS21\]) within radius 5.
 //!
 //! Loops need exact per-input distributions to match, so the Las Vegas search runs in `perfect`
 //! mode only; the possibilistic notions are rejected with [`super::SearchError::Unsupported`].
