@@ -108,8 +108,8 @@
 //! bounds the *radius* (every state visited lies within that many steps of the start), and when
 //! the whole reachable state space is exhausted without a protocol the outcome says so
 //! ([`SearchOutcome::exhausted`]): then none exists at any length. See [`las_vegas`] for the
-//! model, the guarantees and how the radius relates to \[KSK19\]'s run length. It runs with
-//! `--security perfect` only.
+//! model, the guarantees and how the radius relates to \[KSK19\]'s run length. Its states keep
+//! exact probabilities under every security notion (loops must bring back exact distributions).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -121,7 +121,7 @@ use rayon::prelude::*;
 
 pub mod las_vegas;
 
-use crate::analyze::{analyze, Runtime, Security};
+use crate::analyze::{analyze, Defect, Runtime, Security};
 use crate::model::{
     decode_bit, input_bits, Action, ActionKind, Branch, Function, LayoutItem, NamedFunction,
     Protocol, Shuffle, Q,
@@ -617,6 +617,8 @@ struct Problem {
     n: usize,
     k: usize,
     outputs: Vec<bool>,
+    /// States carry exact probabilities (perfect security, or any Las Vegas search: a loop must
+    /// bring back exact distributions); otherwise only supports.
     perfect: bool,
     /// Standard deck (distinct cards) rather than two colours.
     standard: bool,
@@ -700,14 +702,6 @@ fn to_perm(images: &[u8]) -> Option<Perm> {
 impl Problem {
     fn new(query: &SearchQuery) -> Result<Problem, SearchError> {
         let las_vegas = query.runtime == SearchRuntime::LasVegas;
-        if las_vegas && query.security != SearchSecurity::Perfect {
-            return Err(SearchError::Unsupported(
-                "a Las Vegas loop must bring back the exact per-input distributions (the \
-                 analyzer's loop consistency), so --runtime las-vegas searches with --security \
-                 perfect only"
-                    .into(),
-            ));
-        }
         let deck_text: String = query.deck.iter().map(|s| s.to_string()).collect();
         let standard = query.deck.iter().any(|s| matches!(s, Symbol::Card(_)));
         if standard && !query.deck.iter().all(|s| matches!(s, Symbol::Card(_))) {
@@ -874,7 +868,7 @@ impl Problem {
             n,
             k,
             outputs,
-            perfect: query.security == SearchSecurity::Perfect,
+            perfect: query.security == SearchSecurity::Perfect || las_vegas,
             standard,
             symbols,
             seqs,
@@ -1449,7 +1443,15 @@ impl Problem {
         if a.committed != self.query.committed {
             reasons.push(format!("committed = {}", a.committed));
         }
-        reasons.extend(a.errors.iter().cloned());
+        // A leak (an observation whose probability differs between inputs) is a defect of
+        // perfect security only; the possibilistic levels are judged by `a.security` above.
+        let perfect = self.query.security == SearchSecurity::Perfect;
+        reasons.extend(
+            a.defects
+                .iter()
+                .filter(|d| perfect || !matches!(d, Defect::Leak { .. } | Defect::MoreLeaks(_)))
+                .map(ToString::to_string),
+        );
         if reasons.is_empty() {
             Ok(a)
         } else {

@@ -49,8 +49,10 @@
 //! (\[RI18\]). On five cards with `--shuffles random-cuts` it finds a committed AND made of
 //! random cuts and random bisection cuts only (\[AHMS21\]) within radius 5.
 //!
-//! Loops need exact per-input distributions to match, so the Las Vegas search runs in `perfect`
-//! mode only; the possibilistic notions are rejected with [`super::SearchError::Unsupported`].
+//! Loops need exact per-input distributions to match, so the Las Vegas search keeps exact
+//! probabilities in its states whatever the security notion asked for; the notion only decides
+//! which turns are allowed (a possibilistic search may therefore find protocols a perfect one
+//! does not, and the analyzer re-checks each at the level asked for).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
