@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
@@ -15,6 +16,25 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `facedown … | head` closes stdout early; Rust ignores SIGPIPE, so the next `println!` panics
+/// ("failed printing to stdout: Broken pipe"). End quietly instead, with the status a process
+/// killed by SIGPIPE has (128 + 13), as other command-line tools do.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let text = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if text.contains("failed printing to stdout") && text.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }
 
 /// The chain of causes on one line, without a backtrace. Many library errors already write

@@ -326,3 +326,24 @@ fn search_las_vegas_json_finds_the_kwh15_four_card_committed_and() {
     assert_eq!(v["found"], false);
     assert_eq!(v["protocols"].as_array().map(Vec::len), Some(0));
 }
+
+#[test]
+fn a_closed_stdout_ends_the_command_quietly_not_with_a_panic() {
+    // `facedown … | head`: the reader goes away before the output is written.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(["cards", "analyze", "four-card-las-vegas-and"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("it ends");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    // Either it finished writing before the pipe closed, or it stopped as SIGPIPE would.
+    assert!(
+        out.status.success() || out.status.code() == Some(141),
+        "{:?}",
+        out.status
+    );
+}

@@ -30,6 +30,12 @@
 //!    analyzer, which must find it correct, perfectly secure and of finite or restart-free Las
 //!    Vegas runtime (it also reports the exact expected number of shuffles).
 //!
+//! One case is left out on purpose: a state is a node together with *which* inputs it carries,
+//! while the analyzer's loop consistency only compares the inputs that can arrive. A `goto` that
+//! arrives with fewer inputs than its label's state (possible only in non-committed protocols,
+//! where a branch may exclude inputs) is therefore not considered; "none found" is a statement
+//! about protocols without such jumps.
+//!
 //! # What the bound means
 //!
 //! For a Las Vegas protocol, `--max-steps L` bounds the **radius**: every state the protocol
