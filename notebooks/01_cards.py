@@ -302,3 +302,46 @@ print(f"{biased['name']}: TV from the uniform-cut protocol = {biased['tv_from_un
       f"TV between inputs = {biased['tv_distance']} (≈ {biased['tv_distance_f64']:.4f})")
 assert rows[2]["security"] == "insecure" and rows[3]["security"] == "insecure"
 assert biased["tv_distance_f64"] > 0
+
+# %% [markdown]
+# ## How few cards? Searching for protocols
+#
+# `cards search` answers card-minimality questions by searching every protocol of a class up to
+# a bound: it prints each protocol it finds — re-checked by the exact analyzer — or reports that
+# none exists, with the number of states it explored (see `docs/search.md`). Four cards
+# cannot compute a committed AND with finite runtime [KWH15]; with a loop (a restart-free Las
+# Vegas protocol) they can, if a shuffle may be non-uniform:
+
+# %%
+lv = fdnb.run_json("cards", "search", "--deck", "♣♣♥♥", "--function", "and", "--committed",
+                   "--runtime", "las-vegas", "--shuffles", "closed", "--max-steps", "8", "--first")
+print(f"found: {lv['found']}, radius {lv['length']}, {lv['states_explored']} states, "
+      f"analyzer: {lv['analyses'][0]['runtime']}, {lv['analyses'][0]['security']}, "
+      f"expected shuffles {lv['analyses'][0]['expected_shuffles']}\n")
+print(lv["protocols"][0])
+
+# %% [markdown]
+# With uniform closed shuffles only, neither kind exists [KKWHS17]: the search can show it for
+# every bound it reaches. The plot shows how much work each bound costs — the state space
+# grows geometrically with the number of steps, which is why published model checkers run for
+# hours on these questions.
+
+# %%
+def per_depth(*extra):
+    r = fdnb.run_json("cards", "search", "--deck", "♣♣♥♥", "--function", "and", "--committed",
+                      "--shuffles", "uniform-closed", *extra)
+    assert not r["found"]
+    return [d["depth"] for d in r["per_depth"]], [d["states_explored"] for d in r["per_depth"]]
+
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for label, extra in [("finite runtime (steps)", ("--max-steps", "16")),
+                     ("restart-free Las Vegas (radius)", ("--runtime", "las-vegas", "--max-steps", "20"))]:
+    x, y = per_depth(*extra)
+    ax.semilogy(x, y, marker="o", label=label)
+ax.set_xlabel("bound")
+ax.set_ylabel("states expanded at this bound")
+ax.set_title("No four-card committed AND with uniform closed shuffles: work per bound")
+ax.legend(fontsize=8)
+fig.tight_layout()
+fdnb.save(fig, "01_search")
+plt.show()
