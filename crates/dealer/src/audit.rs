@@ -19,6 +19,8 @@
 //! that is as far as a transcript can go: the sender could claim the message was lost. This and
 //! the privacy cost of the audit (it opens every permutation, so folded hands become public)
 //! are discussed in the [notes](crate::notes).
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use std::collections::BTreeMap;
 

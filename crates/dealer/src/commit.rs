@@ -22,6 +22,8 @@
 //!
 //! Binding the committer's number and slot into the hash (beyond the seed) stops one player from
 //! replaying another's commitment as his own.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use facedown_core::PartyId;
 use num_bigint::BigUint;

@@ -16,6 +16,8 @@
 //!   only as many messages as there are distinct links used per round. That number is reported
 //!   alongside, as a lower bound for batching (the bytes would shrink by the saved signatures
 //!   and headers).
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use ed25519_dalek::SigningKey;
 use facedown_core::{Cost, PartyId};

@@ -11,6 +11,8 @@
 //!
 //! On the wire an envelope is bincode with fixed-width integers and a size limit
 //! ([`Envelope::to_bytes`], [`Envelope::from_bytes`]); in saved transcripts it is JSON.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
 use facedown_core::{PartyId, Perm};

@@ -15,6 +15,8 @@
 //! collusion harnesses.
 //!
 //! A player may be made to deviate ([`Deviation`]) so that the audit's detection can be shown.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use std::collections::BTreeMap;
 

@@ -15,6 +15,8 @@
 //!
 //! Unranking **enforces** `X < n!` and returns [`RankError::OutOfRange`] otherwise: a verifier
 //! that reduced `X` modulo `n!` instead would let `(X + n!, k − 1)` open the same commitment.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use facedown_core::Perm;
 use num_bigint::BigUint;

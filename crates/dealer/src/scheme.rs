@@ -17,6 +17,8 @@
 //! A helper pair `k` splits the last player's permutation as `A_N = Outer(k) ∘ Inner(k)`; the
 //! inner half goes to the *inner holder*, who applies it in the middle of the chain, and the
 //! outer half to the *outer holder*, who applies it last and so learns the card.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use core::fmt;
 

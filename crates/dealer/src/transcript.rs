@@ -3,6 +3,8 @@
 //! The transcript is the union of every player's received messages (each is signed by its
 //! sender, so a player can publish what it received without being able to alter it), the
 //! public parameters and the list of openings the game scheduled. Saved as JSON.
+//!
+//! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
 use serde::{Deserialize, Serialize};
 

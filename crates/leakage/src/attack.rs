@@ -7,6 +7,8 @@
 //! the coalition holds (forwards, or backwards through the inverse) until nothing changes, and
 //! reads off `A(i)` wherever the `Card` node is reached. It never looks at anything outside
 //! the pooled views; the harness compares what it recovers with the audit's deal.
+//!
+//! The scheme attacked is the permutation-sharing dealer \[perm-sharing-dealer\].
 
 use std::collections::{BTreeMap, HashMap};
 

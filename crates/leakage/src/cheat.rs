@@ -20,6 +20,8 @@
 //!   fair);
 //! * **late choice** of a permutation ([`Deviation::SwitchPermutation`]: he plays
 //!   `A_j ∘ (1 2)` after committing to `A_j`).
+//!
+//! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
 
 use std::collections::BTreeMap;
 

@@ -4,6 +4,8 @@
 //! ([`DealerTarget::for_coalition`]), a [`Row`] gives the exact excess leakage
 //! `I(T; V_S | V_S^ideal)` in bits, the fraction of the target's hidden cards the view
 //! determines, and the attack that achieves it ([`Knowledge::explain`]).
+//!
+//! The scheme analysed is the permutation-sharing dealer \[perm-sharing-dealer\].
 
 use facedown_dealer::Variant;
 use rayon::prelude::*;

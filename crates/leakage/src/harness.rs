@@ -22,6 +22,9 @@
 //! Bits are `f64` computed from the exact distribution (each term `p·log2(p(t,v)/(p(t)p(v)))`
 //! with the ratio's numerator and denominator formed as exact integers); the zero test, the
 //! guessing probability and the determined coordinates are exact.
+//!
+//! The harness is generic; in this crate its subject is the permutation-sharing dealer
+//! \[perm-sharing-dealer\] ([`crate::dealer`]).
 
 use std::collections::HashMap;
 use std::fmt;

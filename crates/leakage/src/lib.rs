@@ -34,6 +34,10 @@
 //!   the exact analyzer of [`facedown_cards`]);
 //! * [`plot`]: PNG plots of leakage against the number of openings.
 //!
+//! Every harness here measures the permutation-sharing dealer \[perm-sharing-dealer\], as
+//! implemented in `facedown_dealer`; the card-protocol adapter ([`cards`]) cross-checks the harness
+//! against the exact analyzer.
+//!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
 
 pub mod attack;

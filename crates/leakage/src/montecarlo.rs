@@ -18,6 +18,8 @@
 //! score interval** ([`crate::harness::wilson`]), which is valid at rates 0 and 1 where the
 //! normal approximation fails. Card-level fractions are averaged over trials and shown
 //! without an interval: cards within one trial are not independent.
+//!
+//! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
 
 use facedown_core::rng::trial_rng;
 use facedown_dealer::Scheme;
