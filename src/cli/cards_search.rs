@@ -104,6 +104,10 @@ struct Report<'a> {
     security: SearchSecurity,
     shuffles: ShuffleClass,
     committed: bool,
+    copies: usize,
+    max_support: usize,
+    single_card_turns: bool,
+    first: bool,
     #[serde(flatten)]
     outcome: &'a SearchOutcome,
 }
@@ -139,8 +143,12 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("depth {msg} [{bar:30}] {pos}/{len} top-level actions")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(if q.runtime == SearchRuntime::LasVegas {
+                "radius {msg} [{bar:30}] {pos}/{len} states expanded at this distance"
+            } else {
+                "depth {msg} [{bar:30}] {pos}/{len} top-level actions"
+            })
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
         bar
     });
@@ -165,6 +173,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
             security: q.security,
             shuffles: q.shuffles,
             committed: q.committed,
+            copies: q.copies,
+            max_support: q.max_support,
+            single_card_turns: q.single_card_turns,
+            first: q.first,
             outcome: &outcome,
         };
         println!("{}", serde_json::to_string_pretty(&report)?);
@@ -194,8 +206,8 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
             }
         }
         None if outcome.exhausted => println!(
-            "# no protocol of any length exists for this query: all {} reachable states were \
-             explored",
+            "# no protocol of any length exists for this query: all {} reachable states that \
+             are not final were expanded",
             outcome.states_explored
         ),
         None if las_vegas => println!(

@@ -182,7 +182,7 @@ pub enum SearchError {
 pub enum SearchRuntime {
     /// A bound on the number of steps.
     Finite,
-    /// Restart-free Las Vegas (not supported yet).
+    /// Restart-free Las Vegas: loops back to earlier states (see [`las_vegas`]).
     LasVegas,
 }
 
@@ -283,7 +283,7 @@ impl SearchQuery {
 }
 
 /// Parses a deck: a string of `♣`/`♥`/`C`/`H` (two colours), or of digits / space-separated
-/// numbers naming distinct cards (a standard deck, rejected later as unsupported).
+/// numbers naming distinct cards (a standard deck, \[KSK19\] encoding).
 pub fn parse_deck(text: &str) -> Result<Vec<Symbol>, SearchError> {
     let bad = |reason: &str| SearchError::BadDeck {
         deck: text.to_owned(),
@@ -355,14 +355,16 @@ pub fn parse_function(text: &str) -> Result<Function, SearchError> {
     Ok(Function::Table(text.chars().map(|c| c == '1').collect()))
 }
 
-/// Time and work spent at one depth of the iterative deepening.
+/// Time and work spent at one depth of the iterative deepening (one radius of the Las Vegas
+/// search).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct DepthStats {
-    /// The step budget.
+    /// The step budget (the radius, for the Las Vegas search).
     pub depth: usize,
-    /// States expanded at this depth (memo misses), summed over the top-level tasks.
+    /// States expanded at this depth: memo misses summed over the top-level tasks (finite), or
+    /// graph nodes expanded (Las Vegas).
     pub states_explored: u64,
-    /// Memo hits at this depth.
+    /// Memo hits at this depth (Las Vegas: generated states that were already nodes).
     pub memo_hits: u64,
     /// Wall-clock seconds for this depth.
     pub seconds: f64,
@@ -768,7 +770,12 @@ impl Problem {
             } else {
                 2
             };
-            if need > n || (query.function == Function::Copy && query.copies == 0) {
+            if query.function == Function::Copy && query.copies == 0 {
+                return Err(SearchError::InvalidQuery(
+                    "--copies must be at least 1".into(),
+                ));
+            }
+            if need > n {
                 return Err(SearchError::InvalidQuery(format!(
                     "{} output commitment(s) do not fit in {n} cards",
                     need / 2
@@ -1087,7 +1094,9 @@ impl Problem {
                     for size in 2..=self.query.max_support.min(total) {
                         if binomial(total, size) > 2_000_000 {
                             return Err(SearchError::InvalidQuery(format!(
-                                "--max-support {size} on {n} cards enumerates more than 2,000,000 shuffles"
+                                "--max-support {} on {n} cards enumerates more than 2,000,000 shuffles \
+                                 (the sets of {size} permutations alone do)",
+                                self.query.max_support
                             )));
                         }
                         for set in ordered_subsets_sorted(total, size) {
@@ -1202,6 +1211,7 @@ impl Problem {
         let m = self.m();
         let parent = self.present(st);
         let alike = |i: usize, j: usize| self.query.committed || self.outputs[i] == self.outputs[j];
+        let output_possibilistic = self.query.security == SearchSecurity::OutputPossibilistic;
         for (_, rows) in &groups {
             let mut a = vec![0u64; m];
             for (_, c) in rows {
@@ -1209,7 +1219,8 @@ impl Problem {
                     a[i] = a[i].saturating_add(c[i]);
                 }
             }
-            for i in 0..m {
+            // Output-possibilistic security compares outputs, not inputs (below).
+            for i in (0..m).filter(|_| !output_possibilistic) {
                 if parent[i] == 0 {
                     continue;
                 }
@@ -1229,14 +1240,16 @@ impl Problem {
                     }
                 }
             }
-            if self.query.security == SearchSecurity::OutputPossibilistic {
+            if output_possibilistic {
+                // Every output the parent can still have must stay possible in every branch.
                 let mut outs = [false; 2];
+                let mut before = [false; 2];
                 for i in 0..m {
-                    if a[i] > 0 {
-                        outs[usize::from(self.outputs[i])] = true;
-                    }
+                    let o = usize::from(self.outputs[i]);
+                    outs[o] |= a[i] > 0;
+                    before[o] |= parent[i] > 0;
                 }
-                if !(outs[0] && outs[1]) {
+                if (0..2).any(|o| before[o] && !outs[o]) {
                     return None;
                 }
             }

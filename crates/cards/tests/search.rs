@@ -302,12 +302,12 @@ fn las_vegas(deck: &str, f: &str, radius: usize, shuffles: ShuffleClass) -> Sear
 fn kwh15_four_card_las_vegas_committed_and_is_found_with_closed_shuffles() {
     // [KWH15]: four cards suffice for a committed AND whose runtime is finite in expectation;
     // their protocol uses the non-uniform closed shuffle {id: 1/3, π: 2/3} and takes 8 shuffles
-    // in expectation (the format's worked example). The search finds one within radius 7 and the
+    // in expectation (the format's worked example). The search finds one within radius 6 and the
     // analyzer, re-run here on the printed text, confirms it: correct, perfect, restart-free
     // Las Vegas (unbounded), expected shuffles exactly 8.
     let out = search(&las_vegas("♣♣♥♥", "and", 8, ShuffleClass::Closed)).expect("runs");
     assert!(out.found);
-    assert_eq!(out.length, Some(7));
+    assert_eq!(out.length, Some(6));
     assert_eq!(out.analyses.len(), out.protocols.len());
     for (t, reported) in out.protocols.iter().zip(&out.analyses) {
         assert!(t.contains("goto"), "a loop: {t}");
@@ -324,7 +324,7 @@ fn kwh15_four_card_las_vegas_committed_and_is_found_with_closed_shuffles() {
         .iter()
         .any(|a| a.expected_shuffles.as_deref() == Some("8")));
     // The same bound with finite runtime: nothing (see the kwh15_no_four_card_finite_* tests).
-    let finite = search(&query("♣♣♥♥", "and", 7, ShuffleClass::Closed, true)).expect("runs");
+    let finite = search(&query("♣♣♥♥", "and", 6, ShuffleClass::Closed, true)).expect("runs");
     assert!(!finite.found);
 }
 
@@ -476,4 +476,24 @@ fn las_vegas_possibilistic_search_finds_what_perfect_security_forbids_and_the_an
     assert!(a.correct && a.committed, "{t}: {:?}", a.errors);
     assert_eq!(a.security, Security::InputPossibilistic, "{t}");
     assert_eq!(a.runtime, Runtime::LasVegas, "{t}");
+}
+
+#[test]
+fn output_possibilistic_security_compares_outputs_not_inputs() {
+    // Output-possibilistic security [KSK19] only asks that every observation leave both outputs
+    // possible. For XOR, turning one card of `a` does: whatever `a` is, `b` decides the output.
+    // So a one-step protocol exists under that notion, and the analyzer confirms it is exactly
+    // output-possibilistic (it reveals `a`, so it is not input-possibilistic).
+    let mut q = query("♣♣♥♥", "xor", 2, ShuffleClass::Any, true);
+    q.security = SearchSecurity::OutputPossibilistic;
+    let out = search(&q).expect("runs");
+    assert_eq!(out.length, Some(1));
+    for t in &out.protocols {
+        let a = analyze(&parse(t).expect("parses")).expect("analyzable");
+        assert!(a.correct && a.committed, "{t}");
+        assert_eq!(a.security, Security::OutputPossibilistic, "{t}");
+    }
+    // Under input-possibilistic security the same question needs two steps.
+    q.security = SearchSecurity::InputPossibilistic;
+    assert_eq!(search(&q).expect("runs").length, Some(2));
 }

@@ -8,8 +8,10 @@
 //! memo (keyed by the state alone) does not apply. This module works on the **state graph**
 //! instead:
 //!
-//! 1. Every state reachable from the start in at most `L` steps is generated breadth first, one
-//!    node per state up to a relabelling of positions (the frontier is expanded in parallel with
+//! 1. Every state reachable from the start in at most `L` steps is generated breadth first and
+//!    expanded (a protocol may act on a state at distance `L` to loop back; children beyond `L`
+//!    stay outside the region), one node per state up to a relabelling of positions (the
+//!    frontier is expanded in parallel with
 //!    rayon; node numbers are given in a fixed order afterwards, so the graph does not depend on
 //!    the number of threads). Input relabellings and the colour swap are **not** used here: a
 //!    `goto` must arrive at exactly the label's state for every input (the analyzer's loop
@@ -19,27 +21,33 @@
 //!    which an ending can be reached by *progressing* actions that stay inside `W` (rank 0: final
 //!    states; rank `r`: some action all of whose children lie in `W` and, for every input present,
 //!    some child that carries the input has rank `< r`); let `W` be those nodes; repeat until `W`
-//!    no longer shrinks. A protocol exists within the bound exactly when the start lies in `W`:
-//!    under each input, every action used keeps the run inside `W` and reaches a lower rank with
-//!    positive probability, so the run ends with probability 1 (finite expected runtime); and
-//!    conversely every restart-free protocol whose states lie within `L` steps of the start uses
-//!    only such states.
+//!    no longer shrinks. If the start lies in `W`, a protocol exists: under each input, every
+//!    action used keeps the run inside `W` and reaches a lower rank with positive probability,
+//!    so the run ends with probability 1 (finite expected runtime). Conversely, when every child
+//!    of a turn carries every input of its parent (committed protocols with perfect or
+//!    input-possibilistic security) every restart-free protocol within the radius lies in `W`.
+//!    Otherwise (non-committed protocols, whose turns may end the run for one output only, and
+//!    output-possibilistic security) a protocol may need to choose different actions on
+//!    different visits to one state; the search then also computes the per-input region
+//!    (`Graph::winning_with_memory`) and, if the start lies there but not in `W`, refuses to
+//!    answer ([`super::SearchError::Unsupported`]) rather than claim that none exists.
 //! 3. The protocol is written out depth first from the start, choosing at each state the
 //!    progressing action with the smallest rank; a state met again becomes `perm π; goto L` to
 //!    the label where it was first written. Every protocol is then re-checked by the exact
 //!    analyzer, which must find it correct, perfectly secure and of finite or restart-free Las
 //!    Vegas runtime (it also reports the exact expected number of shuffles).
 //!
-//! One case is left out on purpose: a state is a node together with *which* inputs it carries,
+//! One case is left out on purpose: a node is a state together with *which* inputs it carries,
 //! while the analyzer's loop consistency only compares the inputs that can arrive. A `goto` that
-//! arrives with fewer inputs than its label's state (possible only in non-committed protocols,
-//! where a branch may exclude inputs) is therefore not considered; "none found" is a statement
-//! about protocols without such jumps.
+//! arrives with fewer inputs than its label's state (possible only under output-possibilistic
+//! security, where a turn may rule out some inputs of an output) is therefore not considered; a
+//! "none" under that notion is a statement about protocols without such jumps.
 //!
 //! # What the bound means
 //!
 //! For a Las Vegas protocol, `--max-steps L` bounds the **radius**: every state the protocol
-//! visits is reachable from the start in at most `L` steps (shuffles and turns). Iterative
+//! visits is reachable from the start in at most `L` steps (shuffles and turns); it may act on
+//! states at distance `L` as long as what it reaches is within `L` again (a loop). Iterative
 //! deepening over `L` makes the radius reported the smallest possible. A protocol of radius `L`
 //! has a terminating run of at most `L` steps, so the run-minimal length of \[KSK19\] (their
 //! restart-free mode looks for one valid run of exactly `L` actions that ends in a final state)
@@ -47,17 +55,19 @@
 //!
 //! # What it reproduces
 //!
-//! On `♣♣♥♥` with `--committed --shuffles closed` it finds, within radius 7 and in well under a
+//! On `♣♣♥♥` with `--committed --shuffles closed` it finds, within radius 6 and in well under a
 //! second, a four-card committed AND of the \[KWH15\] kind (the `{id: 1/3, π: 2/3}` shuffle,
 //! exactly 8 shuffles in expectation, by the analyzer); with `--shuffles uniform-closed` it finds
 //! none (\[KKWHS17\]: restart-free four-card AND needs non-uniform or non-closed shuffles);
 //! with `--shuffles uniform --max-support 3` it finds one with uniform non-closed shuffles
 //! (\[RI18\]). On five cards with `--shuffles random-cuts` it finds a committed AND made of
-//! random cuts and random bisection cuts only (\[AHMS21\]) within radius 5.
+//! random cuts and random bisection cuts only (\[AHMS21\]) within radius 4.
 //!
 //! Loops need exact per-input distributions to match, so the Las Vegas search keeps exact
 //! probabilities in its states whatever the security notion asked for; the notion only decides
-//! which turns are allowed (a possibilistic search may therefore find protocols a perfect one
+//! which turns are allowed (so under `closed` and `any` the weights enumerated are the finite
+//! family of the class table even in the possibilistic modes; a possibilistic search may find
+//! protocols a perfect one
 //! does not, and the analyzer re-checks each at the level asked for).
 
 use std::collections::{HashMap, HashSet};
@@ -81,6 +91,8 @@ struct Node {
     present: u32,
     /// Whether a protocol may stop here.
     is_final: bool,
+    /// Steps from the start (breadth-first distance).
+    distance: u32,
     /// Actions, each with its children `(node, inputs present)`; `None` while unexpanded.
     steps: Option<Vec<Children>>,
 }
@@ -118,11 +130,11 @@ impl<'a> Graph<'a> {
             explored: 0,
         };
         let key = problem.canonical(start);
-        g.intern(key, start.clone());
+        g.intern(key, start.clone(), 0);
         g
     }
 
-    fn intern(&mut self, key: Vec<u64>, st: State) -> u32 {
+    fn intern(&mut self, key: Vec<u64>, st: State, distance: u32) -> u32 {
         if let Some(&id) = self.index.get(&key) {
             self.hits += 1;
             return id;
@@ -132,6 +144,7 @@ impl<'a> Graph<'a> {
         self.nodes.push(Node {
             present: present_mask(&st),
             is_final,
+            distance,
             steps: if is_final { Some(Vec::new()) } else { None },
             state: st,
         });
@@ -142,7 +155,8 @@ impl<'a> Graph<'a> {
         id
     }
 
-    /// Expands every node of the frontier (radius grows by one).
+    /// Expands every node of the frontier — the nodes at distance `radius` — creating those at
+    /// distance `radius + 1`.
     pub(super) fn grow(
         &mut self,
         radius: usize,
@@ -177,7 +191,7 @@ impl<'a> Graph<'a> {
                 let mut ch = Vec::with_capacity(children.len());
                 for (key, st) in children {
                     let mask = present_mask(&st);
-                    ch.push((self.intern(key, st), mask));
+                    ch.push((self.intern(key, st, radius as u32 + 1), mask));
                 }
                 edges.push(ch);
             }
@@ -187,14 +201,15 @@ impl<'a> Graph<'a> {
         Ok(())
     }
 
-    /// The almost-sure winning region and each node's rank (`u32::MAX` outside it).
-    pub(super) fn winning(&self) -> Vec<u32> {
+    /// The almost-sure winning region among the nodes within `radius` steps of the start, and
+    /// each node's rank (`u32::MAX` outside it).
+    pub(super) fn winning(&self, radius: usize) -> Vec<u32> {
         let n = self.nodes.len();
-        let mut in_w = vec![true; n];
+        let mut in_w = self.within(radius);
         loop {
             let mut rank = vec![u32::MAX; n];
             for (v, node) in self.nodes.iter().enumerate() {
-                if node.is_final {
+                if node.is_final && in_w[v] {
                     rank[v] = 0;
                 }
             }
@@ -224,6 +239,67 @@ impl<'a> Graph<'a> {
                 return rank;
             }
             in_w = next;
+        }
+    }
+
+    /// Which nodes lie within `radius` steps of the start.
+    fn within(&self, radius: usize) -> Vec<bool> {
+        self.nodes
+            .iter()
+            .map(|node| node.distance as usize <= radius)
+            .collect()
+    }
+
+    /// The winning region of the same fixed point when the protocol may choose *different*
+    /// actions on different visits to a state (finite memory): under each input separately, an
+    /// output must stay reachable through actions whose children all remain in the region. It
+    /// contains [`Graph::winning`]'s region, and equals it when every child of a turn carries
+    /// every input of its parent (committed queries with perfect or input-possibilistic
+    /// security); elsewhere a start inside this region but outside the other means a protocol
+    /// may exist that this search does not write.
+    pub(super) fn winning_with_memory(&self, radius: usize) -> Vec<bool> {
+        let n = self.nodes.len();
+        let inputs = 1usize << self.problem.k;
+        let mut in_w = self.within(radius);
+        loop {
+            let mut ok = in_w.clone();
+            for i in 0..inputs {
+                let carries = |v: usize| self.nodes[v].present >> i & 1 == 1;
+                let mut reach: Vec<bool> = (0..n)
+                    .map(|v| in_w[v] && self.nodes[v].is_final && carries(v))
+                    .collect();
+                loop {
+                    let mut changed = false;
+                    for v in 0..n {
+                        if reach[v] || !in_w[v] || !carries(v) {
+                            continue;
+                        }
+                        let Some(steps) = &self.nodes[v].steps else {
+                            continue;
+                        };
+                        let escapes = steps.iter().any(|e| {
+                            e.iter().all(|&(c, _)| in_w[c as usize])
+                                && e.iter().any(|&(c, m)| m >> i & 1 == 1 && reach[c as usize])
+                        });
+                        if escapes {
+                            reach[v] = true;
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        break;
+                    }
+                }
+                for v in 0..n {
+                    if in_w[v] && carries(v) && !reach[v] {
+                        ok[v] = false;
+                    }
+                }
+            }
+            if ok == in_w {
+                return in_w;
+            }
+            in_w = ok;
         }
     }
 
@@ -406,12 +482,33 @@ pub(super) fn run(
     let top_level_actions = problem.expand(start)?.len();
     let mut found = None;
     let mut exhausted = false;
+    // Per-input ranks can only differ from the shared ones when a turn may drop inputs.
+    let shared_ranks_complete = problem.query.committed
+        && matches!(
+            problem.query.security,
+            super::SearchSecurity::Perfect | super::SearchSecurity::InputPossibilistic
+        );
+    let (mut e0, mut h0) = (graph.explored, graph.hits);
+    let mut t0 = Instant::now();
+    // The start (distance 0) is expanded before the first radius.
+    graph.grow(0, progress)?;
     for radius in 1..=problem.query.max_steps {
-        let t0 = Instant::now();
-        let (e0, h0) = (graph.explored, graph.hits);
+        // A protocol within `radius` may act on states at distance `radius` (a loop back), so
+        // they are expanded too; their children beyond the radius stay outside the region.
         graph.grow(radius, progress)?;
-        let rank = graph.winning();
+        let rank = graph.winning(radius);
         let start_node = graph.node_of(start)?;
+        if rank[start_node as usize] == u32::MAX
+            && !shared_ranks_complete
+            && graph.winning_with_memory(radius)[start_node as usize]
+        {
+            return Err(SearchError::Unsupported(format!(
+                "within radius {radius} a protocol may exist that must choose different actions \
+                 on different visits to the same state (under different inputs); the Las Vegas \
+                 search writes only protocols that choose one action per state, so it cannot \
+                 decide this query"
+            )));
+        }
         if rank[start_node as usize] != u32::MAX {
             let emitter = Emitter::new(&graph, &rank);
             let tops = emitter.winning_top(start)?;
@@ -435,6 +532,7 @@ pub(super) fn run(
             memo_hits: graph.hits - h0,
             seconds: t0.elapsed().as_secs_f64(),
         });
+        (e0, h0, t0) = (graph.explored, graph.hits, Instant::now());
         if found.is_some() {
             break;
         }
@@ -464,4 +562,55 @@ pub(super) struct LasVegasResult {
     /// Whether every reachable state was expanded with nothing found: then no protocol exists at
     /// any radius.
     pub(super) exhausted: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{parse_deck, parse_function, SearchQuery};
+
+    /// The non-committed loop a shared rank cannot see: at `v` a turn ends the run for output 0
+    /// (inputs 00, 01, 10) or moves to `w`; at `w` a turn ends it for output 1 (input 11) or moves
+    /// back to `v`. Each input ends with probability 1, yet no node gets a rank: the inputs of
+    /// output 1 make no progress at `v`, those of output 0 none at `w`.
+    #[test]
+    fn a_loop_that_ends_each_output_at_a_different_state_is_seen_by_the_per_input_region() {
+        let query = SearchQuery::new(
+            parse_deck("♣♣♥♥").expect("deck"),
+            parse_function("and").expect("function"),
+            4,
+        );
+        let problem = Problem::new(&query).expect("problem");
+        let start = problem.start_state().expect("start");
+        let node = |present: u32, is_final: bool, steps: Option<Vec<Children>>| Node {
+            state: start.clone(),
+            present,
+            is_final,
+            distance: 1,
+            steps,
+        };
+        let (all, zero, one) = (0b1111, 0b0111, 0b1000);
+        let graph = Graph {
+            problem: &problem,
+            nodes: vec![
+                node(all, false, Some(vec![vec![(2, zero), (1, all)]])), // v
+                node(all, false, Some(vec![vec![(3, one), (0, all)]])),  // w
+                node(zero, true, Some(Vec::new())),                      // output 0
+                node(one, true, Some(Vec::new())),                       // output 1
+            ],
+            index: HashMap::new(),
+            frontier: Vec::new(),
+            hits: 0,
+            explored: 0,
+        };
+        let rank = graph.winning(4);
+        assert_eq!(rank[0], u32::MAX, "no shared rank for v");
+        assert_eq!(rank[1], u32::MAX, "no shared rank for w");
+        let with_memory = graph.winning_with_memory(4);
+        assert!(with_memory[0] && with_memory[1], "{with_memory:?}");
+        // If w's other branch stays at w instead of returning to v, output 0 never ends there.
+        let mut stuck = graph;
+        stuck.nodes[1].steps = Some(vec![vec![(3, one), (1, all)]]);
+        assert!(!stuck.winning_with_memory(4)[1]);
+    }
 }
