@@ -34,7 +34,7 @@ for L in 6 8; do q "and5 committed finite uniform-closed L$L" --deck ♣♣♣�
 q "and5 committed finite closed L5" --deck ♣♣♣♥♥ --function and --committed --max-steps 5 --shuffles closed
 q "lv and4 committed closed R8" --deck $D --function and --committed --max-steps 8 --shuffles closed --runtime las-vegas
 for s in uniform-closed random-cuts; do
-  for L in 30 40; do q "lv and4 committed $s R$L" --deck $D --function and --committed --max-steps $L --shuffles $s --runtime las-vegas; done
+  for L in 30 34 40; do q "lv and4 committed $s R$L" --deck $D --function and --committed --max-steps $L --shuffles $s --runtime las-vegas; done
 done
 q "lv and4 committed cuts R50" --deck $D --function and --committed --max-steps 50 --shuffles cuts --runtime las-vegas
 q "std xor committed L2 cuts" --deck 1234 --function xor --committed --max-steps 2 --shuffles cuts --single-card-turns
