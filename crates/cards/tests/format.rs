@@ -819,18 +819,7 @@ fn random_protocol(seed: u64) -> Protocol {
     let function = match rng.gen_range(0..3) {
         0 if k == 1 => Function::Copy,
         0 | 1 => Function::Table((0..1 << k).map(|_| rng.gen()).collect()),
-        _ => Function::Named(
-            *[
-                NamedFunction::And,
-                NamedFunction::Or,
-                NamedFunction::Xor,
-                NamedFunction::Nand,
-                NamedFunction::Nor,
-                NamedFunction::Xnor,
-            ]
-            .choose(&mut rng)
-            .expect("non-empty"),
-        ),
+        _ => Function::Named(*NamedFunction::ALL.choose(&mut rng).expect("non-empty")),
     };
     let mut layout: Vec<LayoutItem> = inputs
         .iter()
