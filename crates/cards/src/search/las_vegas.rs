@@ -348,6 +348,8 @@ fn score(children: &[(u32, u32)], present: u32, rank: &[u32]) -> u32 {
 pub(super) struct Emitter<'g, 'a> {
     graph: &'g Graph<'a>,
     rank: &'g [u32],
+    /// The winning region (the nodes with a rank).
+    in_w: Vec<bool>,
     /// Node → (label, the state where it was written).
     written: HashMap<u32, (String, State)>,
     targets: HashSet<String>,
@@ -358,6 +360,7 @@ impl<'g, 'a> Emitter<'g, 'a> {
         Emitter {
             graph,
             rank,
+            in_w: rank.iter().map(|&r| r != u32::MAX).collect(),
             written: HashMap::new(),
             targets: HashSet::new(),
         }
@@ -376,16 +379,28 @@ impl<'g, 'a> Emitter<'g, 'a> {
         Ok(out)
     }
 
+    /// The actions of `st` (node `v`) that stay in the region and make progress, with their
+    /// children's `(node, inputs present)`.
+    fn progressing_options(
+        &self,
+        st: &State,
+        v: u32,
+    ) -> Result<Vec<(Step, Children)>, SearchError> {
+        let present = self.graph.nodes[v as usize].present;
+        let r = self.rank[v as usize];
+        Ok(self
+            .options(st)?
+            .into_iter()
+            .filter(|(_, ch)| progressing(ch, present, &self.in_w, self.rank, r))
+            .collect())
+    }
+
     /// The top-level actions of the start state that lead to a protocol.
     pub(super) fn winning_top(&self, start: &State) -> Result<Vec<Step>, SearchError> {
         let v = self.graph.node_of(start)?;
-        let present = self.graph.nodes[v as usize].present;
-        let in_w: Vec<bool> = self.rank.iter().map(|&r| r != u32::MAX).collect();
-        let r = self.rank[v as usize];
         Ok(self
-            .options(start)?
+            .progressing_options(start, v)?
             .into_iter()
-            .filter(|(_, ch)| progressing(ch, present, &in_w, self.rank, r))
             .map(|(s, _)| s)
             .collect())
     }
@@ -396,8 +411,7 @@ impl<'g, 'a> Emitter<'g, 'a> {
         start: &State,
         first: &Step,
     ) -> Result<Vec<Action>, SearchError> {
-        let body = self.write_with(start, first)?;
-        let mut body = body;
+        let mut body = self.write_with(start, first)?;
         strip_labels(&mut body, &self.targets);
         Ok(body)
     }
@@ -439,12 +453,9 @@ impl<'g, 'a> Emitter<'g, 'a> {
             return Ok(out);
         }
         let present = self.graph.nodes[v as usize].present;
-        let r = self.rank[v as usize];
-        let in_w: Vec<bool> = self.rank.iter().map(|&x| x != u32::MAX).collect();
         let best = self
-            .options(st)?
+            .progressing_options(st, v)?
             .into_iter()
-            .filter(|(_, ch)| progressing(ch, present, &in_w, self.rank, r))
             .min_by_key(|(_, ch)| score(ch, present, self.rank))
             .map(|(s, _)| s)
             .ok_or_else(|| {
