@@ -153,27 +153,18 @@ impl Workload {
 /// The comparison's workloads: the secure ANDs, the Mizuki–Sone AND and XOR, the Las Vegas
 /// AND (to show refusals), the Ninety-Nine deal and a poker deal.
 pub fn workloads() -> Vec<Workload> {
-    vec![
-        Workload::Card {
-            name: "five-card-trick",
-            reps: [200, 50, 5],
-        },
-        Workload::Card {
-            name: "mks-four-card-and",
-            reps: [200, 50, 5],
-        },
-        Workload::Card {
-            name: "ms09-six-card-and",
-            reps: [200, 50, 5],
-        },
-        Workload::Card {
-            name: "ms09-four-card-xor",
-            reps: [200, 50, 5],
-        },
-        Workload::Card {
-            name: "four-card-las-vegas-and",
-            reps: [200, 50, 5],
-        },
+    let cards = [
+        "five-card-trick",
+        "mks-four-card-and",
+        "ms09-six-card-and",
+        "ms09-four-card-xor",
+        "four-card-las-vegas-and",
+    ]
+    .map(|name| Workload::Card {
+        name,
+        reps: [200, 50, 5],
+    });
+    let deals = [
         Workload::Deal {
             name: "ninety-nine",
             players: 3,
@@ -190,7 +181,8 @@ pub fn workloads() -> Vec<Workload> {
             public: 5,
             reps: [50, 10, 3],
         },
-    ]
+    ];
+    cards.into_iter().chain(deals).collect()
 }
 
 /// One row of the comparison.

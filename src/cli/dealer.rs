@@ -12,6 +12,8 @@ use facedown_dealer::{
 };
 use serde_json::json;
 
+use super::cards_text;
+
 /// Arguments of `facedown dealer`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -322,17 +324,6 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         println!("transcript saved to {}", path.display());
     }
     Ok(())
-}
-
-fn cards_text(cards: &[u16]) -> String {
-    if cards.is_empty() {
-        return "(none)".into();
-    }
-    cards
-        .iter()
-        .map(u16::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn cost_text(c: &Cost) -> String {

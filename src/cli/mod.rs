@@ -56,3 +56,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::PlayLocal(args)) => net::play_local(args),
     }
 }
+
+/// Card numbers separated by spaces, or `(none)`.
+pub(crate) fn cards_text(cards: &[u16]) -> String {
+    if cards.is_empty() {
+        return "(none)".into();
+    }
+    cards
+        .iter()
+        .map(u16::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}

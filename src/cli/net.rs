@@ -19,6 +19,8 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
+use super::cards_text;
+
 /// Which protocol (command-line form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BackendArg {
@@ -230,17 +232,6 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
         bail!("player {}: the audit failed", me.0);
     }
     Ok(())
-}
-
-fn cards_text(cards: &[u16]) -> String {
-    if cards.is_empty() {
-        return "(none)".into();
-    }
-    cards
-        .iter()
-        .map(u16::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn print_view(r: &PlayerReport) {
