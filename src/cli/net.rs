@@ -83,6 +83,40 @@ pub struct KeygenArgs {
     pub json: bool,
 }
 
+/// What `facedown party` and `facedown play-local` share: the game and its randomness.
+#[derive(Debug, clap::Args)]
+pub struct GameArgs {
+    /// The protocol.
+    #[arg(long, value_enum)]
+    pub backend: BackendArg,
+    /// The deal.
+    #[arg(long, value_enum)]
+    pub workload: WorkloadArg,
+    /// Seed: player `id`'s randomness is ChaCha20 stream `id` of the seed (reproducible runs,
+    /// not for real play). Without it, fresh randomness from the operating system.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How long a player waits for any one message (and to connect) before giving up, in ms.
+    #[arg(long, default_value_t = 10_000)]
+    pub timeout_ms: u64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl GameArgs {
+    /// The game of `players` players in the roster session `roster_session`.
+    fn spec(&self, players: usize, roster_session: [u8; 32]) -> GameSpec {
+        GameSpec {
+            backend: self.backend.into(),
+            workload: self.workload.into(),
+            players,
+            roster_session,
+            timeout: Duration::from_millis(self.timeout_ms),
+        }
+    }
+}
+
 /// Arguments of `facedown party`.
 #[derive(Debug, clap::Args)]
 pub struct PartyArgs {
@@ -95,22 +129,9 @@ pub struct PartyArgs {
     /// This player's key file (from `facedown keygen --out`).
     #[arg(long, value_name = "FILE")]
     pub key: PathBuf,
-    /// The protocol.
-    #[arg(long, value_enum)]
-    pub backend: BackendArg,
-    /// The deal.
-    #[arg(long, value_enum)]
-    pub workload: WorkloadArg,
-    /// Seed: this player's randomness is ChaCha20 stream `id` of the seed (reproducible runs,
-    /// not for real play). Without it, fresh randomness from the operating system.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// How long to wait for any one message (and to connect) before giving up, in ms.
-    #[arg(long, default_value_t = 10_000)]
-    pub timeout_ms: u64,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    /// The game.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Misbehave on purpose (for the fault tests).
     #[arg(long, value_enum, hide = true)]
     pub fault: Option<FaultArg>,
@@ -122,21 +143,9 @@ pub struct PlayLocalArgs {
     /// Number of players (one process each).
     #[arg(long)]
     pub players: usize,
-    /// The protocol.
-    #[arg(long, value_enum)]
-    pub backend: BackendArg,
-    /// The deal.
-    #[arg(long, value_enum)]
-    pub workload: WorkloadArg,
-    /// Seed passed to every player (see `facedown party --seed`).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// Per-message timeout of every player, in ms.
-    #[arg(long, default_value_t = 10_000)]
-    pub timeout_ms: u64,
-    /// Print JSON.
-    #[arg(long)]
-    pub json: bool,
+    /// The game (passed on to every player).
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Make one player misbehave: PLAYER:FAULT (for the fault tests).
     #[arg(long, value_name = "PLAYER:FAULT", hide = true)]
     pub fault: Option<String>,
@@ -173,13 +182,7 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let roster = Roster::load(&args.roster)?;
     let key = StaticKeypair::load(&args.key)?;
     let me = PartyId(args.id);
-    let spec = GameSpec {
-        backend: args.backend.into(),
-        workload: args.workload.into(),
-        players: roster.players(),
-        roster_session: roster.session,
-        timeout: Duration::from_millis(args.timeout_ms),
-    };
+    let spec = args.game.spec(roster.players(), roster.session);
     spec.validate()?;
     let timeouts = Timeouts {
         connect: spec.timeout,
@@ -189,7 +192,7 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let listener = TcpMesh::bind(&roster, me)?;
     let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
         .with_context(|| format!("player {}: connecting", me.0))?;
-    let mut rng = match args.seed {
+    let mut rng = match args.game.seed {
         Some(seed) => trial_rng(seed, u64::from(me.0)),
         None => ChaCha20Rng::from_entropy(),
     };
@@ -211,10 +214,10 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let report = play_with_rng(&mut mesh, &spec, &mut rng, &mut hook)
         .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
-    if args.json {
+    if args.game.json {
         let mut value = serde_json::to_value(&report)?;
         if let Some(obj) = value.as_object_mut() {
-            obj.insert("seed".into(), json!(args.seed));
+            obj.insert("seed".into(), json!(args.game.seed));
         }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
@@ -318,13 +321,7 @@ fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf> {
 
 /// Runs `facedown play-local`: N player processes on 127.0.0.1.
 pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
-    let spec = GameSpec {
-        backend: args.backend.into(),
-        workload: args.workload.into(),
-        players: args.players,
-        roster_session: [0; 32],
-        timeout: Duration::from_millis(args.timeout_ms),
-    };
+    let spec = args.game.spec(args.players, [0; 32]);
     spec.validate()?;
     let fault = match &args.fault {
         Some(s) => {
@@ -360,16 +357,16 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .arg("--key")
             .arg(dir.0.join(format!("player{j}.key")))
             .arg("--backend")
-            .arg(Backend::from(args.backend).name())
+            .arg(Backend::from(args.game.backend).name())
             .arg("--workload")
-            .arg(Workload::from(args.workload).name())
+            .arg(Workload::from(args.game.workload).name())
             .arg("--timeout-ms")
-            .arg(args.timeout_ms.to_string())
+            .arg(args.game.timeout_ms.to_string())
             .arg("--json")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Some(seed) = args.seed {
+        if let Some(seed) = args.game.seed {
             cmd.arg("--seed").arg(seed.to_string());
         }
         if let Some((who, kind)) = fault {
@@ -391,10 +388,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         children.0.push(child);
     }
     // Every player gives up within its own timeouts; this is the backstop.
-    let deadline = start + Duration::from_millis(args.timeout_ms) * 4 + Duration::from_secs(30);
+    let deadline =
+        start + Duration::from_millis(args.game.timeout_ms) * 4 + Duration::from_secs(30);
     // Once a player has failed, the others must abort within their timeout: whoever is
     // still running a timeout (plus a second) later is stuck and gets killed.
-    let grace = Duration::from_millis(args.timeout_ms) + Duration::from_secs(1);
+    let grace = Duration::from_millis(args.game.timeout_ms) + Duration::from_secs(1);
     let mut first_failure: Option<Instant> = None;
     let mut status: Vec<Option<std::process::ExitStatus>> = vec![None; args.players];
     while status.iter().any(Option::is_none) {
@@ -443,12 +441,12 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     } else {
         None
     };
-    if args.json {
+    if args.game.json {
         let out = json!({
-            "backend": Backend::from(args.backend).name(),
-            "workload": Workload::from(args.workload).name(),
+            "backend": Backend::from(args.game.backend).name(),
+            "workload": Workload::from(args.game.workload).name(),
             "players": args.players,
-            "seed": args.seed,
+            "seed": args.game.seed,
             "views": reports,
             "errors": errors,
             "consistent": consistent,
@@ -463,9 +461,10 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             "{} players as {} processes on 127.0.0.1, {} backend, {} workload, seed {}",
             args.players,
             args.players,
-            Backend::from(args.backend).name(),
-            Workload::from(args.workload).name(),
-            args.seed
+            Backend::from(args.game.backend).name(),
+            Workload::from(args.game.workload).name(),
+            args.game
+                .seed
                 .map_or("none (fresh randomness)".into(), |s| s.to_string())
         );
         for r in &reports {
