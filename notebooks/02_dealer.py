@@ -82,19 +82,7 @@ players = [3, 4, 5, 6]
 deals = [fdnb.run_json("dealer", "deal", "--players", n, "--cards", 52, "--hand", 2,
                        "--public", 5, "--seed", SEED) for n in players]
 assert all(d["audit"]["passed"] for d in deals)
-fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(players, [d["cost"]["bytes"] / 1024 for d in deals], "o-", color="tab:blue", label="bytes (KiB)")
-ax.set_xlabel("players N")
-ax.set_ylabel("bytes sent, all players (KiB)")
-ax2 = ax.twinx()
-ax2.plot(players, [d["cost"]["messages"] for d in deals], "s--", color="tab:orange", label="messages")
-ax2.plot(players, [d["cost"]["rounds"] for d in deals], "^:", color="tab:red", label="rounds")
-ax2.set_ylabel("messages / rounds (count)")
-lines = ax.get_lines() + ax2.get_lines()
-ax.legend(lines, [l.get_label() for l in lines], loc="upper left")
-ax.set_title("Dealer: cost of a 52-card deal (2 per hand, 5 public)")
-ax.set_xticks(players)
-fig.tight_layout()
+fig = fdnb.plot_deal_cost(players, deals, "Dealer: cost of a 52-card deal (2 per hand, 5 public)")
 fdnb.save(fig, "02_deal_cost")
 plt.show()
 

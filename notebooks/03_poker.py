@@ -183,19 +183,7 @@ players = [2, 3, 4, 5, 6]
 deals = [fdnb.run_json("poker", "deal", "--players", p, "--cards", CARDS, "--hand", HAND,
                        "--public", PUBLIC, "--seed", SEED) for p in players]
 assert all(d["audit"]["passed"] for d in deals)
-fig, ax = plt.subplots(figsize=(7, 4))
-ax.plot(players, [d["cost"]["bytes"] / 1024 for d in deals], "o-", color="tab:blue", label="bytes (KiB)")
-ax.set_xlabel("players N")
-ax.set_ylabel("bytes sent, all players (KiB)")
-ax2 = ax.twinx()
-ax2.plot(players, [d["cost"]["messages"] for d in deals], "s--", color="tab:orange", label="messages")
-ax2.plot(players, [d["cost"]["rounds"] for d in deals], "^:", color="tab:red", label="rounds")
-ax2.set_ylabel("messages / rounds (count)")
-lines = ax.get_lines() + ax2.get_lines()
-ax.legend(lines, [l.get_label() for l in lines], loc="upper left")
-ax.set_title(f"Cost of a {CARDS}-card deal ({HAND} per hand, {PUBLIC} public)")
-ax.set_xticks(players)
-fig.tight_layout()
+fig = fdnb.plot_deal_cost(players, deals, f"Cost of a {CARDS}-card deal ({HAND} per hand, {PUBLIC} public)")
 fdnb.save(fig, "03_deal_cost")
 plt.show()
 for p, d in zip(players, deals):

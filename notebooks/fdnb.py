@@ -98,3 +98,24 @@ def frac(text: str) -> float:
         num, den = text.split("/")
         return int(num) / int(den)
     return float(text)
+
+
+def plot_deal_cost(players: list[int], deals: list[dict], title: str):
+    """Bytes (left axis), messages and rounds (right axis) of one deal per player count, from
+    the ``cost`` field of ``dealer deal --json`` / ``poker deal --json``; returns the figure."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(players, [d["cost"]["bytes"] / 1024 for d in deals], "o-", color="tab:blue", label="bytes (KiB)")
+    ax.set_xlabel("players N")
+    ax.set_ylabel("bytes sent, all players (KiB)")
+    ax2 = ax.twinx()
+    ax2.plot(players, [d["cost"]["messages"] for d in deals], "s--", color="tab:orange", label="messages")
+    ax2.plot(players, [d["cost"]["rounds"] for d in deals], "^:", color="tab:red", label="rounds")
+    ax2.set_ylabel("messages / rounds (count)")
+    lines = ax.get_lines() + ax2.get_lines()
+    ax.legend(lines, [line.get_label() for line in lines], loc="upper left")
+    ax.set_title(title)
+    ax.set_xticks(players)
+    fig.tight_layout()
+    return fig
