@@ -3,7 +3,7 @@
 //! verifying. (Regenerate `vectors/v1.json` only for a deliberate format change, by running this
 //! test with `FACEDOWN_WRITE_VECTORS=1`, and bump the domain separators' version when you do.)
 
-mod common;
+use crate::common;
 
 use common::{ctx, fixture, transcript};
 use curve25519_dalek::ristretto::CompressedRistretto;

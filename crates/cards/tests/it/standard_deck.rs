@@ -14,7 +14,7 @@ use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId, Symbol};
 use proptest::prelude::*;
 
-mod support;
+use crate::support;
 
 fn protocol(src: &str) -> Protocol {
     parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))

@@ -2,7 +2,7 @@
 //! (with and without latency) and over TCP with Noise on loopback. Every view is checked
 //! against the deal, and faults (silence, departure) make the others abort naming the culprit.
 
-mod common;
+use crate::common;
 
 use std::thread;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! The proofs one by one: completeness, soundness against wrong statements, binding to session,
 //! round and player, and survival of serialize → deserialize.
 
-mod common;
+use crate::common;
 
 use common::{ctx, fixture, transcript};
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;

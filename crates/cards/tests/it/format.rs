@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-mod support;
+use crate::support;
 
 const SPEC_EXAMPLES: [&str; 5] = [
     "five-card-trick",

@@ -1,6 +1,6 @@
 //! Honest deals: every card opens correctly, costs follow the accounting formula.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 

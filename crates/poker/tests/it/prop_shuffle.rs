@@ -1,7 +1,7 @@
 //! Property tests: for random decks, permutations and seeds, the shuffle argument is complete
 //! (verifies, moves card i to π(i)) and sound against a post-hoc transposition.
 
-mod common;
+use crate::common;
 
 use common::{ctx, fixture, transcript};
 use facedown_core::rng::seeded_rng;

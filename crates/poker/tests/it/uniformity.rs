@@ -17,7 +17,7 @@
 //! Since the seeds are fixed, each test is deterministic; the α above is the chance that a
 //! fixed seed set is unlucky for a correct shuffle.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -2,7 +2,7 @@
 //! replayed frames, timeouts and disconnections, each rejected with a typed error naming the
 //! peer.
 
-mod common;
+use crate::common;
 
 use std::thread;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Every kind of tampering is rejected with a typed error that names the cheating player.
 
-mod common;
+use crate::common;
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};

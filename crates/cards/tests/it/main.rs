@@ -1,0 +1,6 @@
+//! Integration tests of `facedown-cards`, in one test binary; each module is a suite.
+
+mod format;
+mod search;
+mod standard_deck;
+mod support;

@@ -1,0 +1,5 @@
+//! Integration tests of `facedown-dealer`, in one test binary; each module is a suite.
+
+mod audit_detection;
+mod malformed;
+mod paper_seed;

@@ -1,0 +1,5 @@
+//! Integration tests of `facedown-net`, in one test binary; each module is a suite.
+
+mod common;
+mod games;
+mod tcp;

@@ -1,0 +1,10 @@
+//! Integration tests of `facedown-poker`, in one test binary; each module is a suite.
+
+mod common;
+mod deal;
+mod players;
+mod proofs;
+mod prop_shuffle;
+mod tampering;
+mod uniformity;
+mod vectors;

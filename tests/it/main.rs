@@ -1,0 +1,21 @@
+//! Cross-crate integration tests of the `facedown` package, in one test binary (one link
+//! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
+
+mod cli_cards;
+mod compare_latency;
+mod cross_backend;
+mod dealer_cli;
+mod leakage_cards;
+mod leakage_cheat;
+mod leakage_cli;
+mod leakage_montecarlo;
+mod net_play_local;
+mod paper_cards_bias;
+mod paper_cards_den_boer;
+mod paper_cards_las_vegas;
+mod paper_cards_library;
+mod paper_cards_mks12;
+mod paper_cards_ms09;
+mod paper_cards_pitfalls;
+mod paper_dealer_collusion;
+mod poker_cli;
