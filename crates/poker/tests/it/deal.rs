@@ -1,7 +1,5 @@
 //! Honest deals: every card opens correctly, costs follow the accounting formula.
 
-use crate::common;
-
 use std::collections::BTreeSet;
 
 use facedown_core::rng::trial_rng;

@@ -1,7 +1,5 @@
 //! Every kind of tampering is rejected with a typed error that names the cheating player.
 
-use crate::common;
-
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use facedown_core::rng::trial_rng;
