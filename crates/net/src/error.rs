@@ -91,6 +91,9 @@ pub enum NetError {
     /// The roster or a key file is unusable.
     #[error("bad roster or key file: {0}")]
     Config(String),
+    /// The roster is refused: a weak or shared key, a shared address, bad ids.
+    #[error("refused roster: {0}")]
+    Roster(#[from] crate::roster::RosterError),
     /// An I/O error on the socket of `peer`.
     #[error("I/O error with {peer}: {source}")]
     Io {
@@ -133,7 +136,10 @@ impl NetError {
             NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
             NetError::Dealer(e) => dealer_blame(e),
             NetError::Poker(e) => e.blamed(),
-            NetError::UnknownParty(_) | NetError::Config(_) | NetError::LocalIo { .. } => None,
+            NetError::UnknownParty(_)
+            | NetError::Config(_)
+            | NetError::Roster(_)
+            | NetError::LocalIo { .. } => None,
         }
     }
 }

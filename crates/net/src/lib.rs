@@ -45,5 +45,5 @@ pub use game::{
     PlayerReport, Workload,
 };
 pub use memory::{memory_network, Latency, MemoryChannel};
-pub use roster::{Party, Roster, StaticKeypair};
+pub use roster::{Party, Roster, RosterError, StaticKeypair};
 pub use tcp::{TcpMesh, Timeouts, WireFault};

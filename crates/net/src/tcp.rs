@@ -473,6 +473,7 @@ impl TcpMesh {
         listener: TcpListener,
         timeouts: Timeouts,
     ) -> Result<TcpMesh, NetError> {
+        roster.validate()?;
         roster.party(me)?;
         let players = roster.players();
         let deadline = Instant::now() + timeouts.connect;

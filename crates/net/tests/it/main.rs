@@ -2,4 +2,5 @@
 
 mod common;
 mod games;
+mod roster;
 mod tcp;
