@@ -63,4 +63,4 @@ pub use player::{
     Deviation, Learned, Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady, View,
 };
 pub use scheme::{Hop, Operation, Plan, Recipient, Route, Scheme, Slot, Variant};
-pub use transcript::Transcript;
+pub use transcript::{Transcript, MAX_TRANSCRIPT_BYTES};

@@ -94,6 +94,9 @@ pub enum NetError {
     /// The roster is refused: a weak or shared key, a shared address, bad ids.
     #[error("refused roster: {0}")]
     Roster(#[from] crate::roster::RosterError),
+    /// An input file (roster, key file) is unreadable, too large or not text.
+    #[error(transparent)]
+    Input(#[from] facedown_core::input::InputError),
     /// An I/O error on the socket of `peer`.
     #[error("I/O error with {peer}: {source}")]
     Io {
@@ -139,6 +142,7 @@ impl NetError {
             NetError::UnknownParty(_)
             | NetError::Config(_)
             | NetError::Roster(_)
+            | NetError::Input(_)
             | NetError::LocalIo { .. } => None,
         }
     }

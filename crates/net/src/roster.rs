@@ -24,6 +24,7 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use curve25519_dalek::montgomery::MontgomeryPoint;
+use facedown_core::input::read_text;
 use facedown_core::PartyId;
 use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
@@ -186,12 +187,9 @@ impl StaticKeypair {
         Ok(kp)
     }
 
-    /// Reads a key file.
+    /// Reads a key file (at most [`MAX_KEY_FILE_BYTES`]).
     pub fn load(path: &Path) -> Result<StaticKeypair, NetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| NetError::LocalIo {
-            context: format!("cannot read key file {}", path.display()),
-            source,
-        })?;
+        let text = read_text(path, MAX_KEY_FILE_BYTES, "a key file")?;
         StaticKeypair::from_toml(&text)
     }
 
@@ -373,12 +371,9 @@ impl Roster {
         out
     }
 
-    /// Reads `parties.toml`.
+    /// Reads `parties.toml` (at most [`MAX_ROSTER_BYTES`]).
     pub fn load(path: &Path) -> Result<Roster, NetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| NetError::LocalIo {
-            context: format!("cannot read roster {}", path.display()),
-            source,
-        })?;
+        let text = read_text(path, MAX_ROSTER_BYTES, "a roster")?;
         Roster::from_toml(&text)
     }
 }
