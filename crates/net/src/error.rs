@@ -66,6 +66,17 @@ pub enum NetError {
         /// The limit.
         max: u64,
     },
+    /// `peer` sent more frames the protocol did not ask for than a game allows
+    /// ([`crate::channel::OffProtocol`]): over an authenticated link, its own doing.
+    #[error("{peer} sent {frames} frames ({bytes} bytes) the protocol did not ask for, more than allowed")]
+    Flooded {
+        /// The peer.
+        peer: PartyId,
+        /// Such frames so far.
+        frames: u32,
+        /// Their bytes.
+        bytes: u64,
+    },
     /// A correctly decrypted frame from `peer` does not decode as a message of this protocol,
     /// or comes at a time the protocol does not allow.
     #[error("malformed message from {peer}: {reason}")]
@@ -134,6 +145,7 @@ impl NetError {
             | NetError::Handshake { peer, .. }
             | NetError::Corrupted { peer, .. }
             | NetError::FrameTooLarge { peer, .. }
+            | NetError::Flooded { peer, .. }
             | NetError::Malformed { peer, .. }
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),

@@ -38,12 +38,12 @@ pub mod roster;
 pub mod tcp;
 pub mod wire;
 
-pub use channel::{total_cost, Channel, Frame, WireStats};
+pub use channel::{total_cost, Channel, Deadline, Frame, Limits, OffProtocol, WireStats};
 pub use error::NetError;
 pub use game::{
     merge_phases, play_in_memory, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost,
     PlayerReport, Workload,
 };
-pub use memory::{memory_network, Latency, MemoryChannel};
+pub use memory::{memory_network, memory_network_with_limits, Latency, MemoryChannel};
 pub use roster::{Party, Roster, RosterError, StaticKeypair};
 pub use tcp::{TcpMesh, Timeouts, WireFault};

@@ -2,5 +2,6 @@
 
 mod common;
 mod games;
+mod hostile_peer;
 mod roster;
 mod tcp;
