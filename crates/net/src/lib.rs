@@ -14,6 +14,8 @@
 //!   comparison can show what rounds cost;
 //! * [`tcp`]: TCP with Noise_KK (static keys from the roster, a prologue binding the session
 //!   and both parties, length-prefixed framing with chunking, timeouts, fault injection);
+//! * [`handshake`]: establishing the mesh — strangers on the listening port, key
+//!   confirmation;
 //! * [`roster`]: static key files and the `parties.toml` roster;
 //! * [`wire`]: what a frame carries;
 //! * [`game`]: one networked player of either backend, with buffering of early messages,
@@ -33,6 +35,7 @@
 pub mod channel;
 pub mod error;
 pub mod game;
+pub mod handshake;
 pub mod memory;
 pub mod roster;
 pub mod tcp;

@@ -6,7 +6,8 @@
 //! Player `i` listens on its roster address and dials every player `j < i`, so each pair has
 //! exactly one connection. The dialer (Noise initiator) first sends an 8-byte clear hello,
 //! `"FDN1" ‖ i ‖ j` (big-endian `u16`s), so that the listener knows which roster key to expect;
-//! a false claim simply fails the handshake. KK authenticates both sides with their static keys
+//! a false claim simply fails the handshake, and a failed handshake is dropped without
+//! aborting anything (see [`crate::handshake`]: strangers on the port, key confirmation). KK authenticates both sides with their static keys
 //! (`-> e, es, ss` / `<- e, ee, se`); the prologue
 //! `"facedown-net/noise-kk/v1" ‖ session ‖ initiator ‖ responder` binds the session and both
 //! parties, so a handshake meant for another game or another pair fails.
@@ -34,15 +35,13 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use facedown_core::PartyId;
-use snow::{Builder, HandshakeState, TransportState};
+use snow::TransportState;
 
 use crate::channel::{Channel, Frame, Limits, WireStats};
 use crate::error::NetError;
@@ -63,7 +62,6 @@ pub const FRAME_HEADER: usize = 8;
 pub const MAX_FRAME_BYTES: u64 = 64 << 20;
 /// Domain separator of the prologue.
 pub const PROLOGUE_LABEL: &[u8] = b"facedown-net/noise-kk/v1";
-const HELLO_MAGIC: &[u8; 4] = b"FDN1";
 
 /// The prologue both sides of the pair `(initiator, responder)` feed into the handshake.
 pub fn prologue(session: &[u8; 32], initiator: PartyId, responder: PartyId) -> Vec<u8> {
@@ -105,19 +103,6 @@ pub enum WireFault {
     Replay,
 }
 
-fn noise_params() -> Result<snow::params::NoiseParams, NetError> {
-    NOISE_PARAMS
-        .parse()
-        .map_err(|e| NetError::Config(format!("Noise parameters: {e:?}")))
-}
-
-fn snow_err(peer: PartyId, what: &str) -> impl Fn(snow::Error) -> NetError + '_ {
-    move |e| NetError::Handshake {
-        peer,
-        reason: format!("{what}: {e}"),
-    }
-}
-
 fn io_err(peer: PartyId, what: &'static str) -> impl Fn(std::io::Error) -> NetError {
     move |e| match e.kind() {
         ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
@@ -133,7 +118,7 @@ fn io_err(peer: PartyId, what: &'static str) -> impl Fn(std::io::Error) -> NetEr
     }
 }
 
-fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
     let len = u16::try_from(msg.len())
         .map_err(|_| std::io::Error::new(ErrorKind::InvalidInput, "noise message too long"))?;
     let mut out = Vec::with_capacity(2 + msg.len());
@@ -142,132 +127,12 @@ fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
     stream.write_all(&out)
 }
 
-fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
     let mut len = [0u8; 2];
     stream.read_exact(&mut len)?;
     let mut msg = vec![0u8; usize::from(u16::from_be_bytes(len))];
     stream.read_exact(&mut msg)?;
     Ok(msg)
-}
-
-fn handshake_failed(peer: PartyId) -> impl Fn(std::io::Error) -> NetError {
-    move |e| match e.kind() {
-        ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
-            peer,
-            what: "the Noise handshake".into(),
-            after: Duration::ZERO,
-        },
-        _ => NetError::Handshake {
-            peer,
-            reason: format!(
-                "the connection failed during the handshake ({e}): the peer rejected it — do \
-                 our static key and the roster agree?"
-            ),
-        },
-    }
-}
-
-fn finish(hs: HandshakeState, peer: PartyId) -> Result<TransportState, NetError> {
-    let t = hs
-        .into_transport_mode()
-        .map_err(snow_err(peer, "entering transport mode"))?;
-    Ok(t)
-}
-
-/// Runs the initiator side of the handshake on a connected stream. Returns the transport and
-/// the bytes written and read.
-fn initiate(
-    stream: &mut TcpStream,
-    me: PartyId,
-    peer: PartyId,
-    key: &StaticKeypair,
-    peer_key: &[u8; 32],
-    session: &[u8; 32],
-    timeout: Duration,
-) -> Result<(TransportState, u64, u64), NetError> {
-    stream
-        .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(io_err(peer, "configuring the socket"))?;
-    let pro = prologue(session, me, peer);
-    let mut hs = Builder::new(noise_params()?)
-        .local_private_key(&key.private)
-        .and_then(|b| b.remote_public_key(peer_key))
-        .and_then(|b| b.prologue(&pro))
-        .and_then(|b| b.build_initiator())
-        .map_err(snow_err(peer, "building the initiator"))?;
-    let mut hello = HELLO_MAGIC.to_vec();
-    hello.extend_from_slice(&me.0.to_be_bytes());
-    hello.extend_from_slice(&peer.0.to_be_bytes());
-    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
-    let len = hs
-        .write_message(&[], &mut buf)
-        .map_err(snow_err(peer, "writing the first handshake message"))?;
-    stream
-        .write_all(&hello)
-        .and_then(|()| write_noise(stream, &buf[..len]))
-        .map_err(handshake_failed(peer))?;
-    let reply = read_noise(stream).map_err(handshake_failed(peer))?;
-    hs.read_message(&reply, &mut buf)
-        .map_err(|e| NetError::Handshake {
-            peer,
-            reason: format!(
-                "the responder's message does not authenticate ({e}): its static key is not the \
-             roster's, or it is in another session"
-            ),
-        })?;
-    let sent = (hello.len() + 2 + len) as u64;
-    let received = (2 + reply.len()) as u64;
-    Ok((finish(hs, peer)?, sent, received))
-}
-
-/// Runs the responder side on an accepted stream: reads the hello, checks the claimed
-/// initiator against the roster, completes the handshake.
-fn respond(
-    stream: &mut TcpStream,
-    me: PartyId,
-    roster: &Roster,
-    key: &StaticKeypair,
-    timeout: Duration,
-) -> Result<(PartyId, TransportState, u64, u64), Option<NetError>> {
-    stream
-        .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(|_| None)?;
-    let mut hello = [0u8; 8];
-    stream.read_exact(&mut hello).map_err(|_| None)?;
-    let from = PartyId(u16::from_be_bytes([hello[4], hello[5]]));
-    let to = PartyId(u16::from_be_bytes([hello[6], hello[7]]));
-    // A stranger or a misdirected connection is dropped without aborting the game.
-    if &hello[..4] != HELLO_MAGIC || to != me || from <= me {
-        return Err(None);
-    }
-    let peer_key = roster.party(from).map_err(|_| None)?.public_key;
-    let pro = prologue(&roster.session, from, me);
-    let mut hs = Builder::new(noise_params().map_err(Some)?)
-        .local_private_key(&key.private)
-        .and_then(|b| b.remote_public_key(&peer_key))
-        .and_then(|b| b.prologue(&pro))
-        .and_then(|b| b.build_responder())
-        .map_err(|e| Some(snow_err(from, "building the responder")(e)))?;
-    let first = read_noise(stream).map_err(|e| Some(handshake_failed(from)(e)))?;
-    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
-    hs.read_message(&first, &mut buf).map_err(|e| {
-        Some(NetError::Handshake {
-            peer: from,
-            reason: format!(
-                "its first message does not authenticate ({e}): its static key is not the \
-                 roster's, or it is in another session"
-            ),
-        })
-    })?;
-    let len = hs
-        .write_message(&[], &mut buf)
-        .map_err(|e| Some(snow_err(from, "writing the reply")(e)))?;
-    write_noise(stream, &buf[..len]).map_err(|e| Some(handshake_failed(from)(e)))?;
-    let received = (hello.len() + 2 + first.len()) as u64;
-    let sent = (2 + len) as u64;
-    Ok((from, finish(hs, from).map_err(Some)?, sent, received))
 }
 
 enum Event {
@@ -401,78 +266,6 @@ impl core::fmt::Debug for TcpMesh {
     }
 }
 
-type Accepted = Result<(PartyId, TcpStream, TransportState, u64, u64), NetError>;
-
-fn accept_loop(
-    listener: TcpListener,
-    me: PartyId,
-    roster: Roster,
-    key: StaticKeypair,
-    timeouts: Timeouts,
-    (deadline, stop): (Instant, Arc<AtomicBool>),
-    tx: Sender<Accepted>,
-) {
-    let expected = roster.players().saturating_sub(me.0.into());
-    let mut done = 0;
-    while done < expected && Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
-        match listener.accept() {
-            Ok((mut stream, _)) => {
-                if stream.set_nonblocking(false).is_err() {
-                    continue;
-                }
-                match respond(&mut stream, me, &roster, &key, timeouts.handshake) {
-                    Ok((peer, t, sent, received)) => {
-                        done += 1;
-                        if tx.send(Ok((peer, stream, t, sent, received))).is_err() {
-                            return;
-                        }
-                    }
-                    Err(Some(e)) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                    Err(None) => {}
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(5)),
-        }
-    }
-}
-
-fn dial(address: SocketAddr, peer: PartyId, deadline: Instant) -> Result<TcpStream, NetError> {
-    loop {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        if remaining.is_zero() {
-            return Err(NetError::Connect {
-                peer,
-                address: address.to_string(),
-                reason: "nobody accepted the connection before the connect timeout".into(),
-            });
-        }
-        match TcpStream::connect_timeout(&address, remaining.min(Duration::from_secs(1))) {
-            Ok(s) => return Ok(s),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    ErrorKind::ConnectionRefused | ErrorKind::TimedOut | ErrorKind::WouldBlock
-                ) =>
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => {
-                return Err(NetError::Connect {
-                    peer,
-                    address: address.to_string(),
-                    reason: e.to_string(),
-                })
-            }
-        }
-    }
-}
-
 /// What a reader thread reads from its peer, and the bounds it keeps.
 struct Reader {
     stream: TcpStream,
@@ -597,81 +390,13 @@ impl TcpMesh {
         roster.validate()?;
         roster.party(me)?;
         let players = roster.players();
-        let deadline = Instant::now() + timeouts.connect;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| NetError::LocalIo {
-                context: "cannot configure the listener".into(),
-                source,
-            })?;
-        let (acc_tx, acc_rx) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
-        let acceptor = {
-            let (roster, key, stop) = (roster.clone(), key.clone(), Arc::clone(&stop));
-            std::thread::spawn(move || {
-                accept_loop(
-                    listener,
-                    me,
-                    roster,
-                    key,
-                    timeouts,
-                    (deadline, stop),
-                    acc_tx,
-                )
-            })
+        let established = crate::handshake::establish(roster, me, key, listener, timeouts)?;
+        let stats = WireStats {
+            wire_bytes_sent: established.sent,
+            wire_bytes_received: established.received,
+            ..WireStats::default()
         };
-        let mut stats = WireStats::default();
-        let mut conns: BTreeMap<PartyId, (TcpStream, TransportState)> = BTreeMap::new();
-        let result = (|| {
-            for peer in PartyId::all(players).filter(|&p| p < me) {
-                let party = roster.party(peer)?;
-                let mut stream = dial(party.address, peer, deadline)?;
-                let (t, sent, received) = initiate(
-                    &mut stream,
-                    me,
-                    peer,
-                    key,
-                    &party.public_key,
-                    &roster.session,
-                    timeouts.handshake,
-                )?;
-                stats.wire_bytes_sent += sent;
-                stats.wire_bytes_received += received;
-                conns.insert(peer, (stream, t));
-            }
-            while conns.len() + 1 < players {
-                let remaining = deadline.saturating_duration_since(Instant::now());
-                match acc_rx.recv_timeout(remaining) {
-                    Ok(Ok((peer, stream, t, sent, received))) => {
-                        stats.wire_bytes_sent += sent;
-                        stats.wire_bytes_received += received;
-                        conns.insert(peer, (stream, t));
-                    }
-                    Ok(Err(e)) => return Err(e),
-                    Err(_) => {
-                        let missing = PartyId::all(players)
-                            .find(|p| *p != me && !conns.contains_key(p))
-                            .unwrap_or(me);
-                        return Err(NetError::Timeout {
-                            peer: missing,
-                            what: "its connection and handshake".into(),
-                            after: timeouts.connect,
-                        });
-                    }
-                }
-            }
-            Ok(())
-        })();
-        drop(acc_rx);
-        if let Err(e) = result {
-            stop.store(true, Ordering::Relaxed);
-            for (s, _) in conns.values() {
-                let _ = s.shutdown(std::net::Shutdown::Both);
-            }
-            let _ = acceptor.join();
-            return Err(e);
-        }
-        let _ = acceptor.join();
+        let conns = established.links;
         let queue = Arc::new(Queue::default());
         queue.lock().readers = conns.len();
         let mut links: BTreeMap<PartyId, Link> = BTreeMap::new();

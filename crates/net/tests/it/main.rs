@@ -4,4 +4,5 @@ mod common;
 mod games;
 mod hostile_peer;
 mod roster;
+mod stranger;
 mod tcp;
