@@ -641,7 +641,7 @@ mod harness {
         let (h, p) = (a.hand.unwrap_or(1), a.public.unwrap_or(1));
         let sch = Schedule::new(&s, h, p).context("schedule")?;
         let start = std::time::Instant::now();
-        let pb = progress(trials * 30, "games");
+        let pb = progress(trials.saturating_mul(30), "games");
         let tick = || {
             if let Some(pb) = &pb {
                 pb.inc(1);

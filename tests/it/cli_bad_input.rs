@@ -87,3 +87,124 @@ fn issue_14_a_file_that_is_not_text_is_refused_naming_the_file() {
     assert_refused(&["cards", "analyze", p], &[p, "not UTF-8"]);
     let _ = std::fs::remove_file(&path);
 }
+
+/// `2^62`: four hands of it wrap to 0 in 64-bit arithmetic.
+const WRAPS: &str = "4611686018427387904";
+const U64_MAX: &str = "18446744073709551615";
+
+#[test]
+fn issue_14_overflowing_deal_sizes_are_refused_by_every_dealer_command() {
+    let fits = "do not fit a deck of 10 cards";
+    assert_refused(
+        &[
+            "dealer",
+            "deal",
+            "--players",
+            "4",
+            "--cards",
+            "10",
+            "--hand",
+            WRAPS,
+        ],
+        &[WRAPS, fits],
+    );
+    assert_refused(
+        &[
+            "dealer",
+            "deal",
+            "--players",
+            "4",
+            "--cards",
+            "10",
+            "--hand",
+            "1",
+            "--public",
+            U64_MAX,
+        ],
+        &[U64_MAX, fits],
+    );
+    for harness in ["collusion", "cheat"] {
+        assert_refused(
+            &[
+                "dealer",
+                harness,
+                "--players",
+                "4",
+                "--cards",
+                "10",
+                "--hand",
+                WRAPS,
+            ],
+            &[WRAPS, fits],
+        );
+        assert_refused(
+            &[
+                "dealer",
+                harness,
+                "--players",
+                "4",
+                "--cards",
+                "10",
+                "--hand",
+                "1",
+                "--public",
+                U64_MAX,
+            ],
+            &[U64_MAX, fits],
+        );
+    }
+}
+
+#[test]
+fn issue_14_poker_decks_and_repetitions_are_capped() {
+    assert_refused(
+        &["poker", "deal", "--players", "3", "--cards", "65535"],
+        &["2..=1024 cards", "65535"],
+    );
+    assert_refused(
+        &["poker", "deal", "--players", "100000", "--cards", "52"],
+        &["2..=64 players"],
+    );
+    assert_refused(
+        &[
+            "poker",
+            "bench",
+            "--cards",
+            "8",
+            "--reps",
+            U64_MAX,
+            "--token-reps",
+            U64_MAX,
+        ],
+        &["more than can be counted"],
+    );
+    assert_refused(
+        &[
+            "poker",
+            "bench",
+            "--cards",
+            "60000",
+            "--reps",
+            "1",
+            "--token-reps",
+            "1",
+        ],
+        &["2..=1024 cards"],
+    );
+}
+
+#[test]
+fn issue_14_a_run_count_that_overflows_is_refused() {
+    assert_refused(
+        &[
+            "cards",
+            "simulate",
+            "five-card-trick",
+            "--runs",
+            U64_MAX,
+            "--seed",
+            "0",
+        ],
+        &["--runs", "more runs than can be counted"],
+    );
+}
