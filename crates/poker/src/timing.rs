@@ -130,7 +130,7 @@ pub fn measure_with_rng<R: RngCore + CryptoRng>(
             "at least one repetition".to_owned(),
         ));
     }
-    if cards < 2 || cards > crate::player::MAX_CARDS {
+    if !(2..=crate::player::MAX_CARDS).contains(&cards) {
         return Err(PokerError::InvalidParameters(format!(
             "need a deck of 2..={} cards, got {cards}",
             crate::player::MAX_CARDS
