@@ -19,4 +19,5 @@ mod paper_cards_mks12;
 mod paper_cards_ms09;
 mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
+mod play_local_cleanup;
 mod poker_cli;
