@@ -81,23 +81,41 @@ pub fn plot_sweep(points: &[SweepPoint], title: &str, path: &Path) -> Result<(),
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("svg"));
     // Both backends lay text out with the font's metrics, so it is registered for SVG too.
-    let result = register_font(FAMILY, FontStyle::Normal, FONT)
+    register_font(FAMILY, FontStyle::Normal, FONT)
         .map_err(|_| "the embedded font does not load".to_owned())
         .and_then(|()| {
             if svg {
                 let root = SVGBackend::new(path, SVG_SIZE).into_drawing_area();
                 draw_sweep(root, points, title, 1.0)
             } else {
-                let root = BitMapBackend::new(path, PNG_SIZE).into_drawing_area();
-                draw_sweep(
-                    root,
-                    points,
-                    title,
-                    f64::from(PNG_SIZE.0) / f64::from(SVG_SIZE.0),
-                )
+                write_png(path, |root| {
+                    draw_sweep(
+                        root,
+                        points,
+                        title,
+                        f64::from(PNG_SIZE.0) / f64::from(SVG_SIZE.0),
+                    )
+                })
             }
-        });
-    result.map_err(|e| LeakageError::Schedule(format!("plot {}: {e}", path.display())))
+        })
+        .map_err(|e| LeakageError::Schedule(format!("plot {}: {e}", path.display())))
+}
+
+/// Renders `draw` into an RGB buffer of [`PNG_SIZE`] and writes it to `path` as a PNG.
+fn write_png(
+    path: &Path,
+    draw: impl FnOnce(DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<(), String> {
+    let (w, h) = PNG_SIZE;
+    let mut rgb = vec![0u8; w as usize * h as usize * 3];
+    draw(BitMapBackend::with_buffer(&mut rgb, PNG_SIZE).into_drawing_area())?;
+    let file = std::fs::File::create(path).map_err(|e| e.to_string())?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w, h);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(&rgb).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())
 }
 
 /// Scales a length given for the SVG size to the backend's size.
@@ -240,15 +258,18 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("sweep.png");
         plot_sweep(&points(), "Excess leakage, N = 3", &path).expect("drawn");
-        let png = image::open(&path).expect("a PNG").to_luma8();
+        let decoder = png::Decoder::new(std::fs::File::open(&path).expect("written"));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let mut rgb = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut rgb).expect("one frame");
         std::fs::remove_dir_all(&dir).expect("clean up");
-        assert_eq!(png.dimensions(), PNG_SIZE);
+        assert_eq!((info.width, info.height), PNG_SIZE);
+        assert_eq!(info.color_type, png::ColorType::Rgb);
         // The title is the only thing drawn in the top band, above the plotting area: the
         // band has dark pixels only if the embedded font rendered the text.
-        let dark_in_title_band = (0..PNG_SIZE.0)
-            .flat_map(|x| (0..px(40.0, 1.6)).map(move |y| (x, y)))
-            .filter(|&(x, y)| png.get_pixel(x, y).0[0] < 128)
-            .count();
+        let row = 3 * PNG_SIZE.0 as usize;
+        let band = &rgb[..row * px(40.0, 1.6) as usize];
+        let dark_in_title_band = band.chunks(3).filter(|p| p[0] < 128).count();
         assert!(
             dark_in_title_band > 100,
             "only {dark_in_title_band} dark pixels"
