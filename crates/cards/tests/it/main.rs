@@ -4,3 +4,4 @@ mod format;
 mod search;
 mod standard_deck;
 mod support;
+mod vectors;
