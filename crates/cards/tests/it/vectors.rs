@@ -51,7 +51,7 @@ fn every_library_protocol_analyses_exactly_as_recorded() {
 fn every_library_trace_is_the_recorded_run() {
     for b in builtins() {
         let p = b.protocol();
-        let k = p.inputs.len();
+        let k = p.inputs().len();
         let mut traces = Vec::new();
         for i in 0..p.input_count() {
             for seed in TRACE_SEEDS {
