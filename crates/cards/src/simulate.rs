@@ -334,12 +334,29 @@ impl<'p> Compiler<'p> {
 
 /// How one trial ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
+pub enum Outcome {
+    /// A committed result encoding this bit.
     Output(bool),
+    /// A result whose pairs are no commitment, or disagree.
     NotACommitment,
+    /// A non-committed ending.
     Open,
+    /// An observation without a branch.
     Stuck,
+    /// The step limit.
     GaveUp,
+}
+
+/// One trial of the compiled program, as the interpreter's sampled run reports it (the two
+/// are tested equal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Shuffles executed.
+    pub shuffles: u64,
+    /// The view, rendered as [`crate::print::render_view`] renders it.
+    pub view: String,
 }
 
 /// Views longer than this many observations are pooled as `(longer view)`.
@@ -568,6 +585,20 @@ impl Compiled {
             key |= ((row >> p) & 1) << j;
         }
         key
+    }
+
+    /// Runs one trial of input assignment `input` with `rng` (the run
+    /// [`crate::sampled::sample`] makes with the same generator).
+    ///
+    /// # Panics
+    /// When `input >= input_count()`.
+    pub fn run_trial<R: Rng + ?Sized>(&self, input: usize, rng: &mut R) -> Trial {
+        let (outcome, shuffles, view) = self.trial(input, rng);
+        Trial {
+            outcome,
+            shuffles,
+            view: self.render_view(view),
+        }
     }
 
     /// Runs one trial of input `input` with `rng`; returns (outcome, shuffles, view code).

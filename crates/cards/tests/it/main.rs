@@ -1,6 +1,7 @@
 //! Integration tests of `facedown-cards`, in one test binary; each module is a suite.
 
 mod format;
+mod interpreter;
 mod search;
 mod standard_deck;
 mod support;
