@@ -6,7 +6,8 @@
 //! without comments formats to exactly `parse(text)?.to_string()`. Comments are kept:
 //!
 //! * a comment on a line of its own stays before the statement that follows it, indented as
-//!   that statement (comments after the last statement stay at the end);
+//!   that statement; comments before the first statement stay at the top of the file, comments
+//!   after the last one at the end;
 //! * a comment after a statement on the same line stays at the end of that statement's line
 //!   (after the last statement, when several share the line);
 //! * one blank line is kept where the source had one or more before a statement or its
@@ -29,12 +30,23 @@ pub fn format_source(src: &str) -> Result<String, ParseError> {
     let mut starts: Vec<Span> = layout.headers.iter().map(|&(_, s)| s).collect();
     collect_starts(&layout.parts.body, &mut starts);
     starts.sort();
+    let first = starts.first().copied().unwrap_or(END);
+    let (preamble, rest): (Vec<Comment>, Vec<Comment>) = layout
+        .comments
+        .into_iter()
+        .partition(|c| c.own_line && c.span < first);
     let mut f = Writer {
-        attached: attach(&layout.comments, &starts),
+        attached: attach(&rest, &starts),
         blank_lines: layout.blank_lines,
         out: String::new(),
         trailing_end: Vec::new(),
+        last_line: 0,
     };
+    for c in &preamble {
+        f.out.push_str(&c.text);
+        f.out.push('\n');
+        f.last_line = c.span.line;
+    }
     f.trailing_end = f
         .attached
         .remove(&END)
@@ -133,6 +145,8 @@ struct Writer {
     blank_lines: std::collections::BTreeSet<usize>,
     out: String,
     trailing_end: Vec<String>,
+    /// The source line of the statement (or preamble comment) written last.
+    last_line: usize,
 }
 
 impl Writer {
@@ -152,9 +166,11 @@ impl Writer {
             attached.first_line
         };
         let after_open = self.out.is_empty() || self.out.ends_with("{\n");
-        if !after_open && first > 1 && self.blank_lines.contains(&(first - 1)) {
+        let same_line = first == self.last_line;
+        if !after_open && !same_line && first > 1 && self.blank_lines.contains(&(first - 1)) {
             self.out.push('\n');
         }
+        self.last_line = span.line;
         for c in &attached.before {
             self.indent(depth);
             self.out.push_str(c);

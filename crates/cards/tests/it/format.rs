@@ -817,7 +817,7 @@ fn spans_differ_but_protocols_compare_equal_up_to_spans() {
 }
 
 /// A random valid protocol (every semantic check of the parser holds by construction).
-fn random_protocol(seed: u64) -> Protocol {
+pub(crate) fn random_protocol(seed: u64) -> Protocol {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let k = rng.gen_range(1..=3);
     let mut names = ["a", "b", "c", "x1", "in_2", "h'"];

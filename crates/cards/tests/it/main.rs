@@ -1,5 +1,7 @@
 //! Integration tests of `facedown-cards`, in one test binary; each module is a suite.
 
+mod canonical;
+mod diagnostics;
 mod format;
 mod interpreter;
 mod search;
