@@ -2,6 +2,7 @@
 //! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
 
 mod cli_cards;
+mod cli_cards_check;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
