@@ -20,3 +20,4 @@ mod paper_cards_ms09;
 mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
 mod poker_cli;
+mod repository;

@@ -1,4 +1,5 @@
-//! The three pitfalls of a published probabilistic verifier (`cards.md`), each reproduced, and
+//! The three pitfalls of a published probabilistic verifier (listed in the analyzer's module
+//! docs, `facedown_cards::analyze`), each reproduced, and
 //! the negative cases: insecure variants flagged, a wrong function flagged incorrect, a missing
 //! branch reported with its line and column, loops checked.
 

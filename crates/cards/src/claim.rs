@@ -116,11 +116,11 @@ impl ClaimItem {
     pub fn what(&self) -> &'static str {
         match self {
             ClaimItem::Correct(_) => "correctness",
-            ClaimItem::Committed(_) => "whether it is committed",
-            ClaimItem::Security(_) => "the security",
-            ClaimItem::Runtime(_) => "the runtime",
-            ClaimItem::ExpectedShuffles(_) => "the expected shuffles",
-            ClaimItem::MaxShuffles(_) => "the most shuffles",
+            ClaimItem::Committed(_) => "committed",
+            ClaimItem::Security(_) => "security",
+            ClaimItem::Runtime(_) => "runtime",
+            ClaimItem::ExpectedShuffles(_) => "expected shuffles",
+            ClaimItem::MaxShuffles(_) => "most shuffles",
         }
     }
 }

@@ -5,7 +5,8 @@
 //! interpreter ([`interpret`]) over a semantics: exact distributions for the analyzer
 //! ([`analyze`]), one sampled row for traces ([`trace`], [`sampled`]). The compiled simulator
 //! ([`simulate`]) is a fast path, tested equal to the interpreter. See [`model`] for the action
-//! model and its conventions and [`claim`] for what a protocol may claim.
+//! model and its conventions and [`claim`] for what a protocol may claim; [`spec`] is the
+//! format's specification (`crates/cards/docs/format.md`).
 
 pub mod analyze;
 pub mod canonical;
@@ -21,6 +22,8 @@ pub mod protocol;
 pub mod sampled;
 pub mod search;
 pub mod simulate;
+#[doc = include_str!("../docs/format.md")]
+pub mod spec {}
 mod suggest;
 pub mod trace;
 pub mod tree;

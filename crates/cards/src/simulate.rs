@@ -36,7 +36,7 @@
 //! Per input: how runs ended (output 0 or 1 at a committed result, a result that is not a
 //! commitment, a non-committed ending, a missing branch, the step limit), the mean number of
 //! shuffles with its standard error, the largest number seen; and the frequency of every view
-//! (the observations, rendered as in [`crate::analyze::render_view`]) per input.
+//! (the observations, rendered as in [`crate::print::render_view`]) per input.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -473,7 +473,7 @@ pub struct InputReport {
 /// How often one view was seen.
 #[derive(Clone, Debug, Serialize)]
 pub struct ViewCount {
-    /// The observations, as in [`crate::analyze::render_view`].
+    /// The observations, as in [`crate::print::render_view`].
     pub view: String,
     /// Per input, how many runs saw it.
     pub counts: Vec<u64>,

@@ -57,7 +57,7 @@ pub enum Defect {
         /// The turn (or the `result`, when `result_basis`).
         span: Span,
         /// Whether the "observation" is the basis of a `result` on numbered cards that varies
-        /// within the state (see the [module docs](self)).
+        /// within the state (see the [module docs](crate::analyze)).
         result_basis: bool,
         /// The observation.
         observation: Vec<Symbol>,
