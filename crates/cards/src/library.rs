@@ -28,6 +28,8 @@
 
 use std::path::PathBuf;
 
+use facedown_core::input::{read_text, InputError};
+
 use crate::claim::Claim;
 use crate::parse::{parse, ParseError};
 use crate::protocol::Protocol;
@@ -199,6 +201,9 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
+    /// The file is too large ([`MAX_PROTOCOL_BYTES`]) or not text.
+    #[error(transparent)]
+    Input(InputError),
     /// The file (or built-in source) is not a valid `.cards` protocol.
     #[error("{}: {source}", .path.display())]
     Parse {
@@ -231,17 +236,25 @@ pub fn suggest(name: &str) -> Option<&'static str> {
     crate::suggest::closest(name, BUILTINS.iter().map(|b| b.name))
 }
 
-/// A built-in protocol by name, or else the `.cards` file at the path `name_or_path`.
+/// Largest `.cards` file read by [`load`] (the longest built-in is a few kilobytes).
+pub const MAX_PROTOCOL_BYTES: u64 = 1 << 20;
+
+/// A built-in protocol by name, or else the `.cards` file at the path `name_or_path` (at most
+/// [`MAX_PROTOCOL_BYTES`]).
 pub fn load(name_or_path: &str) -> Result<Protocol, LoadError> {
     let (path, text) = match find(name_or_path) {
         Some(b) => (PathBuf::from(b.name), b.source.to_owned()),
         None => {
             let path = PathBuf::from(name_or_path);
-            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Unreadable {
-                path: path.clone(),
-                suggestion: suggest(name_or_path),
-                source,
-            })?;
+            let text =
+                read_text(&path, MAX_PROTOCOL_BYTES, "a .cards protocol").map_err(|e| match e {
+                    InputError::Unreadable { path, source } => LoadError::Unreadable {
+                        path,
+                        suggestion: suggest(name_or_path),
+                        source,
+                    },
+                    other => LoadError::Input(other),
+                })?;
             (path, text)
         }
     };
