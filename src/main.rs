@@ -16,8 +16,11 @@ fn main() -> ExitCode {
             ExitCode::from(3)
         }
         Err(err) => {
-            eprintln!("error: {}", one_line(&err));
-            ExitCode::FAILURE
+            match err.downcast_ref::<cli::Diagnostic>() {
+                Some(shown) => eprint!("{shown}"),
+                None => eprintln!("error: {}", one_line(&err)),
+            }
+            ExitCode::from(cli::exit_status(&err))
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod cli_bad_input;
 mod cli_cards;
+mod cli_cards_check;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
@@ -21,3 +22,4 @@ mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
 mod play_local_cleanup;
 mod poker_cli;
+mod repository;

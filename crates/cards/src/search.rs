@@ -144,7 +144,8 @@ mod shuffles;
 pub use shard::{merge, MergeError, Shard};
 
 use crate::analyze::Security;
-use crate::model::{Action, Function, NamedFunction, Protocol};
+use crate::model::{Action, Function, NamedFunction};
+use crate::protocol::Protocol;
 use budget::Meter;
 use problem::Problem;
 
@@ -195,6 +196,9 @@ pub enum SearchError {
     /// The analyzer could not analyze a found protocol.
     #[error("the analyzer failed on a found protocol: {0}")]
     Analysis(String),
+    /// A protocol the search built is malformed — a bug.
+    #[error("the search built a malformed protocol: {0}")]
+    Invalid(#[from] crate::protocol::ProtocolError),
 }
 
 /// Runtime class asked for.
@@ -540,7 +544,7 @@ impl From<&crate::analyze::Analysis> for FoundAnalysis {
         FoundAnalysis {
             runtime: a.runtime.as_str().to_owned(),
             security: a.security.to_string(),
-            expected_shuffles: a.expected_shuffles.clone(),
+            expected_shuffles: a.expected_shuffles.as_ref().map(ToString::to_string),
             min_shuffles: a.min_shuffles,
             max_shuffles: a.max_shuffles,
         }
@@ -721,7 +725,7 @@ impl Problem {
             outcome.length = Some(len);
             for (k, (task, body)) in bodies.into_iter().enumerate() {
                 let number = task.map_or(k + 1, |t| t + 1);
-                let p = self.protocol(number, len, body);
+                let p = self.protocol(number, len, body)?;
                 let a = self.recheck(&p)?;
                 outcome.analyses.push(FoundAnalysis::from(&a));
                 outcome.protocols.push(p.to_string());

@@ -1,7 +1,8 @@
 //! The permutation-sharing dealer: `N` players compose secret permutations to deal cards
 //! without a trusted dealer, with hash commitments and an end-of-game audit.
 //!
-//! The scheme comes from a Russian blog post \[perm-sharing-dealer\] (the seed `shared/seeds/001_*.txt`): each player
+//! The scheme comes from a Russian blog post \[perm-sharing-dealer\] (summarised in
+//! `papers/notes/perm-sharing-dealer.md`): each player
 //! `j` draws a secret permutation `A_j` of the deck, the deal is `A = A_N ∘ … ∘ A_1` (position
 //! `i` holds card `A(i)`), and a card is opened by passing `A_1(i)` along the chain of players,
 //! each applying his permutation. The last player either publishes `A(i)` (a public card) or

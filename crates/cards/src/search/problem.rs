@@ -9,9 +9,8 @@ use super::shuffles::{all_perms, apply_seq, PermTable, ShuffleOp};
 use super::{SearchError, SearchQuery, SearchRuntime, SearchSecurity, ShuffleClass};
 use super::{MAX_CARDS, MAX_INPUTS, MAX_SUBGROUP_CARDS};
 use crate::analyze::{analyze, Defect, Runtime};
-use crate::model::{
-    decode_bit, input_bits, Action, ActionKind, Branch, Function, LayoutItem, Protocol,
-};
+use crate::model::{decode_bit, input_bits, Action, ActionKind, Branch, Function, LayoutItem};
+use crate::protocol::{Protocol, ProtocolParts};
 
 /// One column entry per input: exact weights (perfect mode) or 0/1 (possibilistic modes).
 pub(super) type Col = [u64; MAX_INPUTS];
@@ -107,7 +106,7 @@ pub(super) fn input_name(i: usize) -> String {
 /// The number of inputs of `f`, or why it cannot be searched.
 fn function_inputs(query: &SearchQuery) -> Result<usize, SearchError> {
     let bad = |reason: String| SearchError::BadFunction {
-        function: crate::analyze::function_name(&query.function),
+        function: query.function.to_string(),
         reason,
     };
     let expected = match &query.function {
@@ -150,7 +149,7 @@ impl Problem {
             .collect();
         if outputs.iter().all(|&o| o == outputs[0]) {
             return Err(SearchError::BadFunction {
-                function: crate::analyze::function_name(&query.function),
+                function: query.function.to_string(),
                 reason: "the function is constant; nothing to compute".into(),
             });
         }
@@ -269,20 +268,27 @@ impl Problem {
     }
 
     /// A protocol with this body, named after the query.
-    pub(super) fn protocol(&self, number: usize, len: usize, body: Vec<Action>) -> Protocol {
-        let f = crate::analyze::function_name(&self.query.function);
-        Protocol {
+    pub(super) fn protocol(
+        &self,
+        number: usize,
+        len: usize,
+        body: Vec<Action>,
+    ) -> Result<Protocol, SearchError> {
+        let f = &self.query.function;
+        let parts = ProtocolParts {
             name: format!("search-{f}-{}cards-{len}steps-{number}", self.n),
             inputs: (0..self.k).map(input_name).collect(),
             function: self.query.function.clone(),
             layout: self.layout(),
             body,
-        }
+            claim: None,
+        };
+        Ok(Protocol::new(parts)?)
     }
 
     /// The state of the layout: every input's sequence with weight 1 in its column.
     pub(super) fn start_state(&self) -> Result<State, SearchError> {
-        let skeleton = self.protocol(0, 0, Vec::new());
+        let skeleton = self.protocol(0, 0, Vec::new())?;
         let mut rows: Vec<(u16, Col)> = Vec::new();
         for i in 0..self.m() {
             let ids: Vec<u8> = if self.standard {
