@@ -84,6 +84,41 @@ pub(super) struct Problem {
 
 const NONE: u16 = u16::MAX;
 
+/// Per-sequence sums of one shuffle, reused across the shuffles of one expansion.
+pub(super) struct Accumulator {
+    slots: Vec<Col>,
+    touched: Vec<u16>,
+}
+
+impl Accumulator {
+    fn new(sequences: usize) -> Accumulator {
+        Accumulator {
+            slots: vec![[0; MAX_INPUTS]; sequences],
+            touched: Vec::new(),
+        }
+    }
+
+    fn slot(&mut self, t: u16) -> &mut Col {
+        let slot = &mut self.slots[usize::from(t)];
+        if slot.iter().all(|&x| x == 0) {
+            self.touched.push(t);
+        }
+        slot
+    }
+
+    /// The non-zero rows in sequence order; every slot is zero afterwards.
+    fn drain(&mut self) -> Vec<(u16, Col)> {
+        self.touched.sort_unstable();
+        let rows = self
+            .touched
+            .iter()
+            .map(|&t| (t, std::mem::take(&mut self.slots[usize::from(t)])))
+            .collect();
+        self.touched.clear();
+        rows
+    }
+}
+
 fn gcd(a: u64, b: u64) -> u64 {
     let (mut a, mut b) = (a, b);
     while b != 0 {
@@ -325,7 +360,13 @@ impl Problem {
     pub(super) fn normalize(&self, rows: &mut [(u16, Col)]) {
         for i in 0..self.m() {
             if self.perfect {
-                let g = rows.iter().fold(0, |g, r| gcd(g, r.1[i]));
+                let mut g = 0;
+                for r in rows.iter() {
+                    g = gcd(g, r.1[i]);
+                    if g == 1 {
+                        break;
+                    }
+                }
                 if g > 1 {
                     for r in rows.iter_mut() {
                         r.1[i] /= g;
@@ -339,14 +380,18 @@ impl Problem {
         }
     }
 
-    /// The state after a shuffle.
-    pub(super) fn apply_shuffle(&self, st: &State, op: &ShuffleOp) -> Result<State, SearchError> {
+    /// The state after a shuffle, summing into `acc` (left zeroed again).
+    pub(super) fn apply_shuffle_with(
+        &self,
+        st: &State,
+        op: &ShuffleOp,
+        acc: &mut Accumulator,
+    ) -> Result<State, SearchError> {
         let m = self.m();
-        let mut acc: Vec<Col> = vec![[0; MAX_INPUTS]; self.seqs.len()];
         for &(s, col) in &st.rows {
             for &(p, w) in &op.support {
                 let t = self.perm_seq[p as usize][usize::from(s)];
-                let slot = &mut acc[usize::from(t)];
+                let slot = acc.slot(t);
                 for i in 0..m {
                     if col[i] != 0 {
                         let add = col[i].checked_mul(w).ok_or(SearchError::Overflow)?;
@@ -355,12 +400,7 @@ impl Problem {
                 }
             }
         }
-        let mut rows: Vec<(u16, Col)> = acc
-            .into_iter()
-            .enumerate()
-            .filter(|(_, c)| c.iter().any(|&x| x != 0))
-            .map(|(s, c)| (s as u16, c))
-            .collect();
+        let mut rows = acc.drain();
         self.normalize(&mut rows);
         Ok(State { rows })
     }
@@ -515,8 +555,19 @@ impl Problem {
         st: &State,
         out: &mut Vec<Step>,
     ) -> Result<(), SearchError> {
+        let mut acc = Accumulator::new(self.seqs.len());
+        let masks = self.output_masks(st);
         for (i, op) in self.shuffles.iter().enumerate() {
-            let child = self.apply_shuffle(st, op)?;
+            if let Some(masks) = &masks {
+                let [zero, one] = op.support.iter().fold([0u64; 2], |[z, o], &(p, _)| {
+                    let [mz, mo] = masks[p as usize];
+                    [z | mz, o | mo]
+                });
+                if zero & one != 0 {
+                    continue; // some sequence would carry both outputs: ⊥
+                }
+            }
+            let child = self.apply_shuffle_with(st, op, &mut acc)?;
             if child == *st || self.has_bottom(&child) {
                 continue;
             }
@@ -526,6 +577,44 @@ impl Problem {
             });
         }
         Ok(())
+    }
+
+    /// Per permutation `π`, the sequences of `πS` that carry an input of output 0 and those
+    /// that carry one of output 1, as bit sets (`None` above 64 sequences). A shuffle's child
+    /// has a ⊥ sequence exactly when the union of the first sets over its support meets the
+    /// union of the second.
+    fn output_masks(&self, st: &State) -> Option<Vec<[u64; 2]>> {
+        if self.seqs.len() > 64 {
+            return None;
+        }
+        let classes: Vec<[bool; 2]> = st
+            .rows
+            .iter()
+            .map(|(_, c)| {
+                let mut out = [false; 2];
+                for i in (0..self.m()).filter(|&i| c[i] != 0) {
+                    out[usize::from(self.outputs[i])] = true;
+                }
+                out
+            })
+            .collect();
+        Some(
+            self.perm_seq
+                .iter()
+                .map(|ps| {
+                    let mut m = [0u64; 2];
+                    for ((s, _), out) in st.rows.iter().zip(&classes) {
+                        let bit = 1u64 << ps[usize::from(*s)];
+                        for o in 0..2 {
+                            if out[o] {
+                                m[o] |= bit;
+                            }
+                        }
+                    }
+                    m
+                })
+                .collect(),
+        )
     }
 
     /// Every useful action on `st`: turns first, then shuffles.
