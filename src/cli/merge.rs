@@ -16,7 +16,9 @@
 
 use std::path::{Path, PathBuf};
 
-use facedown::cards::search::{merge as merge_search, SearchOutcome, SearchStatus, Shard};
+use facedown::cards::search::{
+    merge as merge_search, MergeError, SearchOutcome, SearchStatus, Shard,
+};
 use facedown_core::input::{read_text, InputError};
 use serde::{Deserialize, Serialize};
 
@@ -75,6 +77,9 @@ pub enum ShardFileError {
     /// A file could not be read.
     #[error(transparent)]
     Read(#[from] InputError),
+    /// The shards do not merge (see `facedown_cards::search::MergeError`).
+    #[error(transparent)]
+    Merge(#[from] MergeError),
     /// A file is not a shard envelope.
     #[error("{}: not a facedown shard output ({reason})", .file.display())]
     NotAnEnvelope {
@@ -170,12 +175,17 @@ pub fn read_shards(files: &[PathBuf]) -> Result<Vec<(PathBuf, Envelope)>, ShardF
         }
         out.push((file.clone(), env));
     }
-    out.sort_by_key(|(_, e)| e.shard.index);
-    let count = out.first().map_or(0, |(_, e)| e.shard.count);
-    for index in 1..=count {
-        if !out.iter().any(|(_, e)| e.shard.index == index) {
-            return Err(ShardFileError::Missing(Shard { index, count }));
-        }
+    out.sort_by_key(|(_, e)| e.shard.index());
+    let count = out.first().map_or(0, |(_, e)| e.shard.count());
+    // Distinct indices in 1..=count, sorted: the first one out of place is missing (no loop
+    // over a forged count).
+    let missing = (1..=out.len())
+        .zip(&out)
+        .find(|(i, (_, e))| e.shard.index() != *i)
+        .map(|(i, _)| i)
+        .or((out.len() < count).then_some(out.len() + 1));
+    if let Some(index) = missing {
+        return Err(ShardFileError::Missing(Shard::new(index, count)?));
     }
     Ok(out)
 }
@@ -205,8 +215,8 @@ fn same_run(file: &Path, first: &Envelope, env: &Envelope) -> Result<(), ShardFi
             format!("{:?}", env.seed),
         );
     }
-    if env.shard.count != first.shard.count {
-        let count = |s: Shard| format!("a split into {}", s.count);
+    if env.shard.count() != first.shard.count() {
+        let count = |s: Shard| format!("a split into {}", s.count());
         return differs("shard count", count(first.shard), count(env.shard));
     }
     Ok(())

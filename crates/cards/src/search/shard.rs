@@ -37,13 +37,28 @@ use super::{
     ShardSummary, StopReport, TopAction,
 };
 
-/// Shard `index` of `count` (1-based: `1/3`, `2/3`, `3/3`).
+/// Shard `index` of `count` (1-based: `1/3`, `2/3`, `3/3`); always `1 ≤ index ≤ count`, also
+/// when read from JSON.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "ShardFields")]
 pub struct Shard {
-    /// Which shard, from 1.
-    pub index: usize,
-    /// How many shards.
-    pub count: usize,
+    index: usize,
+    count: usize,
+}
+
+/// A shard as written in JSON, before it is checked.
+#[derive(Deserialize)]
+struct ShardFields {
+    index: usize,
+    count: usize,
+}
+
+impl TryFrom<ShardFields> for Shard {
+    type Error = MergeError;
+
+    fn try_from(f: ShardFields) -> Result<Shard, MergeError> {
+        Shard::new(f.index, f.count)
+    }
 }
 
 /// Why a shard spec or a set of shard outcomes was refused.
@@ -107,6 +122,16 @@ impl Shard {
         Ok(Shard { index, count })
     }
 
+    /// Which shard, from 1.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// How many shards.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
     /// Whether the top-level action numbered `task` (from 0) belongs to this shard.
     pub fn owns(&self, task: usize) -> bool {
         task % self.count == self.index - 1
@@ -139,41 +164,43 @@ impl FromStr for Shard {
 /// Checks that `parts` are the shards `1/K … K/K` of one search, each once, and returns them in
 /// shard order.
 fn in_order(parts: Vec<SearchOutcome>) -> Result<Vec<(Shard, SearchOutcome)>, MergeError> {
-    let mut slots: Vec<Option<SearchOutcome>> = Vec::new();
-    let mut count = None;
+    let mut out: Vec<(Shard, SearchOutcome)> = Vec::with_capacity(parts.len());
     for (position, part) in parts.into_iter().enumerate() {
         let shard = part.shard.ok_or(MergeError::NotAShard {
             position: position + 1,
         })?;
-        let expected = *count.get_or_insert(shard.count);
-        if shard.count != expected {
-            return Err(MergeError::CountMismatch {
-                shard,
-                expected,
-                got: shard.count,
-            });
+        if let Some((first, _)) = out.first() {
+            if shard.count != first.count {
+                return Err(MergeError::CountMismatch {
+                    shard,
+                    expected: first.count,
+                    got: shard.count,
+                });
+            }
         }
-        if slots.is_empty() {
-            slots.resize_with(expected, || None);
-        }
-        let slot = &mut slots[shard.index - 1];
-        if slot.is_some() {
+        if out.iter().any(|(s, _)| *s == shard) {
             return Err(MergeError::Duplicate(shard));
         }
-        *slot = Some(part);
+        out.push((shard, part));
     }
-    let count = count.ok_or(MergeError::NoShards)?;
-    slots
-        .into_iter()
-        .enumerate()
-        .map(|(i, part)| {
-            let shard = Shard {
+    let count = out.first().ok_or(MergeError::NoShards)?.0.count;
+    out.sort_by_key(|(s, _)| s.index);
+    // Distinct indices in 1..=count: the first index not where it belongs is missing.
+    for (i, (shard, _)) in out.iter().enumerate() {
+        if shard.index != i + 1 {
+            return Err(MergeError::Missing(Shard {
                 index: i + 1,
                 count,
-            };
-            part.map(|p| (shard, p)).ok_or(MergeError::Missing(shard))
-        })
-        .collect()
+            }));
+        }
+    }
+    if out.len() < count {
+        return Err(MergeError::Missing(Shard {
+            index: out.len() + 1,
+            count,
+        }));
+    }
+    Ok(out)
 }
 
 /// The shards must describe one search: the same top-level actions and shuffles, each with its
@@ -246,7 +273,7 @@ pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOut
         top_level_actions: parts[0].1.top_level_actions,
         shard_tasks: parts[0].1.top_level_actions,
         shuffle_count: parts[0].1.shuffle_count,
-        per_depth: merged_depths(&parts, through),
+        per_depth: merged_depths(&parts, through)?,
         exhausted: false,
         analyses: Vec::new(),
         stop: merged_stop(&parts, query.max_steps, length),
@@ -275,8 +302,17 @@ pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOut
         seconds: parts.iter().map(|(_, p)| p.seconds).sum(),
         threads: parts.iter().map(|(_, p)| p.threads).max().unwrap_or(1),
     };
-    merged.states_explored = merged.per_depth.iter().map(|d| d.states_explored).sum();
-    merged.memo_hits = merged.per_depth.iter().map(|d| d.memo_hits).sum();
+    // Saturating: each per-depth figure was checked, only forged ones get near 2⁶⁴ together.
+    merged.states_explored = merged
+        .per_depth
+        .iter()
+        .map(|d| d.states_explored)
+        .fold(0, u64::saturating_add);
+    merged.memo_hits = merged
+        .per_depth
+        .iter()
+        .map(|d| d.memo_hits)
+        .fold(0, u64::saturating_add);
     if let Some(len) = length {
         collect_protocols(&problem, &parts, len, query.first, &mut merged)?;
     }
@@ -288,37 +324,52 @@ pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOut
     Ok(merged)
 }
 
-/// Per depth up to `through`: the shards' work summed, the slowest shard's seconds.
-fn merged_depths(parts: &[(Shard, SearchOutcome)], through: usize) -> Vec<DepthStats> {
+/// Per depth up to `through`: the shards' work summed, the slowest shard's seconds. Counts that
+/// do not fit in 64 bits (only a forged shard has them) are refused.
+fn merged_depths(
+    parts: &[(Shard, SearchOutcome)],
+    through: usize,
+) -> Result<Vec<DepthStats>, MergeError> {
     let deepest = parts
         .iter()
         .map(|(_, p)| p.per_depth.last().map_or(0, |d| d.depth))
         .max()
         .unwrap_or(0);
-    (0..=through.min(deepest))
-        .filter_map(|depth| {
-            let at: Vec<&DepthStats> = parts
-                .iter()
-                .filter_map(|(_, p)| p.per_depth.iter().find(|d| d.depth == depth))
-                .collect();
-            // A start that is already final is depth 0 in every shard: count it once.
-            let once = depth == 0;
-            (!at.is_empty()).then(|| DepthStats {
-                depth,
-                states_explored: if once {
-                    at[0].states_explored
-                } else {
-                    at.iter().map(|d| d.states_explored).sum()
-                },
-                memo_hits: if once {
-                    at[0].memo_hits
-                } else {
-                    at.iter().map(|d| d.memo_hits).sum()
-                },
-                seconds: at.iter().map(|d| d.seconds).fold(0.0, f64::max),
+    let mut out = Vec::new();
+    for depth in 0..=through.min(deepest) {
+        let at: Vec<(Shard, &DepthStats)> = parts
+            .iter()
+            .filter_map(|(s, p)| {
+                p.per_depth
+                    .iter()
+                    .find(|d| d.depth == depth)
+                    .map(|d| (*s, d))
             })
-        })
-        .collect()
+            .collect();
+        let Some((_, first)) = at.first() else {
+            continue;
+        };
+        // A start that is already final is depth 0 in every shard: count it once.
+        let (mut states, mut hits) = (first.states_explored, first.memo_hits);
+        if depth > 0 {
+            (states, hits) = (0, 0);
+            for (shard, d) in &at {
+                let overflow = || MergeError::Inconsistent {
+                    shard: *shard,
+                    what: format!("its counts at depth {depth} overflow"),
+                };
+                states = states.checked_add(d.states_explored).ok_or_else(overflow)?;
+                hits = hits.checked_add(d.memo_hits).ok_or_else(overflow)?;
+            }
+        }
+        out.push(DepthStats {
+            depth,
+            states_explored: states,
+            memo_hits: hits,
+            seconds: at.iter().map(|(_, d)| d.seconds).fold(0.0, f64::max),
+        });
+    }
+    Ok(out)
 }
 
 /// The stop report of the merged search: at the least depth any shard did not complete (below
@@ -419,6 +470,15 @@ mod tests {
                 "{bad}"
             );
         }
+        for bad in [
+            r#"{"index":0,"count":3}"#,
+            r#"{"index":4,"count":3}"#,
+            r#"{"index":1,"count":0}"#,
+        ] {
+            assert!(serde_json::from_str::<Shard>(bad).is_err(), "{bad}");
+        }
+        let read: Shard = serde_json::from_str(r#"{"index":2,"count":3}"#).expect("valid");
+        assert_eq!(read, s);
         let shards: Vec<Shard> = (1..=3).map(|i| Shard::new(i, 3).expect("valid")).collect();
         for tasks in 0..10 {
             for t in 0..tasks {
