@@ -48,7 +48,7 @@ use std::collections::BTreeMap;
 use ed25519_dalek::SigningKey;
 use facedown_core::table::TableError;
 use facedown_core::table::{Capabilities, FaceDownTable, SecurityModel, ShuffleSet, Support};
-use facedown_core::{Cost, PartyId, Perm, Symbol};
+use facedown_core::{CommitCards, Cost, PartyId, Perm, Seen, Symbol, TableOp};
 use num_bigint::BigUint;
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive, Zero};
@@ -475,7 +475,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
                  (see excess_bits)"
                     .to_owned(),
             ),
-            weighted_shuffle: Support::Unsupported(
+            other_shuffle: Support::Unsupported(
                 "a weighted shuffle cannot be composed from independent per-player layers; a \
                  single player drawing it would learn it"
                     .to_owned(),
@@ -501,7 +501,43 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         self.base.len()
     }
 
-    fn place(&mut self, cards: &[Symbol]) -> Result<(), DealerTableError> {
+    fn cost(&self) -> Cost {
+        self.cost
+    }
+
+    fn apply(&mut self, op: &TableOp) -> core::result::Result<Seen, DealerTableError> {
+        match op {
+            TableOp::Setup => {}
+            TableOp::Place(c) => self.do_place(c)?,
+            TableOp::Commit {
+                party,
+                cards: CommitCards::Known(c),
+            } => self.do_commit(*party, c)?,
+            TableOp::Commit { party, .. } => {
+                return Err(TableError::HiddenCommit { party: *party }.into())
+            }
+            TableOp::Rearrange(p) => self.do_rearrange(p)?,
+            TableOp::Shuffle(set) => self.do_shuffle(set)?,
+            TableOp::Open(o) => {
+                let public = if o.public.is_empty() {
+                    Vec::new()
+                } else {
+                    self.do_turn(&o.public)?
+                };
+                let mut private = Vec::new();
+                for (p, pos) in &o.private {
+                    private.push(Some(self.do_open_to(*p, pos)?));
+                }
+                return Ok(Seen { public, private });
+            }
+            TableOp::Finish => self.do_finish()?,
+        }
+        Ok(Seen::default())
+    }
+}
+
+impl<R: RngCore + CryptoRng> DealerTable<R> {
+    fn do_place(&mut self, cards: &[Symbol]) -> Result<(), DealerTableError> {
         self.check_open()?;
         if self.deal.is_some() {
             return Err(DealerTableError::AfterDeal("placing cards"));
@@ -513,7 +549,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         Ok(())
     }
 
-    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), DealerTableError> {
+    fn do_commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), DealerTableError> {
         self.check_open()?;
         self.check_party(party)?;
         if self.deal.is_some() {
@@ -544,7 +580,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         Ok(())
     }
 
-    fn rearrange(&mut self, perm: &Perm) -> Result<(), DealerTableError> {
+    fn do_rearrange(&mut self, perm: &Perm) -> Result<(), DealerTableError> {
         self.check_open()?;
         if perm.len() != self.base.len() {
             return Err(TableError::PermSize {
@@ -562,7 +598,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         Ok(())
     }
 
-    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), DealerTableError> {
+    fn do_shuffle(&mut self, set: &ShuffleSet) -> Result<(), DealerTableError> {
         self.check_open()?;
         let n = self.base.len();
         match set {
@@ -611,7 +647,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         }
     }
 
-    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, DealerTableError> {
+    fn do_turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, DealerTableError> {
         self.check_open()?;
         if self.deal.is_some() {
             self.open_deal(positions, None)
@@ -620,7 +656,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         }
     }
 
-    fn open_to(
+    fn do_open_to(
         &mut self,
         party: PartyId,
         positions: &[usize],
@@ -634,13 +670,9 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         }
     }
 
-    fn cost(&self) -> Cost {
-        self.cost
-    }
-
     /// The audit: every player opens every layer he committed to (one broadcast each, in one
     /// round) and every opening is checked; after a deal, the dealer's own audit runs too.
-    fn finish(&mut self) -> Result<(), DealerTableError> {
+    fn do_finish(&mut self) -> Result<(), DealerTableError> {
         self.check_open()?;
         self.finished = true;
         if !self.secrets.is_empty() {
@@ -685,7 +717,6 @@ impl<R: RngCore + CryptoRng> FaceDownTable for DealerTable<R> {
         Ok(())
     }
 }
-
 /// One run of [`enumerate_runs`]: its probability's denominator, its result and every party's
 /// view.
 #[derive(Clone, Debug)]

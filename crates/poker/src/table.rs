@@ -36,7 +36,7 @@ use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::traits::Identity;
 use facedown_core::table::TableError;
 use facedown_core::table::{Capabilities, FaceDownTable, SecurityModel, ShuffleSet, Support};
-use facedown_core::{Cost, PartyId, Perm, Symbol};
+use facedown_core::{CommitCards, Cost, PartyId, Perm, Seen, Symbol, TableOp};
 pub use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
@@ -352,7 +352,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
             information_theoretic: false,
             commit: Support::Secure,
             uniform_shuffle: Support::Secure,
-            weighted_shuffle: Support::Unsupported(
+            other_shuffle: Support::Unsupported(
                 "per-player uniform shuffles do not compose to a weighted shuffle; one player \
                  drawing it alone would know the permutation"
                     .to_owned(),
@@ -370,7 +370,43 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         self.row.len()
     }
 
-    fn place(&mut self, cards: &[Symbol]) -> Result<()> {
+    fn cost(&self) -> Cost {
+        self.cost
+    }
+
+    fn apply(&mut self, op: &TableOp) -> core::result::Result<Seen, EncryptedTableError> {
+        match op {
+            TableOp::Setup => {}
+            TableOp::Place(c) => self.do_place(c)?,
+            TableOp::Commit {
+                party,
+                cards: CommitCards::Known(c),
+            } => self.do_commit(*party, c)?,
+            TableOp::Commit { party, .. } => {
+                return Err(TableError::HiddenCommit { party: *party }.into())
+            }
+            TableOp::Rearrange(p) => self.do_rearrange(p)?,
+            TableOp::Shuffle(set) => self.do_shuffle(set)?,
+            TableOp::Open(o) => {
+                let public = if o.public.is_empty() {
+                    Vec::new()
+                } else {
+                    self.do_turn(&o.public)?
+                };
+                let mut private = Vec::new();
+                for (p, pos) in &o.private {
+                    private.push(Some(self.do_open_to(*p, pos)?));
+                }
+                return Ok(Seen { public, private });
+            }
+            TableOp::Finish => {}
+        }
+        Ok(Seen::default())
+    }
+}
+
+impl<R: RngCore + CryptoRng> EncryptedTable<R> {
+    fn do_place(&mut self, cards: &[Symbol]) -> Result<()> {
         self.learn_symbols(cards);
         self.row.extend(
             cards
@@ -380,7 +416,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         Ok(())
     }
 
-    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<()> {
+    fn do_commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<()> {
         self.check_party(party)?;
         let m = cards.len();
         if m > MAX_COMMIT {
@@ -409,7 +445,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         Ok(())
     }
 
-    fn rearrange(&mut self, perm: &Perm) -> Result<()> {
+    fn do_rearrange(&mut self, perm: &Perm) -> Result<()> {
         self.row = perm.apply_to_row(&self.row).ok_or(TableError::PermSize {
             got: perm.len(),
             len: self.row.len(),
@@ -417,7 +453,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         Ok(())
     }
 
-    fn shuffle(&mut self, set: &ShuffleSet) -> Result<()> {
+    fn do_shuffle(&mut self, set: &ShuffleSet) -> Result<()> {
         let n = self.row.len();
         match set {
             ShuffleSet::Weighted(_) => Err(EncryptedTableError::Weighted),
@@ -492,20 +528,15 @@ impl<R: RngCore + CryptoRng> FaceDownTable for EncryptedTable<R> {
         }
     }
 
-    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>> {
+    fn do_turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>> {
         self.open(positions, None)
     }
 
-    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>> {
+    fn do_open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>> {
         self.check_party(party)?;
         self.open(positions, Some(party))
     }
-
-    fn cost(&self) -> Cost {
-        self.cost
-    }
 }
-
 /// Every permutation of `m` positions (Heap's algorithm order is irrelevant: a set).
 fn all_perms(m: usize) -> Vec<Perm> {
     let mut out = Vec::new();
