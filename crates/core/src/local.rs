@@ -10,7 +10,7 @@
 //! * **bytes**: the encoded size of every delivery, exactly the bytes an engine returned;
 //! * **rounds**: the largest causal depth of any message ([`crate::engine::CausalClock`]).
 //!
-//! A *tap* ([`LocalDriver::tap`]) sees every delivery and may rewrite or drop it: a tampering,
+//! A *tap* ([`LocalDriver::tapped`]) sees every delivery and may rewrite or drop it: a tampering,
 //! equivocating or withholding network in one line, for tests. A seeded run is deterministic:
 //! the engines draw from their own generators, and the delivery order depends only on what
 //! they send.
@@ -72,7 +72,7 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
     }
 }
 
-/// One delivery, as a [tap](LocalDriver::tap) sees it.
+/// One delivery, as a [tap](LocalDriver::tapped) sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
     /// The sender.
