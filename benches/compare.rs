@@ -10,9 +10,10 @@ use facedown::cards::model::Protocol;
 use facedown::cards::on_table::{run_on_table, RunOptions};
 use facedown::core::rng::trial_rng;
 use facedown::core::table::{FaceDownTable, ShuffleSet};
+use facedown::core::LocalDriver;
 use facedown::core::{IdealTable, PartyId, Symbol};
 use facedown::dealer::table::DealerTable;
-use facedown::poker::table::{EncryptedTable, Transcript};
+use facedown::poker::PokerEngine;
 use rand_chacha::ChaCha20Rng;
 
 const CARD_PROTOCOLS: [&str; 4] = [
@@ -26,9 +27,15 @@ const CARD_PROTOCOLS: [&str; 4] = [
 const DEALS: [(&str, usize, u16, usize, usize); 2] =
     [("ninety-nine", 3, 37, 12, 1), ("poker", 4, 52, 2, 5)];
 
-fn encrypted(parties: usize, rng: ChaCha20Rng) -> EncryptedTable<ChaCha20Rng> {
-    EncryptedTable::setup_with_rng(parties, Transcript::new(b"facedown bench"), rng)
-        .expect("honest setup")
+fn encrypted(parties: usize, rng: ChaCha20Rng) -> LocalDriver<PokerEngine<ChaCha20Rng>> {
+    let mut rng = rng;
+    let engines = PartyId::all(parties)
+        .map(|p| {
+            let player = <ChaCha20Rng as rand::SeedableRng>::from_rng(&mut rng).expect("seed");
+            PokerEngine::with_rng(p, parties, b"facedown bench", player).expect("valid player")
+        })
+        .collect();
+    LocalDriver::new(engines).expect("honest setup")
 }
 
 fn card<T: FaceDownTable>(p: &Protocol, mut table: T) -> Vec<bool> {

@@ -25,10 +25,11 @@ use facedown_cards::library;
 use facedown_cards::model::{input_bits, Protocol};
 use facedown_cards::on_table::{run_on_table, RunError, RunOptions, TableRun};
 use facedown_core::rng::trial_rng;
-use facedown_core::table::{FaceDownTable, ShuffleSet};
+use facedown_core::table::FaceDownTable;
+use facedown_core::LocalDriver;
 use facedown_core::{Cost, IdealTable, PartyId, Symbol};
 use facedown_dealer::table::DealerTable;
-use facedown_poker::table::EncryptedTable;
+use facedown_poker::PokerEngine;
 use serde::Serialize;
 
 /// Arguments of `facedown compare`.
@@ -88,7 +89,7 @@ pub enum Backend {
     Ideal,
     /// [`DealerTable`]: the permutation-sharing dealer.
     Dealer,
-    /// [`EncryptedTable`]: Barnett–Smart on ristretto255.
+    /// [`PokerEngine`]s: Barnett–Smart on ristretto255, one engine per player.
     Encrypted,
 }
 
@@ -277,31 +278,25 @@ fn card_run<T: FaceDownTable>(
 /// The hands (player 1 first) and the public cards of a deal.
 pub type Dealt = (Vec<Vec<Symbol>>, Vec<Symbol>);
 
-/// A deal through the table trait: place the deck, shuffle `All`, open each hand to its
-/// player, turn the public cards. Returns the hands and the public cards.
+/// A deal through the table trait ([`facedown_core::table::deal`]: every hand and the public
+/// cards in one opening), then the end of the game.
 pub fn deal_on<T: FaceDownTable>(
     table: &mut T,
     cards: u16,
     hand: usize,
     public: usize,
-) -> Result<Dealt, T::Error> {
-    let deck: Vec<Symbol> = (0..cards).map(Symbol::Card).collect();
-    table.place(&deck)?;
-    table.shuffle(&ShuffleSet::All)?;
-    let mut hands = Vec::new();
-    for p in PartyId::all(table.parties()) {
-        let positions: Vec<usize> = (p.index() * hand..(p.index() + 1) * hand).collect();
-        hands.push(table.open_to(p, &positions)?);
-    }
-    let start = table.parties() * hand;
-    let up: Vec<usize> = (start..start + public).collect();
-    let shown = if up.is_empty() {
-        Vec::new()
-    } else {
-        table.turn(&up)?
-    };
+) -> Result<Dealt, T::Error>
+where
+    T::Error: From<facedown_core::table::TableError>,
+{
+    let dealt = facedown_core::table::deal(table, cards, hand, public)?;
     table.finish()?;
-    Ok((hands, shown))
+    let hands = dealt
+        .hands
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect();
+    Ok((hands, dealt.public))
 }
 
 fn deal_run<T: FaceDownTable>(
@@ -309,7 +304,10 @@ fn deal_run<T: FaceDownTable>(
     cards: u16,
     hand: usize,
     public: usize,
-) -> anyhow::Result<Result<RunStats, Refusal>> {
+) -> anyhow::Result<Result<RunStats, Refusal>>
+where
+    T::Error: From<facedown_core::table::TableError>,
+{
     let caps = table.capabilities();
     if let facedown_core::table::Support::Unsupported(reason) = &caps.full_shuffle {
         return Ok(Err(Refusal::Unsupported(format!("cannot deal: {reason}"))));
@@ -385,7 +383,9 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
                         Backend::Dealer => {
                             card_run(&p, &bits, &mut DealerTable::with_rng(parties, rng))?
                         }
-                        Backend::Encrypted => card_run(&p, &bits, &mut encrypted(parties, rng)?)?,
+                        Backend::Encrypted => {
+                            card_run(&p, &bits, &mut encrypted(parties, seed, trial)?)?
+                        }
                     };
                     match out {
                         Ok(s) => record(s, &mut runs),
@@ -422,7 +422,7 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
                         *public,
                     )?,
                     Backend::Encrypted => {
-                        deal_run(&mut encrypted(*players, rng)?, *cards, *hand, *public)?
+                        deal_run(&mut encrypted(*players, seed, r)?, *cards, *hand, *public)?
                     }
                 };
                 match out {
@@ -617,14 +617,16 @@ fn group_notes(notes: BTreeSet<String>) -> Vec<String> {
 
 fn encrypted(
     parties: usize,
-    rng: rand_chacha::ChaCha20Rng,
-) -> anyhow::Result<EncryptedTable<rand_chacha::ChaCha20Rng>> {
-    EncryptedTable::setup_with_rng(parties, merlin_transcript(), rng)
-        .context("cannot set up the encrypted table")
-}
-
-fn merlin_transcript() -> facedown_poker::table::Transcript {
-    facedown_poker::table::Transcript::new(b"facedown compare")
+    seed: u64,
+    trial: u64,
+) -> anyhow::Result<LocalDriver<PokerEngine<rand_chacha::ChaCha20Rng>>> {
+    let engines = PartyId::all(parties)
+        .map(|p| {
+            let rng = facedown_core::rng::party_rng(seed, trial, p);
+            PokerEngine::with_rng(p, parties, b"facedown compare", rng)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    LocalDriver::new(engines).context("cannot set up the encrypted table")
 }
 
 fn security_of(backend: Backend, parties: usize) -> anyhow::Result<String> {
@@ -632,11 +634,7 @@ fn security_of(backend: Backend, parties: usize) -> anyhow::Result<String> {
     Ok(match backend {
         Backend::Ideal => IdealTable::with_rng(parties, rng).capabilities(),
         Backend::Dealer => DealerTable::with_rng(parties, rng).capabilities(),
-        Backend::Encrypted => {
-            return Ok(facedown_core::table::SecurityModel::MaliciousUpToNMinus1
-                .label()
-                .to_owned())
-        }
+        Backend::Encrypted => facedown_poker::engine::capabilities(parties),
     }
     .security
     .label()

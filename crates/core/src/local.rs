@@ -10,7 +10,7 @@
 //! * **bytes**: the encoded size of every delivery, exactly the bytes an engine returned;
 //! * **rounds**: the largest causal depth of any message ([`crate::engine::CausalClock`]).
 //!
-//! A *tap* ([`LocalDriver::tapped`]) sees every delivery and may rewrite or drop it: a tampering,
+//! A [`Tap`] sees every delivery and may rewrite or drop it: a tampering,
 //! equivocating or withholding network in one line, for tests. A seeded run is deterministic:
 //! the engines draw from their own generators, and the delivery order depends only on what
 //! they send.
@@ -72,7 +72,7 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
     }
 }
 
-/// One delivery, as a [tap](LocalDriver::tapped) sees it.
+/// One delivery, as a [`Tap`] sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
     /// The sender.
@@ -94,18 +94,39 @@ pub struct OpCost {
     pub cost: Cost,
 }
 
-type Tap = Box<dyn FnMut(&mut Delivery) -> bool>;
+/// What sees every delivery of a [`LocalDriver`]: it may rewrite the delivery, or drop it by
+/// returning `false`. Closures `FnMut(&mut Delivery) -> bool` are taps.
+pub trait Tap {
+    /// Called once per delivery, before the recipient gets it.
+    fn deliver(&mut self, delivery: &mut Delivery) -> bool;
+}
+
+impl<F: FnMut(&mut Delivery) -> bool> Tap for F {
+    fn deliver(&mut self, delivery: &mut Delivery) -> bool {
+        self(delivery)
+    }
+}
+
+/// The tap of an honest network: every delivery as sent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Untapped;
+
+impl Tap for Untapped {
+    fn deliver(&mut self, _: &mut Delivery) -> bool {
+        true
+    }
+}
 
 /// `N` engines as one table (see the [module docs](self)).
-pub struct LocalDriver<E: Engine> {
+pub struct LocalDriver<E: Engine, T: Tap = Untapped> {
     seats: Vec<Seat<E>>,
     len: usize,
     cost: Cost,
     ops: Vec<OpCost>,
-    tap: Option<Tap>,
+    tap: T,
 }
 
-impl<E: Engine> core::fmt::Debug for LocalDriver<E> {
+impl<E: Engine, T: Tap> core::fmt::Debug for LocalDriver<E, T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("LocalDriver")
             .field("parties", &self.seats.len())
@@ -118,19 +139,14 @@ impl<E: Engine> core::fmt::Debug for LocalDriver<E> {
 impl<E: Engine> LocalDriver<E> {
     /// Seats `engines` (player 1 first) and runs the session's [`Setup`](TableOp::Setup).
     pub fn new(engines: Vec<E>) -> Result<Self, DriveError<E::Error>> {
-        LocalDriver::with_tap(engines, None)
+        LocalDriver::tapped(engines, Untapped)
     }
+}
 
-    /// As [`new`](LocalDriver::new), with a tap that sees (and may rewrite, or drop by
-    /// returning `false`) every delivery, the setup's included.
-    pub fn tapped(
-        engines: Vec<E>,
-        tap: impl FnMut(&mut Delivery) -> bool + 'static,
-    ) -> Result<Self, DriveError<E::Error>> {
-        LocalDriver::with_tap(engines, Some(Box::new(tap)))
-    }
-
-    fn with_tap(engines: Vec<E>, tap: Option<Tap>) -> Result<Self, DriveError<E::Error>> {
+impl<E: Engine, T: Tap> LocalDriver<E, T> {
+    /// As [`new`](LocalDriver::new), with a [`Tap`] that sees (and may rewrite or drop) every
+    /// delivery, the setup's included.
+    pub fn tapped(engines: Vec<E>, tap: T) -> Result<Self, DriveError<E::Error>> {
         let parties = engines.len();
         for (j, e) in engines.iter().enumerate() {
             let me = PartyId::from_index(j);
@@ -190,10 +206,8 @@ impl<E: Engine> LocalDriver<E> {
             self.enqueue(j, out, &mut queue);
         }
         while let Some(mut d) = queue.pop_front() {
-            if let Some(tap) = &mut self.tap {
-                if !tap(&mut d) {
-                    continue;
-                }
+            if !self.tap.deliver(&mut d) {
+                continue;
             }
             self.count(&d);
             let j = d.to.index();
@@ -298,7 +312,7 @@ fn merge<E: std::error::Error>(op: &TableOp, views: Vec<Seen>) -> Result<Seen, D
     })
 }
 
-impl<E: Engine> FaceDownTable for LocalDriver<E> {
+impl<E: Engine, T: Tap> FaceDownTable for LocalDriver<E, T> {
     type Error = DriveError<E::Error>;
 
     fn capabilities(&self) -> Capabilities {

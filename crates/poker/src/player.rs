@@ -1,9 +1,11 @@
-//! Players of Barnett–Smart mental poker \[BS03\] as sans-IO state machines.
+//! Players of a fixed Barnett–Smart deal \[BS03\] as type-state machines, for the networked
+//! game until it runs on [`crate::engine::PokerEngine`] (which is the implementation of the
+//! protocol every other path uses).
 //!
 //! A player never touches a network: every step consumes the previous state and the messages it
 //! needs, and returns the next state and the messages to send, so steps cannot run out of order
 //! (the type-state pattern of dalek's bulletproofs parties). Transports (the in-memory
-//! [`crate::driver`], or a network) only carry [`crate::messages`].
+//! in-memory driver, or a network) only carry [`crate::messages`].
 //!
 //! ```text
 //! Player::new_with_rng ──KeyShare──▶ PlayerAwaitingKeys
@@ -18,6 +20,7 @@ use facedown_core::PartyId;
 use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
+pub use crate::deal::DealParams;
 use crate::elgamal::{CardEncoding, Deck, JointKey};
 use crate::errors::{PokerError, Result};
 use crate::generators::CommitmentKey;
@@ -27,69 +30,6 @@ use crate::restricted::{restricted_shuffle_with_rng, verify_restricted_shuffle, 
 use crate::reveal::{open_card, own_token, reveal_token_with_rng, verify_reveal_token};
 use crate::shuffle::{shuffle_with_rng, verify_shuffle};
 use crate::transcript::ProofContext;
-
-/// What is dealt: `players` hands of `hand` cards and `public` face-up cards from a deck of
-/// `cards` distinct cards (numbered from 0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DealParams {
-    /// Number of players `N ≥ 2`.
-    pub players: usize,
-    /// Deck size `n ≥ 2`.
-    pub cards: u16,
-    /// Cards per hand.
-    pub hand: usize,
-    /// Public cards.
-    pub public: usize,
-}
-
-impl DealParams {
-    /// Checks that the deal fits the deck.
-    pub fn validate(&self) -> Result<()> {
-        if self.players < 2 || self.players >= usize::from(u16::MAX) {
-            return Err(PokerError::InvalidParameters(format!(
-                "need at least 2 players, got {}",
-                self.players
-            )));
-        }
-        if self.cards < 2 {
-            return Err(PokerError::InvalidParameters(format!(
-                "need at least 2 cards, got {}",
-                self.cards
-            )));
-        }
-        let dealt = self
-            .players
-            .checked_mul(self.hand)
-            .and_then(|h| h.checked_add(self.public));
-        match dealt {
-            Some(d) if d <= usize::from(self.cards) => Ok(()),
-            _ => Err(PokerError::InvalidParameters(format!(
-                "{} hands of {} and {} public cards do not fit a deck of {}",
-                self.players, self.hand, self.public, self.cards
-            ))),
-        }
-    }
-
-    /// The deck positions of player `p`'s hand.
-    pub fn hand_positions(&self, p: PartyId) -> core::ops::Range<usize> {
-        let start = p.index() * self.hand;
-        start..start + self.hand
-    }
-
-    /// The deck positions of the public cards.
-    pub fn public_positions(&self) -> core::ops::Range<usize> {
-        let start = self.players * self.hand;
-        start..start + self.public
-    }
-
-    /// Every dealt position except `p`'s hand: what `p` reveals tokens for.
-    pub fn positions_revealed_by(&self, p: PartyId) -> Vec<usize> {
-        let own = self.hand_positions(p);
-        (0..self.players * self.hand + self.public)
-            .filter(|i| !own.contains(i))
-            .collect()
-    }
-}
 
 /// The public setup every player recomputes identically: session id, parameters, card points
 /// and Pedersen generators (all by hash-to-group; nobody chooses them).
