@@ -12,7 +12,7 @@ use facedown::core::rng::trial_rng;
 use facedown::core::table::{FaceDownTable, ShuffleSet};
 use facedown::core::LocalDriver;
 use facedown::core::{IdealTable, PartyId, Symbol};
-use facedown::dealer::table::DealerTable;
+use facedown::dealer::DealerEngine;
 use facedown::poker::PokerEngine;
 use rand_chacha::ChaCha20Rng;
 
@@ -33,6 +33,17 @@ fn encrypted(parties: usize, rng: ChaCha20Rng) -> LocalDriver<PokerEngine<ChaCha
         .map(|p| {
             let player = <ChaCha20Rng as rand::SeedableRng>::from_rng(&mut rng).expect("seed");
             PokerEngine::with_rng(p, parties, b"facedown bench", player).expect("valid player")
+        })
+        .collect();
+    LocalDriver::new(engines).expect("honest setup")
+}
+
+fn dealer(parties: usize, rng: ChaCha20Rng) -> LocalDriver<DealerEngine<ChaCha20Rng>> {
+    let mut rng = rng;
+    let engines = PartyId::all(parties)
+        .map(|p| {
+            let player = <ChaCha20Rng as rand::SeedableRng>::from_rng(&mut rng).expect("seed");
+            DealerEngine::with_rng(p, parties, b"facedown bench", player).expect("valid player")
         })
         .collect();
     LocalDriver::new(engines).expect("honest setup")
@@ -77,7 +88,7 @@ fn card_protocols(c: &mut Criterion) {
             b.iter(|| card(&p, IdealTable::with_rng(2, next())))
         });
         g.bench_function(BenchmarkId::new(name, "dealer"), |b| {
-            b.iter(|| card(&p, DealerTable::with_rng(2, next())))
+            b.iter(|| card(&p, dealer(2, next())))
         });
         g.bench_function(BenchmarkId::new(name, "encrypted"), |b| {
             b.iter(|| card(&p, encrypted(2, next())))
@@ -100,7 +111,7 @@ fn deals(c: &mut Criterion) {
             b.iter(|| deal(IdealTable::with_rng(players, next()), cards, hand, public))
         });
         g.bench_function(BenchmarkId::new(name, "dealer"), |b| {
-            b.iter(|| deal(DealerTable::with_rng(players, next()), cards, hand, public))
+            b.iter(|| deal(dealer(players, next()), cards, hand, public))
         });
         g.bench_function(BenchmarkId::new(name, "encrypted"), |b| {
             b.iter(|| deal(encrypted(players, next()), cards, hand, public))

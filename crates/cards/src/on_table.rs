@@ -428,6 +428,22 @@ fn shuffle_set<E: std::error::Error>(
         .map(ShuffleSet::Weighted)
 }
 
+/// Whether a run of `protocol` can take a `goto` or a `restart` (so that its runs are not a
+/// finite tree).
+pub fn can_loop(protocol: &Protocol) -> bool {
+    fn walk(list: &[Action]) -> bool {
+        list.iter().any(|a| match &a.kind {
+            ActionKind::Goto(_) | ActionKind::Restart => true,
+            ActionKind::Turn {
+                branches: Some(branches),
+                ..
+            } => branches.iter().any(|b| walk(&b.body)),
+            _ => false,
+        })
+    }
+    walk(&protocol.body)
+}
+
 /// Where each label is, as a path.
 fn label_paths(body: &[Action]) -> BTreeMap<String, Path> {
     fn walk(list: &[Action], prefix: &mut Path, out: &mut BTreeMap<String, Path>) {
@@ -564,6 +580,14 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_las_vegas_and_and_the_restarting_xor_can_loop_the_others_cannot() {
+        for builtin in library::builtins() {
+            let looping = ["four-card-las-vegas-and", "toy-restart-xor"].contains(&builtin.name);
+            assert_eq!(can_loop(&builtin.protocol()), looping, "{}", builtin.name);
         }
     }
 

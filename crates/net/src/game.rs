@@ -607,7 +607,7 @@ fn dealer_batches(
 fn phase_of(body: &Body) -> u8 {
     match body {
         Body::Commit { .. } | Body::Helper { .. } => 0,
-        Body::Value { .. } => 1,
+        Body::Value { .. } | Body::Values { .. } => 1,
         Body::Reveal { .. } => 2,
     }
 }
