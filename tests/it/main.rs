@@ -2,6 +2,7 @@
 //! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
 
 mod cli_cards;
+mod compare_engines;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
@@ -9,6 +10,7 @@ mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
 mod leakage_montecarlo;
+mod net_card_protocols;
 mod net_play_local;
 mod paper_cards_bias;
 mod paper_cards_den_boer;

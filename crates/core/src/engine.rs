@@ -256,6 +256,7 @@ pub struct Seat<E> {
     clock: CausalClock,
     inbox: Inbox,
     seen: Option<Seen>,
+    handed: u64,
 }
 
 impl<E: Engine> Seat<E> {
@@ -267,6 +268,7 @@ impl<E: Engine> Seat<E> {
             clock: CausalClock::default(),
             inbox: Inbox::new(parties),
             seen: None,
+            handed: 0,
         }
     }
 
@@ -313,6 +315,12 @@ impl<E: Engine> Seat<E> {
         self.drain()
     }
 
+    /// How many messages the engine has been handed so far (a driver's measure of progress:
+    /// a message that only waits in the inbox is none).
+    pub fn handed(&self) -> u64 {
+        self.handed
+    }
+
     /// Whether the operation under way is complete here.
     pub fn is_done(&self) -> bool {
         self.seen.is_some()
@@ -331,6 +339,7 @@ impl<E: Engine> Seat<E> {
                 return Ok(out);
             };
             self.clock.received(w.depth);
+            self.handed += 1;
             let step = self.engine.receive(from, &w.payload)?;
             out.extend(self.stamp(step, Some(w.depth)));
         }

@@ -65,26 +65,6 @@ impl DealParams {
             ))
         })
     }
-
-    /// The deck positions of player `p`'s hand.
-    pub fn hand_positions(&self, p: PartyId) -> core::ops::Range<usize> {
-        let start = p.index() * self.hand;
-        start..start + self.hand
-    }
-
-    /// The deck positions of the public cards.
-    pub fn public_positions(&self) -> core::ops::Range<usize> {
-        let start = self.players * self.hand;
-        start..start + self.public
-    }
-
-    /// Every dealt position except `p`'s hand.
-    pub fn positions_revealed_by(&self, p: PartyId) -> Vec<usize> {
-        let own = self.hand_positions(p);
-        (0..self.players * self.hand + self.public)
-            .filter(|i| !own.contains(i))
-            .collect()
-    }
 }
 
 /// Rewrites deliveries in transit (for tests and cheating experiments). Both hooks are called

@@ -34,9 +34,7 @@
 //!   rearrange, shuffle, open) with its proofs, holding only its own secret key;
 //!   [`messages`]: the engines' serde messages with a canonical binary encoding;
 //! * [`deal`]: a whole deal, one engine per player run in memory by
-//!   [`facedown_core::LocalDriver`], with an [`deal::Adversary`] hook for tampering experiments;
-//! * [`player`]: the fixed deal as type-state players (kept for the networked game until it
-//!   runs on the engine).
+//!   [`facedown_core::LocalDriver`], with an [`deal::Adversary`] hook for tampering experiments.
 //! * [`errors`]: every failure on adversarial input is a typed [`errors::PokerError`] naming the
 //!   offending player; nothing panics on input.
 //! * [`timing`]: the measurements behind `facedown poker bench`.
@@ -54,7 +52,6 @@ pub mod keys;
 pub mod masking;
 pub mod messages;
 pub mod notes;
-pub mod player;
 pub mod restricted;
 pub mod reveal;
 pub mod shuffle;
