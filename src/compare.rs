@@ -524,8 +524,7 @@ pub fn dealer_excess(name: &str, seed: u64) -> Result<(f64, u16), String> {
     let p = facedown_cards::library::find(name)
         .ok_or_else(|| format!("no built-in `{name}`"))?
         .protocol();
-    let e = facedown_leakage::cards::dealer_excess(&p, seed, 1 << 16)
-        .map_err(|e| format!("enumerating {name} on the dealer: {e}"))?;
+    let e = facedown_leakage::cards::dealer_excess(&p, seed, 1 << 16).map_err(|e| e.to_string())?;
     Ok((e.bits, e.party.0))
 }
 

@@ -246,3 +246,68 @@ fn an_envelope_relayed_as_ones_own_is_refused_naming_the_relayer() {
     );
     assert_eq!(err.blamed(), Some(PartyId(3)));
 }
+
+#[test]
+fn a_forged_envelope_in_the_transcript_exchange_is_blamed_on_its_relayer() {
+    // Player 3 relays, in its transcript, an envelope "from player 1" whose value it changed:
+    // the signature no longer verifies, and the relayer — not player 1 — is named.
+    let forge = |d: &mut Delivery| {
+        if d.from == PartyId(3) {
+            if let Ok(DealerMessage::Transcript(mut list)) =
+                DealerMessage::from_bytes(&d.payload, d.from)
+            {
+                if let Some(env) = list
+                    .iter_mut()
+                    .find(|e| matches!(e.body, Body::Value { .. }))
+                {
+                    if let Body::Value { value, .. } = &mut env.body {
+                        *value ^= 1;
+                    }
+                }
+                d.payload = DealerMessage::Transcript(list).to_bytes();
+            }
+        }
+        true
+    };
+    let mut t = LocalDriver::tapped(engines(3, 9), forge).expect("setup");
+    facedown_core::table::deal(&mut t, 9, 2, 1).expect("the deal runs");
+    let err = t.finish().expect_err("a forged relay");
+    assert!(
+        matches!(
+            err,
+            DriveError::Engine {
+                source: EngineError::Dealer(DealerError::Malformed {
+                    peer: PartyId(3),
+                    ..
+                }),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(err.blamed(), Some(PartyId(3)));
+}
+
+#[test]
+fn a_hello_without_a_valid_signature_key_is_refused_naming_its_sender() {
+    // The first `[k, 0, …, 0]` that is not the encoding of a point.
+    let not_a_point = (2u8..)
+        .map(|k| {
+            let mut b = [0u8; 32];
+            b[0] = k;
+            b
+        })
+        .find(|b| ed25519_dalek::VerifyingKey::from_bytes(b).is_err())
+        .expect("some y is not on the curve");
+    let bad_key = move |d: &mut Delivery| {
+        if d.from == PartyId(2) {
+            if let Ok(DealerMessage::Hello(mut h)) = DealerMessage::from_bytes(&d.payload, d.from) {
+                h.key = Some(not_a_point);
+                d.payload = DealerMessage::Hello(h).to_bytes();
+            }
+        }
+        true
+    };
+    let err = LocalDriver::tapped(engines(3, 10), bad_key).expect_err("an invalid key");
+    assert_eq!(err.blamed(), Some(PartyId(2)), "{err}");
+}
