@@ -665,25 +665,17 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 fn factorial(n: usize) -> usize {
-    (1..=n).product()
+    facedown_core::perm::factorial(n)
+        .and_then(|f| usize::try_from(f).ok())
+        .unwrap_or(usize::MAX)
 }
 
 fn all_perms(n: usize) -> Vec<Vec<u8>> {
     // Lexicographic order, identity first.
-    let mut out = Vec::with_capacity(factorial(n));
     let mut cur: Vec<u8> = (0..n as u8).collect();
-    loop {
+    let mut out = vec![cur.clone()];
+    while facedown_core::perm::next_permutation(&mut cur) {
         out.push(cur.clone());
-        // next permutation
-        let Some(i) = (1..n).rev().find(|&i| cur[i - 1] < cur[i]) else {
-            break;
-        };
-        let i = i - 1;
-        let Some(j) = (i + 1..n).rev().find(|&j| cur[j] > cur[i]) else {
-            break;
-        };
-        cur.swap(i, j);
-        cur[i + 1..].reverse();
     }
     out
 }
