@@ -9,8 +9,8 @@
 //! audit is part of every run.
 
 use facedown_cards::library;
-use facedown_cards::model::Protocol;
 use facedown_cards::on_table::{run_as_party, RunError, RunOptions, TableRun};
+use facedown_cards::Protocol;
 use facedown_core::table::{deal, FaceDownTable, Support, TableError};
 use facedown_core::{PartyId, Symbol};
 use serde::{Deserialize, Serialize};
@@ -144,7 +144,7 @@ impl<E: std::error::Error + 'static> WorkloadRunError<E> {
 }
 
 fn inputs_of(p: &Protocol) -> usize {
-    p.inputs.len()
+    p.inputs().len()
 }
 
 impl Workload {
@@ -205,7 +205,7 @@ impl Workload {
     /// What the ideal functionality outputs on `inputs` (card protocols).
     pub fn expected(&self, inputs: &[bool]) -> Option<bool> {
         match self {
-            Workload::Card { protocol, .. } => protocol.function.eval(inputs),
+            Workload::Card { protocol, .. } => protocol.function().eval(inputs),
             Workload::Deal(_) => None,
         }
     }

@@ -19,9 +19,11 @@
 //! * [`local`]: [`LocalDriver`], which runs one engine per player in memory as one table and
 //!   counts every message, byte and round.
 //! * [`session`]: the hellos that make every game's session fresh.
+//! * [`input`]: bounded reading of input files (a size limit with an error naming the file).
 
 pub mod cost;
 pub mod engine;
+pub mod input;
 pub mod local;
 pub mod op;
 pub mod party;

@@ -11,12 +11,14 @@
 //! # Delivery and deadlines
 //!
 //! A frame from a peer the engine does not await yet waits in that peer's queue (a faster
-//! peer's next operation; FIFO links keep the order). Each operation has a deadline of one
-//! timeout that only **progress** extends — the engine being handed an awaited message — so
+//! peer's next operation; FIFO links keep the order). Each operation has a [`Deadline`] of one
+//! timeout that only **progress** renews — the engine being handed an awaited message — so
 //! frames that do not advance the protocol cannot keep a player waiting forever; on the
 //! deadline the first awaited peer is named. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
-//! named ([`NetError::Flooded`]).
+//! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
+//! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
+//! ([`OffProtocol`]).
 //!
 //! # Ends
 //!
@@ -33,14 +35,14 @@
 //! [`crate::total_cost`], a run costs exactly what the same run costs in memory.
 
 use std::collections::BTreeSet;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use facedown_core::engine::{Engine, Seat, Stamped, To};
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Cost, PartyId, Seen, TableOp};
 use serde::{Deserialize, Serialize};
 
-use crate::channel::Channel;
+use crate::channel::{Channel, Deadline, OffProtocol};
 use crate::error::NetError;
 use crate::wire::Wire;
 
@@ -144,12 +146,12 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let before = (self.cost, self.seat.clock().now());
         let out = self.seat.start(op).map_err(NetError::protocol)?;
         self.send(out)?;
-        let mut deadline = Instant::now() + self.timeout;
+        let mut deadline = Deadline::after(self.timeout);
         while !self.seat.is_done() {
             let handed = self.seat.handed();
             self.receive_one(op, deadline)?;
             if self.seat.handed() > handed {
-                deadline = Instant::now() + self.timeout;
+                deadline = Deadline::after(self.timeout);
             }
         }
         self.len += op.new_cards();
@@ -168,9 +170,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     }
 
     /// Waits for one frame until `deadline` and hands it to the seat.
-    fn receive_one(&mut self, op: &TableOp, deadline: Instant) -> Result<(), NetError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        let frame = match self.chan.recv(wait) {
+    fn receive_one(&mut self, op: &TableOp, deadline: Deadline) -> Result<(), NetError> {
+        let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
             Ok(None) => return Err(self.timed_out(op)),
             Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(()),
@@ -213,8 +214,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
         Err(NetError::Flooded {
             peer: inbox.first_sender().unwrap_or(self.chan.me()),
-            frames: inbox.len(),
-            bytes: inbox.bytes(),
+            frames: u32::try_from(inbox.len()).unwrap_or(u32::MAX),
+            bytes: inbox.bytes() as u64,
         })
     }
 
@@ -258,11 +259,10 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 let _ = self.chan.send(p, 0, &payload);
             }
         }
-        let deadline = Instant::now() + self.timeout.min(ABORT_LINGER);
+        let deadline = Deadline::after(self.timeout.min(ABORT_LINGER));
         let mut open: BTreeSet<PartyId> = self.peers().into_iter().collect();
         while !open.is_empty() {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.chan.recv(wait) {
+            match self.chan.recv_by(deadline) {
                 Ok(Some(_)) => {}
                 Ok(None) => return,
                 Err(NetError::Disconnected { peer }) => {
@@ -289,16 +289,16 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         for p in self.peers() {
             self.chan.send(p, 0, &payload)?;
         }
-        let deadline = Instant::now() + self.timeout;
+        let deadline = Deadline::after(self.timeout);
+        let mut dropped = OffProtocol::new(self.chan.limits());
         while self.byes.len() + 1 < self.chan.players() {
             let missing = self
                 .peers()
                 .into_iter()
                 .find(|p| !self.byes.contains(p))
                 .unwrap_or(self.chan.me());
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.chan.recv(wait) {
-                // Nothing but a goodbye is expected now: anything else is dropped.
+            match self.chan.recv_by(deadline) {
+                // Nothing but a goodbye is expected now: anything else is dropped, and counted.
                 Ok(Some(frame)) => match Wire::from_bytes(&frame.payload, frame.from)? {
                     Wire::Abort { blame, reason } => {
                         return Err(NetError::Aborted {
@@ -310,7 +310,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) => {}
+                    Wire::Engine(_) => dropped.note(&frame)?,
                 },
                 Ok(None) => {
                     return Err(NetError::Timeout {

@@ -65,6 +65,17 @@ pub enum NetError {
         /// The limit.
         max: u64,
     },
+    /// `peer` sent more frames the protocol did not ask for than a game allows
+    /// ([`crate::channel::OffProtocol`]): over an authenticated link, its own doing.
+    #[error("{peer} sent {frames} frames ({bytes} bytes) the protocol did not ask for, more than allowed")]
+    Flooded {
+        /// The peer.
+        peer: PartyId,
+        /// Such frames so far.
+        frames: u32,
+        /// Their bytes.
+        bytes: u64,
+    },
     /// A correctly decrypted frame from `peer` does not decode as a message of this protocol,
     /// or comes at a time the protocol does not allow.
     #[error("malformed message from {peer}: {reason}")]
@@ -90,6 +101,12 @@ pub enum NetError {
     /// The roster or a key file is unusable.
     #[error("bad roster or key file: {0}")]
     Config(String),
+    /// The roster is refused: a weak or shared key, a shared address, bad ids.
+    #[error("refused roster: {0}")]
+    Roster(#[from] crate::roster::RosterError),
+    /// An input file (roster, key file) is unreadable, too large or not text.
+    #[error(transparent)]
+    Input(#[from] facedown_core::input::InputError),
     /// An I/O error on the socket of `peer`.
     #[error("I/O error with {peer}: {source}")]
     Io {
@@ -119,16 +136,6 @@ pub enum NetError {
     /// An operation the table cannot run (a position, a party, an empty shuffle).
     #[error(transparent)]
     Table(#[from] TableError),
-    /// `peer` sent more messages ahead of the protocol than a player keeps waiting.
-    #[error("{peer} sent {frames} messages ({bytes} bytes) the protocol does not await yet")]
-    Flooded {
-        /// The peer.
-        peer: PartyId,
-        /// Messages waiting.
-        frames: usize,
-        /// Their bytes.
-        bytes: usize,
-    },
 }
 
 impl NetError {
@@ -160,13 +167,15 @@ impl NetError {
             | NetError::Handshake { peer, .. }
             | NetError::Corrupted { peer, .. }
             | NetError::FrameTooLarge { peer, .. }
+            | NetError::Flooded { peer, .. }
             | NetError::Malformed { peer, .. }
-            | NetError::Io { peer, .. }
-            | NetError::Flooded { peer, .. } => Some(*peer),
+            | NetError::Io { peer, .. } => Some(*peer),
             NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
             NetError::Protocol { blame, .. } => *blame,
             NetError::UnknownParty(_)
             | NetError::Config(_)
+            | NetError::Roster(_)
+            | NetError::Input(_)
             | NetError::LocalIo { .. }
             | NetError::Table(_) => None,
         }

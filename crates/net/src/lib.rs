@@ -15,6 +15,8 @@
 //!   comparison can show what rounds cost;
 //! * [`tcp`]: TCP with Noise_KK (static keys from the roster, a prologue binding the session
 //!   and both parties, length-prefixed framing with chunking, timeouts, fault injection);
+//! * [`handshake`]: establishing the mesh — strangers on the listening port, key
+//!   confirmation;
 //! * [`roster`]: static key files and the `parties.toml` roster;
 //! * [`wire`]: what a frame carries;
 //! * [`driver`]: [`NetDriver`], one player's engine over a channel as that player's view of
@@ -38,14 +40,15 @@
 pub mod channel;
 pub mod driver;
 pub mod error;
+pub mod handshake;
 pub mod memory;
 pub mod roster;
 pub mod tcp;
 pub mod wire;
 
-pub use channel::{total_cost, Channel, Frame, WireStats};
+pub use channel::{total_cost, Channel, Deadline, Frame, Limits, OffProtocol, WireStats};
 pub use driver::{merge_phases, NetDriver, PhaseCost};
 pub use error::NetError;
-pub use memory::{memory_network, Latency, MemoryChannel};
-pub use roster::{Party, Roster, StaticKeypair};
+pub use memory::{memory_network, memory_network_with_limits, Latency, MemoryChannel};
+pub use roster::{Party, Roster, RosterError, StaticKeypair};
 pub use tcp::{TcpMesh, Timeouts, WireFault};
