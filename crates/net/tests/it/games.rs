@@ -348,11 +348,19 @@ fn a_flood_of_frames_ahead_of_the_protocol_is_refused_naming_its_sender() {
         .send(PartyId(1), 1, &hello_frame(PartyId(2), 8))
         .expect("send");
     let junk = Wire::Engine(vec![0; 8]).to_bytes().expect("encodes");
-    for _ in 0..=facedown_net::driver::MAX_WAITING_FRAMES {
-        flooder.send(PartyId(1), 1, &junk).expect("send");
-    }
+    // The transport holds only `Limits::queue_frames` frames per peer before a send waits, so
+    // the flood runs beside the driver, which takes the frames off the queue as they come.
+    let flood = thread::spawn(move || {
+        for _ in 0..=facedown_net::driver::MAX_WAITING_FRAMES {
+            if flooder.send(PartyId(1), 1, &junk).is_err() {
+                break;
+            }
+        }
+        flooder
+    });
     let err = NetDriver::start(dealer(PartyId(1), 3, 8), me, Duration::from_secs(5))
         .expect_err("flooded");
+    drop(flood.join());
     assert!(
         matches!(
             err,
