@@ -120,25 +120,12 @@ impl PermTable {
     }
 }
 
-fn factorial(n: usize) -> usize {
-    (1..=n).product()
-}
-
 /// Every permutation of `n` positions as images, in lexicographic order, identity first.
 pub(super) fn all_perms(n: usize) -> Vec<Vec<u8>> {
-    let mut out = Vec::with_capacity(factorial(n));
     let mut cur: Vec<u8> = (0..n as u8).collect();
-    loop {
+    let mut out = vec![cur.clone()];
+    while facedown_core::perm::next_permutation(&mut cur) {
         out.push(cur.clone());
-        let Some(i) = (1..n).rev().find(|&i| cur[i - 1] < cur[i]) else {
-            break;
-        };
-        let i = i - 1;
-        let Some(j) = (i + 1..n).rev().find(|&j| cur[j] > cur[i]) else {
-            break;
-        };
-        cur.swap(i, j);
-        cur[i + 1..].reverse();
     }
     out
 }
