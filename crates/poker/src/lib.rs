@@ -47,6 +47,7 @@ pub mod generators;
 pub mod keys;
 pub mod masking;
 pub mod messages;
+mod msm;
 pub mod notes;
 pub mod player;
 pub mod restricted;

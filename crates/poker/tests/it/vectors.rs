@@ -59,6 +59,24 @@ fn generate() -> Vectors {
     }
 }
 
+/// The prover runs in parallel now, but draws its coins in the order of the original
+/// sequential prover: with the seeds of the committed file it must reproduce every byte of it,
+/// on one thread and on two.
+#[test]
+fn v1_vectors_are_reproduced_byte_for_byte_on_one_and_two_threads() {
+    let committed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(PATH).expect("vectors file"))
+            .expect("valid vectors");
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let made = serde_json::to_value(pool.install(generate)).expect("serializable");
+        assert_eq!(made, committed, "{threads} thread(s)");
+    }
+}
+
 #[test]
 fn v1_vectors_still_verify() {
     if std::env::var_os("FACEDOWN_WRITE_VECTORS").is_some() {
