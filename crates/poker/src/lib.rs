@@ -38,6 +38,7 @@
 //!
 //! Randomness is always passed in (`*_with_rng`). This is research code; it has not been audited.
 
+pub mod batch;
 pub mod dleq;
 pub mod driver;
 pub mod elgamal;

@@ -139,6 +139,9 @@ struct Coins {
     a0: Vec<Scalar>,
     r_0: Scalar,
     tau_0: Scalar,
+    /// Added to `E_0.c1` before it is absorbed: a dishonest prover for the batching tests.
+    #[cfg(test)]
+    e0_offset: RistrettoPoint,
 }
 
 impl Coins {
@@ -163,6 +166,8 @@ impl Coins {
             a0: random_vec(n, rng),
             r_0: Scalar::random(rng),
             tau_0: Scalar::random(rng),
+            #[cfg(test)]
+            e0_offset: RistrettoPoint::identity(),
         }
     }
 }
@@ -206,6 +211,28 @@ pub fn shuffle_by_with_rng<R: RngCore + CryptoRng>(
     let sigma = perm.inverse().to_images();
     let coins = Coins::draw(n, rng);
     Ok(prove(t, ctx, ck, key, input, &sigma, &coins))
+}
+
+/// A dishonest shuffle for the batching tests: honest in everything but `E_0.c1`, which is
+/// offset by `offset` before it enters the transcript, so that only equation 5a fails, by
+/// exactly `offset` (its weight is 1 in a proof's own sum).
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shuffle_with_e0_offset<R: RngCore + CryptoRng>(
+    t: &mut Transcript,
+    ctx: &ProofContext<'_>,
+    ck: &CommitmentKey,
+    key: &JointKey,
+    input: &Deck,
+    offset: RistrettoPoint,
+    rng: &mut R,
+) -> (Deck, ShuffleProof) {
+    let sigma = Perm::random_with_rng(input.len(), rng)
+        .inverse()
+        .to_images();
+    let mut coins = Coins::draw(input.len(), rng);
+    coins.e0_offset = offset;
+    prove(t, ctx, ck, key, input, &sigma, &coins)
 }
 
 /// `D_j = C_{σ(j)} + Enc(0; ρ_j)` for every output position, in parallel.
@@ -283,6 +310,12 @@ fn prove(
         || ck.commit(&b, &coins.s_b).compress(),
         || multi_exp_commitment(key, &output, &coins.a0, &coins.tau_0),
     );
+    #[cfg(test)]
+    let e0 = CompressedCiphertext {
+        c1: (decode_point(&e0.c1, ctx.player, Item::Proof).unwrap_or_default() + coins.e0_offset)
+            .compress(),
+        c2: e0.c2,
+    };
     t.append_point(b"B", &c_b);
     let y = t.challenge_scalar(b"y");
     let z = t.challenge_scalar(b"z");

@@ -1,5 +1,6 @@
 //! Integration tests of `facedown-poker`, in one test binary; each module is a suite.
 
+mod batch;
 mod common;
 mod deal;
 mod parallel;
