@@ -30,7 +30,7 @@ use crate::elgamal::{Ciphertext, CompressedCiphertext, Deck, JointKey};
 use crate::errors::Result;
 use crate::generators::CommitmentKey;
 use crate::keys::PublicKey;
-use crate::msm::vartime_msm;
+use crate::parallel::vartime_msm;
 use crate::reveal::{replay_batchable_token, verify_batchable_reveal_token, BatchableRevealToken};
 use crate::shuffle::{verify_shuffle, ReplayedShuffle, ShuffleProof, ShuffleSum};
 use crate::transcript::{ProofContext, TranscriptProtocol};

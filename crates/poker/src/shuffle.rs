@@ -43,7 +43,7 @@ use crate::elgamal::{Ciphertext, CompressedCiphertext, Deck, JointKey};
 use crate::encoding::{decode_point, decode_scalars, ScalarBytes};
 use crate::errors::{Item, PokerError, ProofKind, Result};
 use crate::generators::CommitmentKey;
-use crate::msm::vartime_msm;
+use crate::parallel::{join, vartime_msm};
 use crate::transcript::{ProofContext, TranscriptProtocol};
 
 const SHUFFLE_LABEL: &[u8] = b"facedown-poker/shuffle/bg12-m1/v1";
@@ -262,7 +262,7 @@ fn multi_exp_commitment(
             .collect();
         vartime_msm(&scalars, &points)
     };
-    let (c1, c2) = rayon::join(
+    let (c1, c2) = join(
         || component(&RISTRETTO_BASEPOINT_POINT, |c| c.c1),
         || component(key.point(), |c| c.c2),
     );
@@ -285,13 +285,13 @@ fn prove(
     let n = sigma.len();
     // 1-based permutation values.
     let a: Vec<Scalar> = sigma.iter().map(|&s| Scalar::from(s as u64 + 1)).collect();
-    let (output, (c_a, (c_d, c_a0))) = rayon::join(
+    let (output, (c_a, (c_d, c_a0))) = join(
         || rerandomize_deck(key, input, sigma, &coins.rho),
         || {
-            rayon::join(
+            join(
                 || ck.commit(&a, &coins.r_a).compress(),
                 || {
-                    rayon::join(
+                    join(
                         || ck.commit(&coins.d, &coins.r_d).compress(),
                         || ck.commit(&coins.a0, &coins.r_0).compress(),
                     )
@@ -306,7 +306,7 @@ fn prove(
 
     // x^{σ(j)}, committed in B; E_0 needs no challenge but waits for the output deck.
     let b: Vec<Scalar> = sigma.iter().map(|&s| xp[s]).collect();
-    let (c_b, e0) = rayon::join(
+    let (c_b, e0) = join(
         || ck.commit(&b, &coins.s_b).compress(),
         || multi_exp_commitment(key, &output, &coins.a0, &coins.tau_0),
     );
@@ -329,7 +329,7 @@ fn prove(
     let v_cap_delta: Vec<Scalar> = (0..n - 1)
         .map(|k| delta[k + 1] - pa[k + 1] * delta[k] - pb[k] * d[k + 1])
         .collect();
-    let (c_delta, c_cap_delta) = rayon::join(
+    let (c_delta, c_cap_delta) = join(
         || ck.commit(&v_delta, &coins.s_1).compress(),
         || ck.commit(&v_cap_delta, &coins.s_x).compress(),
     );
@@ -693,7 +693,7 @@ pub fn decode_and_verify_shuffle(
     output: Vec<CompressedCiphertext>,
     proof: &ShuffleProof,
 ) -> Result<Deck> {
-    let (replayed, deck) = rayon::join(
+    let (replayed, deck) = join(
         || ReplayedShuffle::replay(t, ctx, ck, key, input, &output, proof),
         || Deck::decode(output.clone(), ctx.player),
     );
