@@ -57,6 +57,7 @@ pub mod shuffle;
 pub mod table;
 pub mod timing;
 mod transcript;
+pub mod workloads;
 
 pub use errors::{PokerError, Result};
 pub use transcript::ProofContext;

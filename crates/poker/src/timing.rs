@@ -20,33 +20,18 @@
 
 use std::time::Instant;
 
-use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
-use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::VartimeMultiscalarMul;
-use facedown_core::PartyId;
-use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{verify_reveal_tokens, verify_shuffles, ShuffleClaim, TokenClaim};
-use crate::elgamal::{CardEncoding, Deck, JointKey};
+use crate::batch::{verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles};
+use crate::elgamal::{CardEncoding, Deck};
 use crate::errors::{PokerError, Result};
-use crate::generators::CommitmentKey;
-use crate::keys::{joint_key, SecretKey};
 use crate::masking::{mask_with_rng, verify_mask};
-use crate::reveal::{
-    batchable_reveal_token_with_rng, reveal_token_with_rng, verify_reveal_token,
-    BatchableRevealToken, RevealToken,
-};
-use crate::shuffle::{decode_and_verify_shuffle, shuffle_with_rng, verify_shuffle, ShuffleProof};
-use crate::transcript::ProofContext;
+use crate::reveal::{reveal_token_with_rng, verify_reveal_token};
+use crate::shuffle::{decode_and_verify_shuffle, shuffle_with_rng, verify_shuffle};
+use crate::workloads::{ctx, DealFixture, Floor, RevealRound, PLAYERS};
 
-/// Players of the measured table (and of the deal whose batches are measured).
-const PLAYERS: usize = 4;
-/// Positions a player of a 4-player deal with 2-card hands and 5 public cards has opened for
-/// it: its hand and the public cards.
-const OPENED_PER_PLAYER: usize = 7;
 /// Thread counts of the parallel figures.
 const THREAD_COUNTS: [usize; 2] = [1, 2];
 
@@ -266,64 +251,6 @@ fn pool(threads: usize) -> Result<ThreadPool> {
         .map_err(|e| PokerError::InvalidParameters(format!("thread pool: {e}")))
 }
 
-/// Everything a measurement needs: keys, generators, a 4-player deal's decks and proofs.
-struct Table {
-    sks: Vec<SecretKey>,
-    key: JointKey,
-    ck: CommitmentKey,
-    base: Transcript,
-    /// `decks[0]` is the open deck; player `k + 1` turned `decks[k]` into `decks[k + 1]`.
-    decks: Vec<Deck>,
-    proofs: Vec<ShuffleProof>,
-}
-
-fn ctx(round: u64, player: u16) -> ProofContext<'static> {
-    ProofContext {
-        session: b"facedown poker bench",
-        round,
-        player: PartyId(player),
-    }
-}
-
-impl Table {
-    fn new<R: RngCore + CryptoRng>(cards: u16, rng: &mut R) -> Result<Table> {
-        let sks: Vec<SecretKey> = (0..PLAYERS)
-            .map(|_| SecretKey::random_with_rng(rng))
-            .collect();
-        let pks: Vec<_> = sks.iter().map(|s| *s.public()).collect();
-        let mut t = Table {
-            key: joint_key(&pks)?,
-            sks,
-            ck: CommitmentKey::new(usize::from(cards)),
-            base: Transcript::new(b"facedown-poker bench"),
-            decks: vec![Deck::open_deck(&CardEncoding::new(cards))],
-            proofs: Vec::new(),
-        };
-        for k in 0..PLAYERS {
-            let c = ctx(k as u64 + 1, k as u16 + 1);
-            let (out, proof) =
-                shuffle_with_rng(&mut t.base.clone(), &c, &t.ck, &t.key, &t.decks[k], rng)?;
-            t.decks.push(out);
-            t.proofs.push(proof);
-        }
-        Ok(t)
-    }
-
-    /// The claims player `me` (1-based) verifies: every other player's shuffle.
-    fn claims_of(&self, me: usize) -> Vec<ShuffleClaim<'_>> {
-        (0..PLAYERS)
-            .filter(|&k| k + 1 != me)
-            .map(|k| ShuffleClaim {
-                transcript: self.base.clone(),
-                ctx: ctx(k as u64 + 1, k as u16 + 1),
-                input: &self.decks[k],
-                output: &self.decks[k + 1],
-                proof: &self.proofs[k],
-            })
-            .collect()
-    }
-}
-
 /// Measures a deck of `cards` cards under a 4-player joint key; `progress` is called after each
 /// repetition with (done, total).
 pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
@@ -344,7 +271,7 @@ pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
         )));
     }
     let load_start = load_average();
-    let table = Table::new(cards, rng)?;
+    let table = DealFixture::new_with_rng(cards, rng)?;
     let total = 3 * shuffle_reps + 2 * token_reps;
     let mut done = 0;
     let mut step = |k: usize| {
@@ -417,7 +344,7 @@ struct ShuffleSamples {
 }
 
 fn measure_shuffle<R: RngCore + CryptoRng + Send>(
-    table: &Table,
+    table: &DealFixture,
     reps: usize,
     one: &ThreadPool,
     rng: &mut R,
@@ -434,7 +361,7 @@ fn measure_shuffle<R: RngCore + CryptoRng + Send>(
     // Player 2 shuffles a deck that is already encrypted (player 1's output).
     let (c, input) = (ctx(2, 2), &table.decks[1]);
     let (ck, key, base) = (&table.ck, &table.key, &table.base);
-    let floor = Floor::of_decks(&[input, &table.decks[2]], &[&table.decks[2]], rng);
+    let floor = table.shuffle_floor(rng);
     for _ in 0..reps {
         let (output, proof) = s.prove.time(one, || {
             shuffle_with_rng(&mut base.clone(), &c, ck, key, input, rng)
@@ -446,7 +373,7 @@ fn measure_shuffle<R: RngCore + CryptoRng + Send>(
         s.verify.time(one, || {
             verify_shuffle(&mut base.clone(), &c, ck, key, input, &decoded, &proof)
         })?;
-        floor.time(one, &mut s.floor_msm, &mut s.floor_decode);
+        time_floor(&floor, one, &mut s.floor_msm, &mut s.floor_decode);
         s.verify_with_decode.time(one, || {
             decode_and_verify_shuffle(&mut base.clone(), &c, ck, key, input, wire, &proof)
         })?;
@@ -456,7 +383,7 @@ fn measure_shuffle<R: RngCore + CryptoRng + Send>(
 }
 
 fn measure_threads<R: RngCore + CryptoRng + Send>(
-    table: &Table,
+    table: &DealFixture,
     reps: usize,
     rng: &mut R,
     step: &mut dyn FnMut(usize),
@@ -500,26 +427,14 @@ fn measure_threads<R: RngCore + CryptoRng + Send>(
 /// Each player's verification of the other three shuffles, one by one and batched, with the
 /// floor of each player's batch; figures are means over the four players.
 fn measure_deal_batch<R: RngCore>(
-    table: &Table,
+    table: &DealFixture,
     reps: usize,
     one: &ThreadPool,
     rng: &mut R,
     step: &mut dyn FnMut(usize),
 ) -> Result<BatchFigures> {
     let (ck, key) = (&table.ck, &table.key);
-    let floors: Vec<Floor> = (1..=PLAYERS)
-        .map(|me| {
-            let claims = table.claims_of(me);
-            let mut decks: Vec<&Deck> = Vec::new();
-            for d in claims.iter().flat_map(|c| [c.input, c.output]) {
-                if !decks.iter().any(|e| e.wire() == d.wire()) {
-                    decks.push(d);
-                }
-            }
-            let received: Vec<&Deck> = claims.iter().map(|c| c.output).collect();
-            Floor::of_decks(&decks, &received, rng)
-        })
-        .collect();
+    let floors: Vec<Floor> = (1..=PLAYERS).map(|me| table.floor_of(me, rng)).collect();
     let (mut alone, mut batched, mut decode) =
         (Samples::default(), Samples::default(), Samples::default());
     let (mut floor_msm, mut floor_decode) = (Samples::default(), Samples::default());
@@ -544,7 +459,7 @@ fn measure_deal_batch<R: RngCore>(
                     Deck::decode(c.output.wire().to_vec(), c.ctx.player).map(|_| ())
                 })
             })?;
-            floor.time(one, &mut floor_msm, &mut floor_decode);
+            time_floor(floor, one, &mut floor_msm, &mut floor_decode);
         }
         step(1);
     }
@@ -586,70 +501,6 @@ impl BatchFigures {
     }
 }
 
-/// A floor workload: one variable-time multiscalar multiplication with random scalars over
-/// every distinct non-identity point of some decks or tokens, and decompressing the received
-/// points, with curve25519-dalek alone.
-struct Floor {
-    scalars: Vec<Scalar>,
-    points: Vec<RistrettoPoint>,
-    received: Vec<CompressedRistretto>,
-}
-
-impl Floor {
-    fn new<R: RngCore>(
-        points: Vec<RistrettoPoint>,
-        received: Vec<CompressedRistretto>,
-        rng: &mut R,
-    ) -> Floor {
-        let scalars = points
-            .iter()
-            .map(|_| {
-                let mut wide = [0u8; 64];
-                rng.fill_bytes(&mut wide);
-                Scalar::from_bytes_mod_order_wide(&wide)
-            })
-            .collect();
-        Floor {
-            scalars,
-            points,
-            received,
-        }
-    }
-
-    /// The points of `decks` (each once; the identity, an open deck's `c1`, is left out) and
-    /// the points of `received`.
-    fn of_decks<R: RngCore>(decks: &[&Deck], received: &[&Deck], rng: &mut R) -> Floor {
-        let identity = CompressedRistretto::default();
-        let points = decks
-            .iter()
-            .flat_map(|d| d.ciphertexts().iter().zip(d.wire()))
-            .flat_map(|(ct, w)| [(ct.c1, w.c1), (ct.c2, w.c2)])
-            .filter(|(_, w)| *w != identity)
-            .map(|(p, _)| p)
-            .collect();
-        let received = received
-            .iter()
-            .flat_map(|d| d.wire())
-            .flat_map(|w| [w.c1, w.c2])
-            .collect();
-        Floor::new(points, received, rng)
-    }
-
-    fn time(&self, one: &ThreadPool, msm: &mut Samples, decode: &mut Samples) {
-        msm.time(one, || {
-            std::hint::black_box(RistrettoPoint::vartime_multiscalar_mul(
-                &self.scalars,
-                &self.points,
-            ))
-        });
-        decode.time(one, || {
-            for p in &self.received {
-                std::hint::black_box(p.decompress());
-            }
-        });
-    }
-}
-
 /// Reveal tokens (alone and as the round a deal's player verifies) and masking.
 struct TokenSamples {
     prove: Samples,
@@ -663,7 +514,7 @@ struct TokenSamples {
 }
 
 fn measure_tokens<R: RngCore + CryptoRng + Send>(
-    table: &Table,
+    table: &DealFixture,
     reps: usize,
     one: &ThreadPool,
     rng: &mut R,
@@ -685,8 +536,8 @@ fn measure_tokens<R: RngCore + CryptoRng + Send>(
         })?;
     }
     step(reps);
-    let round = TokenRound::new(table, rng);
-    let batch = round.measure(table, reps.div_ceil(10), one, rng)?;
+    let round = RevealRound::new_with_rng(table, rng);
+    let batch = measure_round(&round, table, reps.div_ceil(10), one, rng)?;
     let (mask_prove, mask_verify, mask_bytes) = measure_masking(table, reps, one, rng)?;
     step(reps);
     Ok(TokenSamples {
@@ -702,7 +553,7 @@ fn measure_tokens<R: RngCore + CryptoRng + Send>(
 }
 
 fn measure_masking<R: RngCore + CryptoRng + Send>(
-    table: &Table,
+    table: &DealFixture,
     reps: usize,
     one: &ThreadPool,
     rng: &mut R,
@@ -725,129 +576,45 @@ fn measure_masking<R: RngCore + CryptoRng + Send>(
     Ok((prove, verify, bytes))
 }
 
-/// The reveal round of player 1 in a 4-player deal with 2-card hands and 5 public cards: the
-/// other three players' tokens for its hand and the public cards (positions `0..7` here), in
-/// both encodings.
-struct TokenRound {
-    /// (player, position) of each token.
-    owners: Vec<(usize, usize)>,
-    compact: Vec<RevealToken>,
-    batchable: Vec<BatchableRevealToken>,
+/// The reveal round one by one (both encodings) and batched, with its floor.
+fn measure_round<R: RngCore>(
+    round: &RevealRound,
+    table: &DealFixture,
+    reps: usize,
+    one: &ThreadPool,
+    rng: &mut R,
+) -> Result<BatchFigures> {
+    let deck = &table.decks[PLAYERS];
+    let (mut alone, mut alone_batchable, mut batched, mut decode) = (
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+        Samples::default(),
+    );
+    let (mut floor_msm, mut floor_decode) = (Samples::default(), Samples::default());
+    let floor = round.floor(deck, rng);
+    for _ in 0..reps {
+        alone.time(one, || round.verify_compact_one_by_one(table))?;
+        alone_batchable.time(one, || verify_reveal_tokens_one_by_one(round.claims(table)))?;
+        batched.time(one, || verify_reveal_tokens(round.claims(table)))?;
+        decode.time(one, || {
+            for t in &round.compact {
+                std::hint::black_box(t.token.decompress());
+            }
+        });
+        time_floor(&floor, one, &mut floor_msm, &mut floor_decode);
+    }
+    Ok(BatchFigures::new(
+        round.owners.len(),
+        &alone,
+        Some(&alone_batchable),
+        &batched,
+        &decode,
+        sum(floor_msm.thread_cpu(), floor_decode.thread_cpu()),
+    ))
 }
 
-impl TokenRound {
-    fn new<R: RngCore + CryptoRng>(table: &Table, rng: &mut R) -> TokenRound {
-        let deck = &table.decks[PLAYERS];
-        let positions = OPENED_PER_PLAYER.min(deck.len());
-        let owners: Vec<(usize, usize)> = (2..=PLAYERS)
-            .flat_map(|p| (0..positions).map(move |pos| (p, pos)))
-            .collect();
-        let mut round = TokenRound {
-            owners: Vec::new(),
-            compact: Vec::new(),
-            batchable: Vec::new(),
-        };
-        for &(p, pos) in &owners {
-            let (c, sk) = (ctx(PLAYERS as u64 + 1, p as u16), &table.sks[p - 1]);
-            let ct = (&deck.ciphertexts()[pos], &deck.wire()[pos]);
-            let base = &table.base;
-            round.compact.push(reveal_token_with_rng(
-                &mut base.clone(),
-                &c,
-                sk,
-                pos as u32,
-                ct,
-                rng,
-            ));
-            round.batchable.push(batchable_reveal_token_with_rng(
-                &mut base.clone(),
-                &c,
-                sk,
-                pos as u32,
-                ct,
-                rng,
-            ));
-        }
-        round.owners = owners;
-        round
-    }
-
-    fn claims<'a>(&'a self, table: &'a Table) -> Vec<TokenClaim<'a>> {
-        let deck = &table.decks[PLAYERS];
-        self.owners
-            .iter()
-            .zip(&self.batchable)
-            .map(|(&(p, pos), token)| TokenClaim {
-                transcript: table.base.clone(),
-                ctx: ctx(PLAYERS as u64 + 1, p as u16),
-                pk: table.sks[p - 1].public(),
-                ct: (&deck.ciphertexts()[pos], &deck.wire()[pos]),
-                token,
-            })
-            .collect()
-    }
-
-    fn measure<R: RngCore>(
-        &self,
-        table: &Table,
-        reps: usize,
-        one: &ThreadPool,
-        rng: &mut R,
-    ) -> Result<BatchFigures> {
-        let deck = &table.decks[PLAYERS];
-        let (mut alone, mut alone_batchable, mut batched, mut decode) = (
-            Samples::default(),
-            Samples::default(),
-            Samples::default(),
-            Samples::default(),
-        );
-        let (mut floor_msm, mut floor_decode) = (Samples::default(), Samples::default());
-        let floor = self.floor(deck, rng);
-        for _ in 0..reps {
-            alone.time(one, || {
-                self.owners
-                    .iter()
-                    .zip(&self.compact)
-                    .try_for_each(|(&(p, pos), token)| {
-                        let c = ctx(PLAYERS as u64 + 1, p as u16);
-                        let ct = (&deck.ciphertexts()[pos], &deck.wire()[pos]);
-                        let pk = table.sks[p - 1].public();
-                        verify_reveal_token(&mut table.base.clone(), &c, pk, ct, token).map(|_| ())
-                    })
-            })?;
-            alone_batchable.time(one, || {
-                crate::batch::verify_reveal_tokens_one_by_one(self.claims(table))
-            })?;
-            batched.time(one, || verify_reveal_tokens(self.claims(table)))?;
-            decode.time(one, || {
-                for t in &self.compact {
-                    std::hint::black_box(t.token.decompress());
-                }
-            });
-            floor.time(one, &mut floor_msm, &mut floor_decode);
-        }
-        Ok(BatchFigures::new(
-            self.owners.len(),
-            &alone,
-            Some(&alone_batchable),
-            &batched,
-            &decode,
-            sum(floor_msm.thread_cpu(), floor_decode.thread_cpu()),
-        ))
-    }
-
-    /// The round's statement points: each distinct `c1` once and every token; the tokens are
-    /// what the verifier receives.
-    fn floor<R: RngCore>(&self, deck: &Deck, rng: &mut R) -> Floor {
-        let mut positions: Vec<usize> = self.owners.iter().map(|&(_, pos)| pos).collect();
-        positions.sort_unstable();
-        positions.dedup();
-        let received: Vec<CompressedRistretto> = self.compact.iter().map(|t| t.token).collect();
-        let mut points: Vec<RistrettoPoint> = positions
-            .iter()
-            .map(|&pos| deck.ciphertexts()[pos].c1)
-            .collect();
-        points.extend(received.iter().filter_map(CompressedRistretto::decompress));
-        Floor::new(points, received, rng)
-    }
+fn time_floor(floor: &Floor, one: &ThreadPool, msm: &mut Samples, decode: &mut Samples) {
+    msm.time(one, || std::hint::black_box(floor.multiply()));
+    decode.time(one, || std::hint::black_box(floor.decode()));
 }
