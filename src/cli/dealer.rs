@@ -122,7 +122,8 @@ pub struct HarnessArgs {
     /// Print markdown (the default).
     #[arg(long)]
     pub markdown: bool,
-    /// Write a PNG plot of leakage against the number of openings (leakage only).
+    /// Write a plot of leakage against the number of openings (leakage only): SVG if the
+    /// file name ends in `.svg`, PNG otherwise.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<std::path::PathBuf>,
 }
@@ -545,7 +546,13 @@ mod harness {
         let points = collusion::sweep(&s)?;
         let elapsed = start.elapsed();
         if let Some(path) = &a.plot {
-            plot::plot_sweep(&points, path)?;
+            let title = format!(
+                "Excess leakage about the deal: {} scheme, N = {}, n = {}",
+                scheme_name(&s),
+                s.players,
+                s.cards
+            );
+            plot::plot_sweep(&points, &title, path)?;
         }
         let legend = plot::legend(&points);
         if a.json {
@@ -620,9 +627,8 @@ mod harness {
         if let Some(path) = &a.plot {
             println!();
             println!(
-                "plot written to {} (x: openings 0..{}, one tick each; y: bits, one grid line per bit; thick = public, thin = private)",
-                path.display(),
-                points.iter().map(|p| p.openings).max().unwrap_or(0)
+                "plot written to {} (x: openings; y: bits; thick = public, thin = private)",
+                path.display()
             );
             for (c, k, col) in &legend {
                 let c: Vec<String> = c.iter().map(u16::to_string).collect();
