@@ -442,3 +442,41 @@ proptest! {
         prop_assert_eq!(batched, alone);
     }
 }
+
+/// Proofs over decks of different sizes (under a key for the largest) batch together.
+#[test]
+fn a_batch_of_different_deck_sizes_passes_and_a_bad_one_is_named() {
+    let f = fixture(3, 9, 13);
+    let mut rng = seeded_rng(14);
+    let small = Deck::open_deck(&facedown_poker::elgamal::CardEncoding::new(5));
+    let mut proofs = Vec::new();
+    for (k, input) in [&small, &f.open].into_iter().enumerate() {
+        let c = ctx(SESSION, k as u64 + 1, k as u16 + 1);
+        let (out, proof) = shuffle_with_rng(&mut transcript(), &c, &f.ck, &f.key, input, &mut rng)
+            .expect("sizes fit");
+        proofs.push((input, out, proof));
+    }
+    assert_eq!(
+        verify_shuffles(&f.ck, &f.key, sized_claims(&proofs)),
+        Ok(())
+    );
+    proofs[1].2.r_bar = bump(&proofs[1].2.r_bar);
+    assert_eq!(
+        verify_shuffles(&f.ck, &f.key, sized_claims(&proofs)),
+        Err(invalid(2))
+    );
+}
+
+fn sized_claims<'a>(proofs: &'a [(&'a Deck, Deck, ShuffleProof)]) -> Vec<ShuffleClaim<'a>> {
+    proofs
+        .iter()
+        .enumerate()
+        .map(|(k, (input, output, proof))| ShuffleClaim {
+            transcript: transcript(),
+            ctx: ctx(SESSION, k as u64 + 1, k as u16 + 1),
+            input,
+            output,
+            proof,
+        })
+        .collect()
+}
