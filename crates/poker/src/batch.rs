@@ -296,18 +296,17 @@ mod tests {
         };
         // Each proof alone fails in equation 5a only, by ±delta (weight 1): their unweighted
         // sums cancel.
+        let claims_now = claims();
+        let replayed: Vec<ReplayedShuffle> = claims_now
+            .iter()
+            .map(|c| {
+                let wire = c.output.wire();
+                ReplayedShuffle::replay(&mut t(), &c.ctx, &ck, &key, c.input, wire, c.proof)
+                    .expect("the scalar checks pass")
+            })
+            .collect();
         let mut sum = ShuffleSum::new(&ck, &key, 6, 2, 3);
-        for c in claims() {
-            let r = ReplayedShuffle::replay(
-                &mut t(),
-                &c.ctx,
-                &ck,
-                &key,
-                c.input,
-                c.output.wire(),
-                c.proof,
-            )
-            .expect("the scalar checks pass");
+        for (c, r) in claims_now.iter().zip(&replayed) {
             let (i, o) = (sum.slot(c.input), sum.slot(c.output));
             r.add_to(None, &mut sum, i, o);
         }

@@ -16,6 +16,8 @@
 //! Splitting costs a little work — Pippenger's cost per point falls as the multiplication grows,
 //! so two halves cost about 10 % more than the whole — which is why one thread never splits.
 
+use std::borrow::Borrow;
+
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
@@ -40,18 +42,25 @@ where
 /// the split to pay for itself.
 const MIN_CHUNK: usize = 64;
 
-/// `Σ scalars[i]·points[i]` in variable time, split across the current pool's threads.
-pub(crate) fn vartime_msm(scalars: &[Scalar], points: &[RistrettoPoint]) -> RistrettoPoint {
+/// `Σ scalars[i]·points[i]` in variable time, split across the current pool's threads. The
+/// points may be references (a sum over points that live elsewhere need not copy them).
+pub(crate) fn vartime_msm<P>(scalars: &[Scalar], points: &[P]) -> RistrettoPoint
+where
+    P: Borrow<RistrettoPoint> + Sync,
+{
     debug_assert_eq!(scalars.len(), points.len());
+    let one = |s: &[Scalar], p: &[P]| {
+        RistrettoPoint::vartime_multiscalar_mul(s, p.iter().map(Borrow::borrow))
+    };
     let chunks = (scalars.len() / MIN_CHUNK).clamp(1, rayon::current_num_threads());
     if chunks == 1 {
-        return RistrettoPoint::vartime_multiscalar_mul(scalars, points);
+        return one(scalars, points);
     }
     let size = scalars.len().div_ceil(chunks);
     scalars
         .par_chunks(size)
         .zip(points.par_chunks(size))
-        .map(|(s, p)| RistrettoPoint::vartime_multiscalar_mul(s, p))
+        .map(|(s, p)| one(s, p))
         .reduce(RistrettoPoint::identity, |a, b| a + b)
 }
 

@@ -260,15 +260,14 @@ fn multi_exp_commitment(
 ) -> CompressedCiphertext {
     let out = output.ciphertexts();
     let scalars: Vec<Scalar> = core::iter::once(*tau_0).chain(a0.iter().copied()).collect();
-    let component = |base: &RistrettoPoint, pick: fn(&Ciphertext) -> RistrettoPoint| {
-        let points: Vec<RistrettoPoint> = core::iter::once(*base)
-            .chain(out.iter().map(pick))
-            .collect();
+    let component = |base: &RistrettoPoint, pick: fn(&Ciphertext) -> &RistrettoPoint| {
+        let points: Vec<&RistrettoPoint> =
+            core::iter::once(base).chain(out.iter().map(pick)).collect();
         vartime_msm(&scalars, &points)
     };
     let (c1, c2) = join(
-        || component(&RISTRETTO_BASEPOINT_POINT, |c| c.c1),
-        || component(key.point(), |c| c.c2),
+        || component(&RISTRETTO_BASEPOINT_POINT, |c| &c.c1),
+        || component(key.point(), |c| &c.c2),
     );
     Ciphertext { c1, c2 }.compress()
 }

@@ -141,10 +141,10 @@ impl ReplayedShuffle {
 
     /// Adds this proof's five verification equations, weighted (and scaled by the batch
     /// weight `alpha`, if any), to `sum`; `input` and `output` are the decks' slots in `sum`.
-    pub(crate) fn add_to(
-        &self,
+    pub(crate) fn add_to<'a>(
+        &'a self,
         alpha: Option<&Scalar>,
-        sum: &mut ShuffleSum<'_>,
+        sum: &mut ShuffleSum<'a>,
         input: usize,
         output: usize,
     ) {
@@ -173,7 +173,7 @@ impl ReplayedShuffle {
         fixed[2] -= w5 * w6 * p.tau_bar;
         sum.scalars
             .extend([w1 * e * self.y, (w1 + w4) * e, w1, w2e, w2, w4, w5, w5 * w6]);
-        sum.points.extend(p.points);
+        sum.points.extend(&p.points);
 
         // Σ x^i·C_i with weight w5·e (c1) and w5·w6·e (c2); Σ ā_j·D_j with −w5, −w5·w6.
         let w5e = w5 * e;
@@ -243,23 +243,23 @@ const ABSENT: u32 = u32::MAX;
 pub(crate) struct ShuffleSum<'a> {
     n: usize,
     scalars: Vec<Scalar>,
-    points: Vec<RistrettoPoint>,
+    points: Vec<&'a RistrettoPoint>,
     decks: Vec<DeckSlot<'a>>,
 }
 
 impl<'a> ShuffleSum<'a> {
     /// An empty sum for `proofs` proofs over at most `decks` distinct decks of `n` cards.
     pub(crate) fn new(
-        ck: &CommitmentKey,
-        key: &JointKey,
+        ck: &'a CommitmentKey,
+        key: &'a JointKey,
         n: usize,
         proofs: usize,
         decks: usize,
     ) -> ShuffleSum<'a> {
         let capacity = n + 3 + 8 * proofs + 2 * n * decks;
         let mut points = Vec::with_capacity(capacity);
-        points.extend_from_slice(&ck.g[..n]);
-        points.extend([ck.h, RISTRETTO_BASEPOINT_POINT, *key.point()]);
+        points.extend(&ck.g[..n]);
+        points.extend([&ck.h, &RISTRETTO_BASEPOINT_POINT, key.point()]);
         let mut scalars = Vec::with_capacity(capacity);
         scalars.resize(n + 3, Scalar::ZERO);
         ShuffleSum {
@@ -276,11 +276,11 @@ impl<'a> ShuffleSum<'a> {
         if let Some(i) = self.decks.iter().position(same) {
             return i;
         }
-        let mut place = |point: &RistrettoPoint, wire: &CompressedRistretto| {
+        let mut place = |point: &'a RistrettoPoint, wire: &CompressedRistretto| {
             if is_identity(wire) {
                 return ABSENT;
             }
-            self.points.push(*point);
+            self.points.push(point);
             self.scalars.push(Scalar::ZERO);
             (self.points.len() - 1) as u32
         };
