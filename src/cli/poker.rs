@@ -226,6 +226,18 @@ fn print_bench(reports: &[BenchReport], seed: u64) {
                 ("verify: 2 threads ÷ 1", |r| {
                     thread(r, 2).map(|t| t.verify_wall_ratio)
                 }),
+                ("prove span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ms)
+                }),
+                ("prove span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ratio)
+                }),
+                ("verify span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ms)
+                }),
+                ("verify span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ratio)
+                }),
             ],
         ),
         (

@@ -6,7 +6,10 @@
 //! through the `cpu-time` crate, nanosecond resolution), measured inside a one-thread rayon pool
 //! so that no work escapes to another thread. Two-thread figures are wall-clock medians (what
 //! parallelism buys) with the CPU time of the whole process (which includes rayon's idle
-//! spinning).
+//! spinning), and the *span*: each worker reads its own CPU clock before and after the run, and
+//! the span is the largest difference — about the wall time the run would take with a free core
+//! per worker. On a loaded machine it is an upper estimate of that (a descheduled worker's share
+//! is stolen by the others), where the wall clock says nothing.
 //!
 //! **Floors.** Next to the shuffle figures, the bench times what any verifier must at least do,
 //! with curve25519-dalek alone, in the same run and interleaved with the measurement it is
@@ -122,6 +125,16 @@ pub struct ThreadFigures {
     pub prove_wall_ratio: f64,
     /// `verify_wall_ms` ÷ the one-thread figure.
     pub verify_wall_ratio: f64,
+    /// Shuffle + proof: the mean over runs of the largest CPU time any worker spent — about the
+    /// wall time with a free core per thread. Under contention it is an upper estimate: the
+    /// work of a descheduled worker is stolen by the others (at worst one worker does it all).
+    pub prove_span_ms: Option<f64>,
+    /// Decoding + verifying: the same span.
+    pub verify_span_ms: Option<f64>,
+    /// `prove_span_ms` ÷ the one-thread span (its thread CPU time).
+    pub prove_span_ratio: Option<f64>,
+    /// `verify_span_ms` ÷ the one-thread span.
+    pub verify_span_ratio: Option<f64>,
 }
 
 /// Batched against one-by-one verification of the same proofs, on one thread (mean thread CPU
@@ -149,17 +162,26 @@ pub struct BatchFigures {
     pub batched_floor_ratio: Option<f64>,
 }
 
-/// One timed run: wall clock, and the CPU clocks of the running thread and of the process.
+/// One timed run: wall clock, the CPU clocks of the running thread and of the process, and
+/// the span: the largest CPU time any worker of the pool spent during the run.
 #[derive(Clone, Copy, Debug)]
 struct Sample {
     wall_ms: f64,
     thread_cpu_ms: Option<f64>,
     process_cpu_ms: Option<f64>,
+    span_ms: Option<f64>,
 }
 
 /// Runs `f` on `pool` and times it there.
 fn timed<T: Send>(pool: &ThreadPool, f: impl FnOnce() -> T + Send) -> (T, Sample) {
-    pool.install(|| {
+    // Each worker reads its own CPU clock before and after (a broadcast runs on every worker).
+    let clock = |_: rayon::BroadcastContext<'_>| {
+        cpu_time::ThreadTime::try_now()
+            .ok()
+            .map(|t| t.as_duration())
+    };
+    let starts = pool.broadcast(clock);
+    let (out, mut sample) = pool.install(|| {
         let thread = cpu_time::ThreadTime::try_now().ok();
         let process = cpu_time::ProcessTime::try_now().ok();
         let wall = Instant::now();
@@ -172,9 +194,18 @@ fn timed<T: Send>(pool: &ThreadPool, f: impl FnOnce() -> T + Send) -> (T, Sample
             process_cpu_ms: process
                 .and_then(|t| t.try_elapsed().ok())
                 .map(|d| d.as_secs_f64() * 1e3),
+            span_ms: None,
         };
         (out, sample)
-    })
+    });
+    let ends = pool.broadcast(clock);
+    sample.span_ms = starts
+        .iter()
+        .zip(&ends)
+        .map(|(s, e)| Some((e.as_ref()?.saturating_sub(*s.as_ref()?)).as_secs_f64() * 1e3))
+        .collect::<Option<Vec<f64>>>()
+        .and_then(|b| b.into_iter().reduce(f64::max));
+    (out, sample)
 }
 
 /// The samples of one measurement.
@@ -209,6 +240,10 @@ impl Samples {
 
     fn process_cpu(&self) -> Option<f64> {
         self.mean(|s| s.process_cpu_ms)
+    }
+
+    fn span(&self) -> Option<f64> {
+        self.mean(|s| s.span_ms)
     }
 }
 
@@ -409,6 +444,7 @@ fn measure_threads<R: RngCore + CryptoRng + Send>(
         step(1);
     }
     let (p1, v1) = (prove[0].median_wall(), verify[0].median_wall());
+    let (ps1, vs1) = (prove[0].span(), verify[0].span());
     Ok(THREAD_COUNTS
         .iter()
         .zip(prove.iter().zip(&verify))
@@ -420,6 +456,10 @@ fn measure_threads<R: RngCore + CryptoRng + Send>(
             verify_cpu_ms: v.process_cpu(),
             prove_wall_ratio: p.median_wall() / p1,
             verify_wall_ratio: v.median_wall() / v1,
+            prove_span_ms: p.span(),
+            verify_span_ms: v.span(),
+            prove_span_ratio: ratio(p.span(), ps1),
+            verify_span_ratio: ratio(v.span(), vs1),
         })
         .collect())
 }
