@@ -302,7 +302,11 @@ fn print_bench(reports: &[BenchReport], seed: u64) {
         for (label, cell) in rows {
             print!("  {label:<42}");
             for r in reports {
-                let v = cell(r).map_or_else(|| "n/a".to_owned(), |v| format!("{v:.3}"));
+                let v = match cell(r) {
+                    None => "n/a".to_owned(),
+                    Some(v) if label.ends_with("bytes") => format!("{v:.0}"),
+                    Some(v) => format!("{v:.3}"),
+                };
                 print!(" {v:>10}");
             }
             println!();
