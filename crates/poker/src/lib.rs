@@ -34,7 +34,10 @@
 //!   accounting and an [`driver::Adversary`] hook for tampering experiments.
 //! * [`errors`]: every failure on adversarial input is a typed [`errors::PokerError`] naming the
 //!   offending player; nothing panics on input.
-//! * [`timing`]: the measurements behind `facedown poker bench`.
+//! * [`batch`]: several shuffle proofs, or a round of reveal tokens, verified with one
+//!   multiscalar multiplication (falling back to one by one, so the same player is blamed).
+//!   Proofs run on the current rayon pool; results do not depend on the thread count.
+//! * [`timing`], [`workloads`]: the measurements behind `facedown poker bench`.
 //!
 //! Randomness is always passed in (`*_with_rng`). This is research code; it has not been audited.
 
