@@ -6,8 +6,8 @@
 
 use criterion::{criterion_main, BenchmarkId, Criterion};
 use facedown::cards::library;
-use facedown::cards::model::Protocol;
 use facedown::cards::on_table::{run_on_table, RunOptions};
+use facedown::cards::Protocol;
 use facedown::core::rng::trial_rng;
 use facedown::core::table::{FaceDownTable, ShuffleSet};
 use facedown::core::{IdealTable, PartyId, Symbol};

@@ -22,8 +22,9 @@ use std::time::Instant;
 use anyhow::{bail, Context};
 use cpu_time::ProcessTime;
 use facedown_cards::library;
-use facedown_cards::model::{input_bits, Protocol};
+use facedown_cards::model::input_bits;
 use facedown_cards::on_table::{run_on_table, RunError, RunOptions, TableRun};
+use facedown_cards::Protocol;
 use facedown_core::rng::trial_rng;
 use facedown_core::table::{FaceDownTable, ShuffleSet};
 use facedown_core::{Cost, IdealTable, PartyId, Symbol};
@@ -245,9 +246,9 @@ fn card_run<T: FaceDownTable>(
     bits: &[bool],
     table: &mut T,
 ) -> anyhow::Result<Result<RunStats, Refusal>> {
-    let k = p.inputs.len();
+    let k = p.inputs().len();
     let want = p
-        .function
+        .function()
         .eval(bits)
         .context("the protocol's function is not total")?;
     let run: TableRun = match run_on_table(p, bits, &owners(k), table, RunOptions::default()) {
@@ -257,12 +258,12 @@ fn card_run<T: FaceDownTable>(
                 "cannot {what}: {reason}"
             ))))
         }
-        Err(e) => return Err(anyhow::Error::new(e)).context(format!("{} on {:?}", p.name, bits)),
+        Err(e) => return Err(anyhow::Error::new(e)).context(format!("{} on {:?}", p.name(), bits)),
     };
     if run.outputs.is_empty() || run.outputs.iter().any(|&o| o != want) {
         bail!(
             "{} on input {bits:?} gave {:?}, expected {want}: backend {}",
-            p.name,
+            p.name(),
             run.outputs,
             table.capabilities().backend
         );
@@ -370,7 +371,7 @@ fn measure(workload: &Workload, backend: Backend, seed: u64) -> anyhow::Result<R
             let p = library::find(name)
                 .with_context(|| format!("no built-in `{name}`"))?
                 .protocol();
-            let k = p.inputs.len();
+            let k = p.inputs().len();
             let parties = k.max(2);
             security = security_of(backend, parties)?;
             'outer: for input in 0..p.input_count() {

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
+use facedown_core::input::read_text;
 use facedown_core::rng::seeded_rng;
 use facedown_core::{Cost, PartyId};
 use facedown_dealer::{
     audit, play_with_rng, AuditReport, Deviation, Game, Route, Scheme, Transcript,
+    MAX_TRANSCRIPT_BYTES,
 };
 use serde_json::json;
 
@@ -352,8 +354,7 @@ fn print_audit(r: &AuditReport) {
 }
 
 fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = read_text(path, MAX_TRANSCRIPT_BYTES, "a dealer transcript")?;
     let t = Transcript::from_json(&text).with_context(|| format!("{}", path.display()))?;
     let report = audit(&t).with_context(|| format!("{} does not audit", path.display()))?;
     if json {
@@ -646,7 +647,7 @@ mod harness {
         let (h, p) = (a.hand.unwrap_or(1), a.public.unwrap_or(1));
         let sch = Schedule::new(&s, h, p).context("schedule")?;
         let start = std::time::Instant::now();
-        let pb = progress(trials * 30, "games");
+        let pb = progress(trials.saturating_mul(30), "games");
         let tick = || {
             if let Some(pb) = &pb {
                 pb.inc(1);

@@ -2,6 +2,7 @@
 
 pub mod cards;
 pub mod cards_search;
+pub mod children;
 pub mod compare;
 pub mod dealer;
 pub mod net;
@@ -27,7 +28,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Card-based protocols: list, analyze, simulate, trace, tree.
+    /// Card-based protocols: list, analyze, check, fmt, simulate, trace, tree, search.
     Cards(cards::Args),
     /// The permutation-sharing dealer: deal, audit.
     Dealer(dealer::Args),
@@ -52,8 +53,33 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Poker(args)) => poker::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Keygen(args)) => net::keygen(args),
-        Some(Command::Party(args)) => net::party(args),
+        Some(Command::Party(args)) => {
+            children::exit_with_parent_if_asked();
+            net::party(args)
+        }
         Some(Command::PlayLocal(args)) => net::play_local(args),
+    }
+}
+
+/// A check that ran and did not hold (`cards check`, `cards analyze --expect`, `cards fmt
+/// --check`): exit status 3, so that a CI can tell it from an error (1) and a usage error (2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckFailed(pub String);
+
+/// An error already rendered with its context (a parse error under its source line): printed
+/// as it is, exit status 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Diagnostic(pub String);
+
+/// The exit status for an error: 3 for a failed check, 1 otherwise (clap's usage errors exit
+/// 2 before any command runs).
+pub fn exit_status(err: &anyhow::Error) -> u8 {
+    if err.downcast_ref::<CheckFailed>().is_some() {
+        3
+    } else {
+        1
     }
 }
 

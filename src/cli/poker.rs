@@ -135,9 +135,12 @@ fn bench(
     seed: u64,
     json: bool,
 ) -> anyhow::Result<()> {
-    let per_size = (3 * reps + 2 * token_reps) as u64;
+    // The bench refuses counts that overflow; the bar only needs a length.
+    let per_size = reps
+        .saturating_mul(3)
+        .saturating_add(token_reps.saturating_mul(2)) as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new(per_size * sizes.len() as u64);
+        let bar = indicatif::ProgressBar::new(per_size.saturating_mul(sizes.len() as u64));
         bar.set_message("poker bench");
         bar
     });
@@ -146,7 +149,11 @@ fn bench(
     for (i, &cards) in sizes.iter().enumerate() {
         let report = measure_with_rng(cards, reps, token_reps, &mut rng, &mut |done, _| {
             if let Some(b) = &bar {
-                b.set_position(i as u64 * per_size + done as u64);
+                b.set_position(
+                    (i as u64)
+                        .saturating_mul(per_size)
+                        .saturating_add(done as u64),
+                );
             }
         })
         .with_context(|| format!("poker bench, {cards} cards"))?;

@@ -45,10 +45,10 @@ fn outputs<T: FaceDownTable>(name: &str, bits: &[bool], table: &mut T) -> Vec<bo
 fn same_protocol_same_inputs_same_output_on_every_backend() {
     for name in PROTOCOLS {
         let p = library::find(name).expect("built in").protocol();
-        let k = p.inputs.len();
+        let k = p.inputs().len();
         for input in 0..p.input_count() {
             let bits = input_bits(input, k);
-            let want = vec![p.function.eval(&bits).expect("total")];
+            let want = vec![p.function().eval(&bits).expect("total")];
             for seed in 0..40 {
                 let trial = input as u64;
                 let ideal = outputs(

@@ -34,9 +34,9 @@ use num_traits::{One, ToPrimitive};
 use serde::Serialize;
 
 use crate::model::{
-    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Protocol,
-    Span, Q,
+    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Span, Q,
 };
+use crate::protocol::Protocol;
 
 /// Why a protocol could not be run on a table.
 #[derive(Debug, thiserror::Error)]
@@ -160,7 +160,7 @@ pub fn run_on_table<T: FaceDownTable>(
     table: &mut T,
     opts: RunOptions,
 ) -> Result<TableRun, RunError<T::Error>> {
-    let k = protocol.inputs.len();
+    let k = protocol.inputs().len();
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
             expected: k,
@@ -170,9 +170,9 @@ pub fn run_on_table<T: FaceDownTable>(
     }
     let n = protocol.cards();
     let caps = table.capabilities();
-    let labels = label_paths(&protocol.body);
+    let labels = label_paths(protocol.body());
     let outputs_by_input: Vec<Option<bool>> = (0..protocol.input_count())
-        .map(|i| protocol.function.eval(&input_bits(i, k)))
+        .map(|i| protocol.function().eval(&input_bits(i, k)))
         .collect();
 
     let mut run = TableRun {
@@ -194,7 +194,7 @@ pub fn run_on_table<T: FaceDownTable>(
             if steps > opts.max_steps {
                 return Err(RunError::StepLimit(opts.max_steps));
             }
-            let Some(action) = action_at(&protocol.body, &path) else {
+            let Some(action) = action_at(protocol.body(), &path) else {
                 // Fell off the end of a list: return to the enclosing list, or end.
                 if path.len() == 1 {
                     return open_ending(&possible, &outputs_by_input, run, Span::default());
@@ -309,11 +309,11 @@ fn lay_out<T: FaceDownTable>(
     table: &mut T,
 ) -> Result<(), RunError<T::Error>> {
     let span = Span::default();
-    for item in &protocol.layout {
+    for item in protocol.layout() {
         match item {
             LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
                 let k = protocol
-                    .inputs
+                    .inputs()
                     .iter()
                     .position(|i| i == name)
                     .ok_or_else(|| RunError::Protocol {
@@ -456,7 +456,7 @@ struct Possible {
 
 impl Possible {
     fn start<E: std::error::Error>(protocol: &Protocol) -> Result<Self, RunError<E>> {
-        let k = protocol.inputs.len();
+        let k = protocol.inputs().len();
         let pairs = (0..protocol.input_count())
             .map(|i| {
                 protocol
@@ -519,17 +519,17 @@ mod tests {
     fn every_library_protocol_computes_its_function_on_the_ideal_table() {
         for builtin in library::builtins() {
             let p = builtin.protocol();
-            let k = p.inputs.len();
+            let k = p.inputs().len();
             for input in 0..p.input_count() {
                 let bits = input_bits(input, k);
-                let want = p.function.eval(&bits).expect("total function");
+                let want = p.function().eval(&bits).expect("total function");
                 for seed in 0..20 {
                     let mut table = IdealTable::with_rng(k.max(2), trial_rng(seed, input as u64));
                     let run =
                         run_on_table(&p, &bits, &owners(k), &mut table, RunOptions::default())
                             .unwrap_or_else(|e| panic!("{}: {e}", builtin.name));
                     let correct = run.outputs.iter().all(|&o| o == want);
-                    if builtin.claim.correct {
+                    if builtin.claim().correct == Some(true) {
                         assert!(
                             correct,
                             "{} input {bits:?}: {:?}",

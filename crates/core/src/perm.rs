@@ -356,7 +356,7 @@ mod tests {
 
     #[test]
     fn format_example_moves_card_at_i_to_pi_i() {
-        // protocol-format.md: `perm (2 4 3)` turns x1..x6 into x1 x3 x4 x2 x5 x6.
+        // The format specification: `perm (2 4 3)` turns x1..x6 into x1 x3 x4 x2 x5 x6.
         let p = Perm::parse_cycles(6, "(2 4 3)").expect("valid");
         let row = ["x1", "x2", "x3", "x4", "x5", "x6"];
         assert_eq!(

@@ -144,7 +144,7 @@ pub fn dealer_excess(
     use facedown_core::PartyId;
     use facedown_dealer::table::{enumerate_runs, excess_leakage, weights};
 
-    let k = protocol.inputs.len();
+    let k = protocol.inputs().len();
     let parties = k.max(2);
     let owners: Vec<PartyId> = PartyId::all(k).collect();
     let mut all = Vec::new();
@@ -153,7 +153,7 @@ pub fn dealer_excess(
         let runs = enumerate_runs(parties, seed, max_runs, |t| {
             run_on_table(protocol, &bits, &owners, t, RunOptions::default())
         })
-        .map_err(|e| LeakageError::Cards(format!("{} on the dealer: {e}", protocol.name)))?;
+        .map_err(|e| LeakageError::Cards(format!("{} on the dealer: {e}", protocol.name())))?;
         all.extend(runs.into_iter().map(|r| (input, r)));
     }
     let runs: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();

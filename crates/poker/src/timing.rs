@@ -300,14 +300,24 @@ pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
             "at least one repetition".to_owned(),
         ));
     }
-    if cards < 2 {
+    if !(2..=crate::player::MAX_CARDS).contains(&cards) {
         return Err(PokerError::InvalidParameters(format!(
-            "a shuffle needs at least 2 cards, got {cards}"
+            "need a deck of 2..={} cards, got {cards}",
+            crate::player::MAX_CARDS
         )));
     }
+    let total = shuffle_reps
+        .checked_mul(3)
+        .zip(token_reps.checked_mul(2))
+        .and_then(|(s, t)| s.checked_add(t))
+        .ok_or_else(|| {
+            PokerError::InvalidParameters(format!(
+                "{shuffle_reps} shuffle and {token_reps} token repetitions are more than can be \
+                 counted"
+            ))
+        })?;
     let load_start = load_average();
     let table = DealFixture::new_with_rng(cards, rng)?;
-    let total = 3 * shuffle_reps + 2 * token_reps;
     let mut done = 0;
     let mut step = |k: usize| {
         done += k;
