@@ -6,23 +6,32 @@ pub mod children;
 pub mod compare;
 pub mod dealer;
 pub mod net;
+pub mod output;
 pub mod poker;
 pub mod report;
+pub mod table;
 
 use clap::{Parser, Subcommand};
 
 /// facedown: research toolkit for protocols with face-down cards.
 ///
-/// With no subcommand, prints the headline report (every built-in card protocol analyzed).
+/// With no subcommand, prints the headline report (every built-in card protocol analyzed, then
+/// every workload on every face-down table compared).
 #[derive(Debug, Parser)]
-#[command(name = "facedown", version, about, long_about = None)]
+#[command(
+    name = "facedown",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  facedown                      the headline report\n  facedown --json > report.json the same report as one JSON document\n  facedown cards analyze five-card-trick\n  facedown completions bash > /etc/bash_completion.d/facedown\n\nConventions (seeds, JSON fields, exit statuses 0 ok, 1 error, 2 usage, 3 a failed check): docs/cli.md"
+)]
 pub struct Cli {
     /// What to run; the headline report when omitted.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Print the headline report as JSON.
-    #[arg(long, global = false)]
-    pub json: bool,
+    /// The headline report's output format.
+    #[command(flatten)]
+    pub output: table::OutputArgs,
 }
 
 /// The subcommands.
@@ -30,24 +39,38 @@ pub struct Cli {
 pub enum Command {
     /// Card-based protocols: list, analyze, check, fmt, simulate, trace, tree, search.
     Cards(cards::Args),
-    /// The permutation-sharing dealer: deal, audit.
+    /// The permutation-sharing dealer: deal, audit, and the leakage, collusion and cheat
+    /// harnesses.
     Dealer(dealer::Args),
     /// Elliptic-curve mental poker: deal, bench.
     Poker(poker::Args),
     /// Every workload on every face-down table (ideal, dealer, encrypted), side by side.
     Compare(compare::Args),
     /// Generate a static X25519 key pair for a networked player.
+    #[command(after_help = "Example: facedown keygen --out player1.key")]
     Keygen(net::KeygenArgs),
     /// Run one networked player (TCP with Noise_KK) from a roster.
+    #[command(
+        after_help = "Example: facedown party --roster parties.toml --id 1 --key player1.key --backend dealer --workload ninety-nine"
+    )]
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
+    #[command(
+        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7"
+    )]
     PlayLocal(net::PlayLocalArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Example: facedown completions zsh > ~/.zfunc/_facedown")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        None => report::run(cli.json),
+        None => report::run(cli.output),
         Some(Command::Cards(args)) => cards::run(args),
         Some(Command::Dealer(args)) => dealer::run(args),
         Some(Command::Poker(args)) => poker::run(args),
@@ -58,30 +81,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             net::party(args)
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "facedown", &mut std::io::stdout());
+            Ok(())
+        }
     }
 }
 
-/// A check that ran and did not hold (`cards check`, `cards analyze --expect`, `cards fmt
-/// --check`): exit status 3, so that a CI can tell it from an error (1) and a usage error (2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CheckFailed(pub String);
-
-/// An error already rendered with its context (a parse error under its source line): printed
-/// as it is, exit status 1.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Diagnostic(pub String);
-
-/// The exit status for an error: 3 for a failed check, 1 otherwise (clap's usage errors exit
-/// 2 before any command runs).
-pub fn exit_status(err: &anyhow::Error) -> u8 {
-    if err.downcast_ref::<CheckFailed>().is_some() {
-        3
-    } else {
-        1
-    }
-}
+pub use output::{exit_status, CheckFailed, Diagnostic, UsageError};
 
 /// Card numbers separated by spaces, or `(none)`.
 pub(crate) fn cards_text(cards: &[u16]) -> String {
