@@ -179,8 +179,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
             first: q.first,
             outcome: &outcome,
         };
-        println!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(());
+        return print_json(&args, &report);
     }
     let las_vegas = q.runtime == SearchRuntime::LasVegas;
     let unit = if las_vegas { "within radius" } else { "of" };
@@ -237,6 +236,38 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The search's JSON document: the common fields, and `seconds` written as `wall_ms`, the
+/// one name of a wall time in every document.
+fn print_json(args: &SearchArgs, report: &Report<'_>) -> anyhow::Result<()> {
+    let mut body = serde_json::to_value(report)?;
+    let to_ms = |v: &mut serde_json::Value| {
+        if let Some(obj) = v.as_object_mut() {
+            if let Some(secs) = obj.remove("seconds").and_then(|s| s.as_f64()) {
+                obj.insert("wall_ms".into(), (secs * 1e3).into());
+            }
+        }
+    };
+    to_ms(&mut body);
+    if let Some(depths) = body.get_mut("per_depth").and_then(|d| d.as_array_mut()) {
+        depths.iter_mut().for_each(to_ms);
+    }
+    super::output::Doc::new("cards search")
+        .parameters(serde_json::json!({
+            "deck": args.deck,
+            "function": args.function,
+            "max_steps": args.max_steps,
+            "runtime": report.runtime,
+            "security": report.security,
+            "shuffles": report.shuffles,
+            "committed": args.committed,
+            "copies": args.copies,
+            "max_support": args.max_support,
+            "single_card_turns": args.single_card_turns,
+            "first": args.first,
+        }))
+        .print(&body)
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ use facedown_core::rng::seeded_rng;
 use facedown_poker::deal::{deal_with_rng, DealParams};
 use facedown_poker::timing::measure_with_rng;
 
+use super::output::{CheckFailed, Doc};
+
 /// Arguments of `facedown poker`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,6 +22,11 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 pub enum PokerCommand {
     /// Deal hands and public cards with Barnett–Smart mental poker (every step proved).
+    ///
+    /// Exits with status 3 when the audit fails.
+    #[command(
+        after_help = "Example: facedown poker deal --players 4 --hand 2 --public 5 --seed 7"
+    )]
     Deal {
         /// Number of players N (≥ 2).
         #[arg(long)]
@@ -41,6 +48,7 @@ pub enum PokerCommand {
         json: bool,
     },
     /// Time the shuffle argument, reveal tokens and masking (medians of repeated runs).
+    #[command(after_help = "Example: facedown poker bench --cards 52 --reps 11 --json")]
     Bench {
         /// Deck size n.
         #[arg(long, default_value_t = 52)]
@@ -95,11 +103,15 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
     let session = format!("facedown poker deal seed={seed}");
     let report = deal_with_rng(params, session.as_bytes(), &mut seeded_rng(seed));
     if json {
-        let mut value = serde_json::to_value(&report)?;
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("seed".to_owned(), seed.into());
-        }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        Doc::new("poker deal")
+            .seed(seed)
+            .parameters(serde_json::json!({
+                "players": params.players,
+                "cards": params.cards,
+                "hand": params.hand,
+                "public": params.public,
+            }))
+            .print(&report)?;
     } else {
         println!(
             "mental poker (Barnett–Smart, ristretto255): {} players, {} cards, seed {seed}",
@@ -120,7 +132,7 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
         );
     }
     if !report.audit.passed {
-        anyhow::bail!("the deal failed its audit");
+        return Err(CheckFailed("the deal failed its audit".into()).into());
     }
     Ok(())
 }
@@ -149,7 +161,12 @@ fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> a
         b.finish_and_clear();
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        Doc::new("poker bench")
+            .seed(seed)
+            .parameters(serde_json::json!({
+                "cards": cards, "reps": reps, "token_reps": token_reps,
+            }))
+            .print(&report)?;
     } else {
         let build = if report.optimized {
             "optimized"
@@ -159,7 +176,9 @@ fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> a
         let load = report
             .load_average
             .map_or_else(|| "unknown".to_owned(), |l| format!("{l:.2}"));
-        println!("mental poker bench, {cards} cards, {build}, load average {load}, medians:");
+        println!(
+            "mental poker bench, {cards} cards, seed {seed}, {build}, load average {load}, medians:"
+        );
         println!(
             "  shuffle: prove {:.3} ms, verify {:.3} ms (+ deck decode {:.3} ms), proof {} B, deck {} B  [{} reps]",
             report.shuffle_prove_ms,
