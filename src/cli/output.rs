@@ -125,7 +125,12 @@ pub fn ms(d: std::time::Duration) -> f64 {
 /// Whether colour may be written to a stream: it is a terminal and `NO_COLOR` is unset or
 /// empty (<https://no-color.org>).
 pub fn colour_allowed(is_terminal: bool) -> bool {
-    is_terminal && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty())
+    colour_for(is_terminal, std::env::var_os("NO_COLOR").as_deref())
+}
+
+/// The rule of [`colour_allowed`], given the value of `NO_COLOR`.
+fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+    is_terminal && no_color.map_or(true, |v| v.is_empty())
 }
 
 /// Whether standard error may be coloured.
@@ -200,6 +205,15 @@ mod tests {
         let doc = Doc::new("x").build(&[1, 2]).expect("builds");
         assert_eq!(doc["result"], json!([1, 2]));
         assert!(doc.get("seed").is_none());
+    }
+
+    #[test]
+    fn no_color_turns_colour_off_unless_empty() {
+        use std::ffi::OsStr;
+        assert!(colour_for(true, None));
+        assert!(colour_for(true, Some(OsStr::new(""))));
+        assert!(!colour_for(true, Some(OsStr::new("1"))));
+        assert!(!colour_for(false, None));
     }
 
     #[test]
