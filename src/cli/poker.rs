@@ -6,9 +6,10 @@ use anyhow::Context;
 use clap::Subcommand;
 use facedown_core::rng::seeded_rng;
 use facedown_poker::deal::{deal_with_rng, DealParams};
-use facedown_poker::timing::measure_with_rng;
+use facedown_poker::timing::{measure_with_rng, BenchReport, ThreadFigures};
 
 use super::output::{CheckFailed, Doc};
+use super::table::{Format, OutputArgs, Table};
 
 /// Arguments of `facedown poker`.
 #[derive(Debug, clap::Args)]
@@ -47,12 +48,16 @@ pub enum PokerCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Time the shuffle argument, reveal tokens and masking (medians of repeated runs).
-    #[command(after_help = "Example: facedown poker bench --cards 52 --reps 11 --json")]
+    /// Time the shuffle argument (1 and 2 threads, with its floor), batched against one-by-one
+    /// verification, reveal tokens and masking.
+    #[command(
+        after_help = "Examples:\n  facedown poker bench --cards 52 --reps 11 --json\n  facedown poker bench --cards 52,104,208 --markdown"
+    )]
     Bench {
-        /// Deck size n.
-        #[arg(long, default_value_t = 52)]
-        cards: u16,
+        /// Deck sizes n, comma-separated (e.g. 52,104,208,416); JSON is one report for one
+        /// size, an array of reports for several.
+        #[arg(long, value_delimiter = ',', default_value = "52")]
+        cards: Vec<u16>,
         /// Repetitions of the shuffle prove/verify.
         #[arg(long, default_value_t = 21)]
         reps: usize,
@@ -62,9 +67,9 @@ pub enum PokerCommand {
         /// Seed of the run.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format.
+        #[command(flatten)]
+        output: OutputArgs,
     },
 }
 
@@ -93,8 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reps,
             token_reps,
             seed,
-            json,
-        } => bench(cards, reps, token_reps, seed, json),
+            output,
+        } => bench(cards, reps, token_reps, seed, output),
     }
 }
 
@@ -137,73 +142,216 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> anyhow::Result<()> {
+fn bench(
+    sizes: Vec<u16>,
+    reps: usize,
+    token_reps: usize,
+    seed: u64,
+    output: OutputArgs,
+) -> anyhow::Result<()> {
+    // The bench refuses counts that overflow; the bar only needs a length.
+    let per_size = reps
+        .saturating_mul(3)
+        .saturating_add(token_reps.saturating_mul(2)) as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
-        // The bench refuses counts that overflow; the bar only needs a length.
-        let total = reps.saturating_add(token_reps).saturating_mul(2);
-        let bar = indicatif::ProgressBar::new(total as u64);
+        let bar = indicatif::ProgressBar::new(per_size.saturating_mul(sizes.len() as u64));
         bar.set_message("poker bench");
         bar
     });
-    let report = measure_with_rng(
-        cards,
-        reps,
-        token_reps,
-        &mut seeded_rng(seed),
-        &mut |done, _| {
+    let mut rng = seeded_rng(seed);
+    let mut reports = Vec::with_capacity(sizes.len());
+    for (i, &cards) in sizes.iter().enumerate() {
+        let report = measure_with_rng(cards, reps, token_reps, &mut rng, &mut |done, _| {
             if let Some(b) = &bar {
-                b.set_position(done as u64);
+                b.set_position(
+                    (i as u64)
+                        .saturating_mul(per_size)
+                        .saturating_add(done as u64),
+                );
             }
-        },
-    )
-    .context("poker bench")?;
+        })
+        .with_context(|| format!("poker bench, {cards} cards"))?;
+        reports.push(report);
+    }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if json {
-        Doc::new("poker bench")
+    if output.json {
+        let doc = Doc::new("poker bench")
             .seed(seed)
             .parameters(serde_json::json!({
-                "cards": cards, "reps": reps, "token_reps": token_reps,
-            }))
-            .print(&report)?;
+                "cards": sizes, "reps": reps, "token_reps": token_reps,
+            }));
+        match reports.as_slice() {
+            [one] => doc.print(one)?,
+            all => doc.print(&serde_json::json!({ "reports": all }))?,
+        }
     } else {
-        let build = if report.optimized {
-            "optimized"
-        } else {
-            "UNOPTIMIZED (debug) build"
-        };
-        let load = report
-            .load_average
-            .map_or_else(|| "unknown".to_owned(), |l| format!("{l:.2}"));
-        println!(
-            "mental poker bench, {cards} cards, seed {seed}, {build}, load average {load}, medians:"
-        );
-        println!(
-            "  shuffle: prove {:.3} ms, verify {:.3} ms (+ deck decode {:.3} ms), proof {} B, deck {} B  [{} reps]",
-            report.shuffle_prove_ms,
-            report.shuffle_verify_ms,
-            report.deck_decode_ms,
-            report.shuffle_proof_bytes,
-            report.deck_bytes,
-            report.shuffle_reps
-        );
-        println!(
-            "  reveal token: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",
-            report.reveal_prove_ms, report.reveal_verify_ms, report.reveal_bytes, report.token_reps
-        );
-        let cpu = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |x| format!("{x:.4}"));
-        println!(
-            "  mean CPU time per operation (ms): shuffle prove {}, verify {}; reveal make {}, verify {}",
-            cpu(report.shuffle_prove_cpu_ms),
-            cpu(report.shuffle_verify_cpu_ms),
-            cpu(report.reveal_prove_cpu_ms),
-            cpu(report.reveal_verify_cpu_ms)
-        );
-        println!(
-            "  mask: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",
-            report.mask_prove_ms, report.mask_verify_ms, report.mask_bytes, report.token_reps
-        );
+        print_bench(&reports, seed, output.format());
     }
     Ok(())
+}
+
+/// One row of the bench table: a label and a cell per deck size.
+type Row = (&'static str, fn(&BenchReport) -> Option<f64>);
+
+fn print_bench(reports: &[BenchReport], seed: u64, format: Format) {
+    let Some(first) = reports.first() else {
+        return;
+    };
+    let build = if first.optimized {
+        "optimized"
+    } else {
+        "UNOPTIMIZED (debug) build"
+    };
+    let load = |l: Option<f64>| l.map_or_else(|| "?".to_owned(), |l| format!("{l:.2}"));
+    let last = reports.last().unwrap_or(first);
+    println!(
+        "mental poker bench (Barnett–Smart, ristretto255), {build}, seed {seed}, load average {} → {}",
+        load(first.load_average),
+        load(last.load_average_end)
+    );
+    println!(
+        "{} shuffle reps, {} token reps; CPU ms of one thread unless stated; floor = one vartime \
+         MSM over every statement point + decoding the received points (curve25519-dalek, same run)",
+        first.shuffle_reps, first.token_reps
+    );
+    let sections: [(&str, &[Row]); 5] = [
+        (
+            "shuffle of N cards, one thread",
+            &[
+                ("prove", |r| r.shuffle_prove_cpu_ms),
+                ("verify (deck decoded)", |r| r.shuffle_verify_cpu_ms),
+                ("decode deck + verify", |r| {
+                    r.shuffle_verify_with_decode_cpu_ms
+                }),
+                ("floor: MSM of 4N points", |r| r.shuffle_floor_msm_ms),
+                ("floor: decode 2N points", |r| r.shuffle_floor_decode_ms),
+                ("floor", |r| r.shuffle_floor_ms),
+                ("decode + verify ÷ floor", |r| r.shuffle_verify_floor_ratio),
+                ("prove ÷ floor", |r| r.shuffle_prove_floor_ratio),
+            ],
+        ),
+        (
+            "wall ms on 1 and 2 threads (median)",
+            &[
+                ("prove, 1 thread", |r| thread(r, 1).map(|t| t.prove_wall_ms)),
+                ("prove, 2 threads", |r| {
+                    thread(r, 2).map(|t| t.prove_wall_ms)
+                }),
+                ("prove: 2 threads ÷ 1", |r| {
+                    thread(r, 2).map(|t| t.prove_wall_ratio)
+                }),
+                ("decode + verify, 1 thread", |r| {
+                    thread(r, 1).map(|t| t.verify_wall_ms)
+                }),
+                ("decode + verify, 2 threads", |r| {
+                    thread(r, 2).map(|t| t.verify_wall_ms)
+                }),
+                ("verify: 2 threads ÷ 1", |r| {
+                    thread(r, 2).map(|t| t.verify_wall_ratio)
+                }),
+                ("prove span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ms)
+                }),
+                ("prove span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ratio)
+                }),
+                ("verify span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ms)
+                }),
+                ("verify span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ratio)
+                }),
+            ],
+        ),
+        (
+            "a player verifies the 3 other shuffles of a 4-player deal",
+            &[
+                ("one by one", |r| r.deal_batch.one_by_one_cpu_ms),
+                ("batched", |r| r.deal_batch.batched_cpu_ms),
+                ("batched ÷ one by one", |r| r.deal_batch.batch_ratio),
+                ("decoding the 3 decks (either way)", |r| {
+                    r.deal_batch.decode_cpu_ms
+                }),
+                ("same, decoding included", |r| {
+                    r.deal_batch.batch_ratio_with_decode
+                }),
+                ("batch floor", |r| r.deal_batch.batched_floor_ms),
+                ("batched + decode ÷ floor", |r| {
+                    r.deal_batch.batched_floor_ratio
+                }),
+            ],
+        ),
+        (
+            "reveal round: 3 players × 7 tokens (hand + public)",
+            &[
+                ("one by one (v1 tokens)", |r| {
+                    r.reveal_batch.one_by_one_cpu_ms
+                }),
+                ("one by one (batchable tokens)", |r| {
+                    r.reveal_batch.one_by_one_batchable_cpu_ms
+                }),
+                ("batched", |r| r.reveal_batch.batched_cpu_ms),
+                ("batched ÷ one by one (v1)", |r| r.reveal_batch.batch_ratio),
+                ("batch floor", |r| r.reveal_batch.batched_floor_ms),
+                ("batched + decode ÷ floor", |r| {
+                    r.reveal_batch.batched_floor_ratio
+                }),
+            ],
+        ),
+        (
+            "single proofs and sizes",
+            &[
+                ("reveal token: make", |r| r.reveal_prove_cpu_ms),
+                ("reveal token: verify", |r| r.reveal_verify_cpu_ms),
+                ("mask: make (median wall)", |r| Some(r.mask_prove_ms)),
+                ("mask: verify (median wall)", |r| Some(r.mask_verify_ms)),
+                ("shuffle proof, bytes", |r| {
+                    Some(r.shuffle_proof_bytes as f64)
+                }),
+                ("shuffled deck, bytes", |r| Some(r.deck_bytes as f64)),
+                ("reveal token, bytes", |r| Some(r.reveal_bytes as f64)),
+                ("batchable reveal token, bytes", |r| {
+                    Some(r.batchable_reveal_bytes as f64)
+                }),
+            ],
+        ),
+    ];
+    let sizes: Vec<String> = reports.iter().map(|r| format!("N={}", r.cards)).collect();
+    let cell_text = |label: &str, v: Option<f64>| match v {
+        None => "n/a".to_owned(),
+        Some(v) if label.ends_with("bytes") => format!("{v:.0}"),
+        Some(v) => format!("{v:.3}"),
+    };
+    if format == Format::Csv {
+        let mut head = vec!["section".to_owned(), "measure".to_owned()];
+        head.extend(sizes.iter().cloned());
+        let mut t = Table::new(&head);
+        for (title, rows) in sections {
+            for (label, cell) in rows {
+                let mut row = vec![title.to_owned(), (*label).to_owned()];
+                row.extend(reports.iter().map(|r| cell_text(label, cell(r))));
+                t.row(row);
+            }
+        }
+        t.print(format);
+        return;
+    }
+    for (title, rows) in sections {
+        let mut head = vec![title.to_owned()];
+        head.extend(sizes.iter().cloned());
+        let mut t = Table::new(&head).right_aligned(1..head.len());
+        for (label, cell) in rows {
+            let mut row = vec![(*label).to_owned()];
+            row.extend(reports.iter().map(|r| cell_text(label, cell(r))));
+            t.row(row);
+        }
+        println!();
+        t.print(format);
+    }
+}
+
+fn thread(r: &BenchReport, threads: usize) -> Option<&ThreadFigures> {
+    r.threads.iter().find(|t| t.threads == threads)
 }
