@@ -118,9 +118,9 @@ pub enum CardsCommand {
         /// Simulate only this input (bits, e.g. `1,0` or `10`); every input when omitted.
         #[arg(long)]
         input: Option<String>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format (the per-input table in CSV and Markdown).
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// One run, step by step, as the players see it.
     #[command(after_help = "Example: facedown cards trace mks-four-card-and --input 1,1 --seed 3")]
@@ -182,8 +182,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             runs,
             seed,
             input,
-            json,
-        } => simulate_cmd(&protocol, runs, seed, input.as_deref(), json),
+            output,
+        } => simulate_cmd(&protocol, runs, seed, input.as_deref(), output),
         CardsCommand::Trace {
             protocol,
             input,
@@ -563,7 +563,7 @@ fn simulate_cmd(
     runs: u64,
     seed: u64,
     input: Option<&str>,
-    json: bool,
+    output: OutputArgs,
 ) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
     let compiled = Compiled::new(&p).context("cannot simulate this protocol")?;
@@ -633,13 +633,18 @@ fn simulate_cmd(
         threads: facedown::cards::simulate::threads(),
         correct_runs,
     };
-    if json {
+    if output.json {
         return Doc::new("cards simulate")
             .seed(seed)
             .parameters(serde_json::json!({
                 "protocol": name, "runs": runs, "input": input,
             }))
             .print(&out);
+    }
+    let format = output.format();
+    if format == Format::Csv {
+        inputs_table(&report, &out.correct_runs).print(format);
+        return Ok(());
     }
     println!(
         "{}: seed {}, {} runs per input, {} runs in {:.3} s = {:.0} runs/s on {} thread(s)",
@@ -652,22 +657,7 @@ fn simulate_cmd(
         out.threads
     );
     println!("randomness: {}", report.rng);
-    println!("input  f  correct     out 0       out 1       non-comm.   other   shuffles (mean ± s.e., max)");
-    for (r, ok) in report.inputs.iter().zip(&out.correct_runs) {
-        println!(
-            "{:<6} {}  {:<11} {:<11} {:<11} {:<11} {:<7} {:.4} ± {:.4}, {}",
-            r.input,
-            u8::from(r.expected_output),
-            ok,
-            r.output_0,
-            r.output_1,
-            r.non_committed,
-            r.stuck + r.gave_up + r.not_a_commitment,
-            r.shuffles_mean,
-            r.shuffles_stderr,
-            r.shuffles_max
-        );
-    }
+    inputs_table(&report, &out.correct_runs).print(format);
     let shown = 40;
     println!(
         "views ({} distinct), frequency per input:",
@@ -689,6 +679,37 @@ fn simulate_cmd(
         println!("  … {} more (use --json)", report.views.len() - shown);
     }
     Ok(())
+}
+
+/// The per-input table of `cards simulate`.
+fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
+    let mut inputs = Table::new(&[
+        "input",
+        "f",
+        "correct",
+        "out 0",
+        "out 1",
+        "non-comm.",
+        "other",
+        "shuffles (mean ± s.e., max)",
+    ])
+    .right_aligned(2..7);
+    for (r, ok) in report.inputs.iter().zip(correct_runs) {
+        inputs.row(vec![
+            r.input.clone(),
+            u8::from(r.expected_output).to_string(),
+            ok.to_string(),
+            r.output_0.to_string(),
+            r.output_1.to_string(),
+            r.non_committed.to_string(),
+            (r.stuck + r.gave_up + r.not_a_commitment).to_string(),
+            format!(
+                "{:.4} ± {:.4}, {}",
+                r.shuffles_mean, r.shuffles_stderr, r.shuffles_max
+            ),
+        ]);
+    }
+    inputs
 }
 
 /// Rendered view → the output it determines (None when it does not), for acyclic protocols.
