@@ -44,7 +44,7 @@ print("facedown =", " ".join(fdnb.command()))
 # ## The protocol library
 
 # %%
-library = fdnb.run_json("cards", "list")
+library = fdnb.run_json("cards", "list")["protocols"]
 print(f"{'protocol':<28} {'cards':>5} {'f':<5} {'paper':<6} claimed security")
 for e in library:
     mark = "  (negative example)" if e["negative_example"] else ""

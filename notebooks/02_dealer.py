@@ -100,8 +100,12 @@ plt.show()
 import tempfile, os, json
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "cheat.json")
-    cheat = fdnb.run_json("dealer", "deal", "--players", 3, "--cards", 12, "--hand", 3,
-                          "--public", 1, "--seed", SEED, "--cheat", "2:value@0", "--save", path)
+    # A caught cheater is a failed check: exit status 3, the JSON still printed.
+    caught = fdnb.run("dealer", "deal", "--players", 3, "--cards", 12, "--hand", 3,
+                      "--public", 1, "--seed", SEED, "--cheat", "2:value@0", "--save", path,
+                      "--json", check=False)
+    assert caught.returncode == 3, caught.stderr
+    cheat = json.loads(caught.stdout)
     re_audit = fdnb.run("dealer", "audit", path, "--json", check=False)
 a = cheat["audit"]
 print("honest hands:  ", deal["hands"], " public", deal["public"])
@@ -112,7 +116,7 @@ print(f"`dealer audit` of the saved transcript: exit status {re_audit.returncode
 again = json.loads(re_audit.stdout)
 print(f"  re-audit blames player {again.get('audit', again).get('blame')}")
 assert not a["passed"] and a["blame"] == 2, "the audit must catch and name player 2"
-assert re_audit.returncode == 2
+assert re_audit.returncode == 3
 
 # %% [markdown]
 # ## The harnesses: collusion, leakage against openings, cheating
@@ -141,7 +145,7 @@ if HAVE_HARNESS:
     coll = fdnb.run_json("dealer", "collusion", "--players", 3, "--cards", 6, "--exact")
     rows = coll["rows"]
     print(f"{coll['scheme']} scheme, N = {coll['players']}, n = {coll['cards']}, method {coll['method']}, "
-          f"{len(rows)} rows in {coll['wall_time_ms']:.0f} ms\n")
+          f"{len(rows)} rows in {coll['wall_ms']:.0f} ms\n")
     print(f"{'schedule':<28} {'coalition':<10} {'target':<22} {'excess bits':>11} {'determined':>10}  attack")
     for r in rows:
         coal = "+".join(map(str, r["coalition"]))
@@ -231,7 +235,7 @@ if HAVE_HARNESS:
 if HAVE_HARNESS:
     ch = fdnb.run_json("dealer", "cheat", "--players", 3, "--cards", 6, "--samples", 10, "--seed", SEED)
     crow = ch["rows"]
-    print(f"{ch['trials']} games per deviation, seed {ch['seed']}, {ch['wall_time_ms']:.0f} ms\n")
+    print(f"{ch['trials']} games per deviation, seed {ch['seed']}, {ch['wall_ms']:.0f} ms\n")
     print(f"{'player':>6} {'deviation':<16} {'games':>5} {'steered':>7} {'detected':>8} {'named':>5} "
           f"{'framed':>6}  named: 99.9 % Wilson interval")
     for r in crow:

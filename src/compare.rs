@@ -596,6 +596,9 @@ pub struct Options {
     pub latency: Option<Duration>,
     /// Only the workloads whose name starts with this.
     pub only: Option<String>,
+    /// Runs of every workload on every backend (per input assignment), instead of
+    /// [`entries`]' defaults.
+    pub runs: Option<u64>,
 }
 
 /// Every row of the comparison, in workload then backend order; `progress` is called before
@@ -610,6 +613,12 @@ pub fn rows(
             opts.only
                 .as_ref()
                 .map_or(true, |o| e.name().starts_with(o.as_str()))
+        })
+        .map(|mut e| {
+            if let Some(r) = opts.runs {
+                e.reps = [r; 3];
+            }
+            e
         })
         .flat_map(|e| Backend::ALL.map(|b| (e.clone(), b)))
         .collect();

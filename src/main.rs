@@ -18,6 +18,10 @@ fn main() -> ExitCode {
         Err(err) => {
             match err.downcast_ref::<cli::Diagnostic>() {
                 Some(shown) => eprint!("{shown}"),
+                None if err.downcast_ref::<cli::UsageError>().is_some() => eprintln!(
+                    "error: {}\n\nFor more information, try '--help'.",
+                    one_line(&err)
+                ),
                 None => eprintln!("error: {}", one_line(&err)),
             }
             ExitCode::from(cli::exit_status(&err))

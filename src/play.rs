@@ -92,7 +92,7 @@ pub struct PlayerReport {
     /// The transport's own counters.
     pub wire: WireStats,
     /// Wall time of the game at this player (connection excluded), in milliseconds.
-    pub wall_time_ms: f64,
+    pub wall_ms: f64,
 }
 
 fn run_error(e: WorkloadRunError<NetError>) -> NetError {
@@ -186,7 +186,7 @@ pub fn play<C: Channel>(
         cost: played.cost,
         phases: played.phases,
         wire: played.wire,
-        wall_time_ms: start.elapsed().as_secs_f64() * 1e3,
+        wall_ms: start.elapsed().as_secs_f64() * 1e3,
     })
 }
 

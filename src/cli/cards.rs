@@ -17,6 +17,8 @@ use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::output::{colour_on_stderr, colour_on_stdout, ms, Doc};
+use super::table::{Format, OutputArgs, Table};
 use super::{CheckFailed, Diagnostic};
 
 /// Arguments of `facedown cards`.
@@ -36,10 +38,11 @@ fn expectation(text: &str) -> Result<Claim, String> {
 #[derive(Debug, Subcommand)]
 pub enum CardsCommand {
     /// List the built-in protocols.
+    #[command(after_help = "Example: facedown cards list --markdown")]
     List {
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format.
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Analyze a protocol exactly: correctness, security, runtime, shuffles, leak.
     ///
@@ -93,39 +96,49 @@ pub enum CardsCommand {
         /// Rewrite the files in place.
         #[arg(long)]
         write: bool,
+        /// Print JSON: for each file, whether it is in canonical form (and whether it was
+        /// rewritten), instead of the formatted text.
+        #[arg(long)]
+        json: bool,
     },
     /// Monte-Carlo runs of a protocol, seeded and parallel.
+    #[command(
+        after_help = "Example: facedown cards simulate five-card-trick --runs 100000 --seed 7 --json"
+    )]
     Simulate {
         /// A built-in name (see `list`) or a `.cards` file.
         protocol: String,
         /// Runs per input.
         #[arg(long)]
         runs: u64,
-        /// The seed.
-        #[arg(long)]
+        /// Seed of the run (run r of input x draws from its own stream of this seed; the
+        /// result does not depend on the thread count).
+        #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Simulate only this input (bits, e.g. `1,0` or `10`); every input when omitted.
         #[arg(long)]
         input: Option<String>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format (the per-input table in CSV and Markdown).
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// One run, step by step, as the players see it.
+    #[command(after_help = "Example: facedown cards trace mks-four-card-and --input 1,1 --seed 3")]
     Trace {
         /// A built-in name (see `list`) or a `.cards` file.
         protocol: String,
         /// The input bits, first input first (e.g. `1,0` or `10`).
         #[arg(long)]
         input: String,
-        /// The seed.
-        #[arg(long)]
+        /// Seed of the run (the shuffles' random choices).
+        #[arg(long, default_value_t = 0)]
         seed: u64,
         /// Print JSON.
         #[arg(long)]
         json: bool,
     },
     /// The KWH state tree.
+    #[command(after_help = "Example: facedown cards tree five-card-trick | dot -Tsvg > tree.svg")]
     Tree {
         /// A built-in name (see `list`) or a `.cards` file.
         protocol: String,
@@ -137,13 +150,16 @@ pub enum CardsCommand {
         json: bool,
     },
     /// Find the shortest card protocols for a function, or show none exists within a bound.
+    #[command(
+        after_help = "Example: facedown cards search --deck ♣♣♥♥ --function and --committed --runtime las-vegas --max-steps 8"
+    )]
     Search(super::cards_search::SearchArgs),
 }
 
 /// Runs `facedown cards`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
-        CardsCommand::List { json } => list(json),
+        CardsCommand::List { output } => list(output),
         CardsCommand::Search(args) => super::cards_search::run(args),
         CardsCommand::Analyze {
             protocol,
@@ -159,14 +175,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             files,
             check,
             write,
-        } => fmt_cmd(&files, check, write),
+            json,
+        } => fmt_cmd(&files, FmtMode { check, write, json }),
         CardsCommand::Simulate {
             protocol,
             runs,
             seed,
             input,
-            json,
-        } => simulate_cmd(&protocol, runs, seed, input.as_deref(), json),
+            output,
+        } => simulate_cmd(&protocol, runs, seed, input.as_deref(), output),
         CardsCommand::Trace {
             protocol,
             input,
@@ -180,7 +197,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let p = load_protocol(&protocol)?;
             if json {
-                return print_json(&tree::to_json(&p).context("cannot build the state tree")?);
+                return Doc::new("cards tree")
+                    .parameters(serde_json::json!({ "protocol": protocol }))
+                    .print(&tree::to_json(&p).context("cannot build the state tree")?);
             }
             print!(
                 "{}",
@@ -191,22 +210,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// Whether standard error may be coloured: a terminal, and `NO_COLOR` unset.
-fn color_on_stderr() -> bool {
-    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
-}
-
 /// Loads a protocol; a parse error becomes a [`Diagnostic`] showing the source line.
 fn load_protocol(name_or_path: &str) -> anyhow::Result<Protocol> {
     load(name_or_path).map_err(|e| match e {
-        e @ LoadError::Parse { .. } => anyhow::Error::new(Diagnostic(e.render(color_on_stderr()))),
+        e @ LoadError::Parse { .. } => anyhow::Error::new(Diagnostic(e.render(colour_on_stderr()))),
         other => anyhow::Error::new(other),
     })
-}
-
-fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
 }
 
 /// Parses `1,0`, `1 0` or `10` into bits for a protocol with `k` inputs.
@@ -243,7 +252,7 @@ struct ListEntry {
     negative_example: bool,
 }
 
-fn list(json: bool) -> anyhow::Result<()> {
+fn list(output: OutputArgs) -> anyhow::Result<()> {
     let entries: Vec<ListEntry> = builtins()
         .iter()
         .map(|b| {
@@ -266,16 +275,22 @@ fn list(json: bool) -> anyhow::Result<()> {
             }
         })
         .collect();
-    if json {
-        return print_json(&entries);
+    if output.json {
+        return Doc::new("cards list").print(&serde_json::json!({ "protocols": entries }));
     }
-    let width = entries.iter().map(|e| e.name.len()).max().unwrap_or(0);
+    let mut t = Table::new(&["name", "cards", "function", "citation", "claim", "summary"])
+        .right_aligned([1]);
     for e in &entries {
-        println!(
-            "{:<width$}  {} cards  {:<5}  [{}]  {}",
-            e.name, e.cards, e.function, e.citation, e.summary
-        );
+        t.row(vec![
+            e.name.to_owned(),
+            e.cards.to_string(),
+            e.function.clone(),
+            e.citation.to_owned(),
+            e.claim.clone(),
+            e.summary.to_owned(),
+        ]);
     }
+    t.print(output.format());
     Ok(())
 }
 
@@ -287,6 +302,10 @@ struct AnalyzeOutput<'a> {
     claim: Option<String>,
     claim_holds: Option<bool>,
     claim_mismatches: Vec<String>,
+    expect_holds: Option<bool>,
+    expect_mismatches: Vec<String>,
+    /// Wall time of the analysis.
+    wall_ms: f64,
 }
 
 fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result<()> {
@@ -297,12 +316,20 @@ fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result
     let claimed = p.claim().map(|c| check(a.clone(), Some(c), None));
     let expected = expect.map(|e| check(a.clone(), None, Some(e)));
     if json {
-        print_json(&AnalyzeOutput {
-            analysis: &a,
-            claim: p.claim().map(ToString::to_string),
-            claim_holds: claimed.as_ref().map(Check::holds),
-            claim_mismatches: mismatch_texts(claimed.as_ref()),
-        })?;
+        Doc::new("cards analyze")
+            .parameters(serde_json::json!({
+                "protocol": name,
+                "expect": expect.map(ToString::to_string),
+            }))
+            .print(&AnalyzeOutput {
+                analysis: &a,
+                claim: p.claim().map(ToString::to_string),
+                claim_holds: claimed.as_ref().map(Check::holds),
+                claim_mismatches: mismatch_texts(claimed.as_ref()),
+                expect_holds: expected.as_ref().map(Check::holds),
+                expect_mismatches: mismatch_texts(expected.as_ref()),
+                wall_ms: ms(elapsed),
+            })?;
     } else {
         print!("{}", analysis_text(&a));
         if let Some(c) = &claimed {
@@ -311,7 +338,7 @@ fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result
         if let Some(c) = &expected {
             print_claim_line("expected", c);
         }
-        println!("analysis time       {:.1} µs", elapsed.as_secs_f64() * 1e6);
+        println!("analysis wall time  {:.1} µs", elapsed.as_secs_f64() * 1e6);
     }
     match expected {
         Some(c) if !c.holds() => Err(CheckFailed(format!(
@@ -364,14 +391,25 @@ fn check_cmd(protocols: &[String], expect: Option<&Claim>, json: bool) -> anyhow
         failed += usize::from(entry.error.is_none() && !entry.holds);
         entries.push(entry);
     }
-    if json {
-        print_json(&entries)?;
-    }
     let summary = format!(
         "{} checked: {} hold, {failed} failed, {errors} could not be checked",
         entries.len(),
         entries.len() - failed - errors
     );
+    if json {
+        Doc::new("cards check")
+            .parameters(serde_json::json!({
+                "protocols": protocols,
+                "expect": expect.map(ToString::to_string),
+            }))
+            .print(&serde_json::json!({
+                "results": entries,
+                "checked": entries.len(),
+                "held": entries.len() - failed - errors,
+                "failed": failed,
+                "errors": errors,
+            }))?;
+    }
     if errors > 0 {
         bail!("{summary}");
     }
@@ -397,7 +435,7 @@ fn check_one(name: &str, expect: Option<&Claim>, json: bool) -> CheckEntry {
     let p = match load(name) {
         Ok(p) => p,
         Err(e) => {
-            eprint!("{}", e.render(color_on_stderr()));
+            eprint!("{}", e.render(colour_on_stderr()));
             entry.error = Some(e.to_string());
             return entry;
         }
@@ -424,58 +462,95 @@ fn check_one(name: &str, expect: Option<&Claim>, json: bool) -> CheckEntry {
     entry
 }
 
-fn fmt_cmd(files: &[String], check: bool, write: bool) -> anyhow::Result<()> {
-    let mut unformatted = Vec::new();
+/// What `cards fmt` does with each file.
+#[derive(Clone, Copy)]
+struct FmtMode {
+    check: bool,
+    write: bool,
+    json: bool,
+}
+
+/// One file's line in the JSON of `cards fmt`.
+#[derive(Serialize)]
+struct FmtEntry {
+    file: String,
+    canonical: bool,
+    written: bool,
+}
+
+/// A file's path and text, or a built-in's name and source.
+fn fmt_source(name: &str, write: bool) -> anyhow::Result<(PathBuf, String)> {
+    match facedown::cards::library::find(name) {
+        Some(_) if write && !std::path::Path::new(name).exists() => Err(super::UsageError(
+            format!("`{name}` is a built-in protocol, not a file: --write rewrites files"),
+        )
+        .into()),
+        Some(b) if !std::path::Path::new(name).exists() => {
+            Ok((PathBuf::from(b.name), b.source.to_owned()))
+        }
+        _ => {
+            let text =
+                std::fs::read_to_string(name).with_context(|| format!("cannot read `{name}`"))?;
+            Ok((PathBuf::from(name), text))
+        }
+    }
+}
+
+fn fmt_cmd(files: &[String], mode: FmtMode) -> anyhow::Result<()> {
+    let mut entries = Vec::new();
     for name in files {
-        let (path, text) = match facedown::cards::library::find(name) {
-            Some(b) if !std::path::Path::new(name).exists() => {
-                (PathBuf::from(b.name), b.source.to_owned())
-            }
-            _ => {
-                let text = std::fs::read_to_string(name)
-                    .with_context(|| format!("cannot read `{name}`"))?;
-                (PathBuf::from(name), text)
-            }
-        };
+        let (path, text) = fmt_source(name, mode.write)?;
         let formatted = facedown::cards::canonical::format_source(&text).map_err(|source| {
             let e = LoadError::Parse {
                 path: path.clone(),
                 text: text.clone(),
                 source: Box::new(source),
             };
-            Diagnostic(e.render(color_on_stderr()))
+            Diagnostic(e.render(colour_on_stderr()))
         })?;
-        if check {
-            if formatted != text {
-                println!("{} is not in canonical form", path.display());
-                unformatted.push(path.display().to_string());
-            }
-        } else if write {
-            if formatted != text {
-                std::fs::write(&path, &formatted)
-                    .with_context(|| format!("cannot write `{}`", path.display()))?;
-            }
-        } else {
-            print!("{formatted}");
+        let canonical = formatted == text;
+        let written = mode.write && !canonical;
+        if written {
+            std::fs::write(&path, &formatted)
+                .with_context(|| format!("cannot write `{}`", path.display()))?;
         }
+        match (mode.json, mode.check, mode.write) {
+            (false, true, _) if !canonical => {
+                println!("{} is not in canonical form", path.display());
+            }
+            (false, false, false) => print!("{formatted}"),
+            _ => {}
+        }
+        entries.push(FmtEntry {
+            file: path.display().to_string(),
+            canonical,
+            written,
+        });
     }
-    if unformatted.is_empty() {
-        Ok(())
-    } else {
-        Err(CheckFailed(format!(
-            "{} of {} file(s) not in canonical form (run `facedown cards fmt --write`)",
-            unformatted.len(),
-            files.len()
-        ))
-        .into())
+    if mode.json {
+        Doc::new("cards fmt")
+            .parameters(serde_json::json!({
+                "files": files, "check": mode.check, "write": mode.write,
+            }))
+            .print(&serde_json::json!({ "files": entries }))?;
     }
+    let unformatted = entries.iter().filter(|e| !e.canonical).count();
+    if !mode.check || unformatted == 0 {
+        return Ok(());
+    }
+    Err(CheckFailed(format!(
+        "{unformatted} of {} file(s) not in canonical form (run `facedown cards fmt --write`)",
+        files.len()
+    ))
+    .into())
 }
 
 #[derive(Serialize)]
 struct SimulateOutput<'a> {
     #[serde(flatten)]
     report: &'a SimulationReport,
-    elapsed_seconds: f64,
+    /// Wall time of the simulation.
+    wall_ms: f64,
     runs_per_second: f64,
     threads: usize,
     /// Per simulated input, runs whose output (committed: decoded; non-committed: read from
@@ -488,7 +563,7 @@ fn simulate_cmd(
     runs: u64,
     seed: u64,
     input: Option<&str>,
-    json: bool,
+    output: OutputArgs,
 ) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
     let compiled = Compiled::new(&p).context("cannot simulate this protocol")?;
@@ -553,13 +628,23 @@ fn simulate_cmd(
         .collect();
     let out = SimulateOutput {
         report: &report,
-        elapsed_seconds: elapsed,
+        wall_ms: elapsed * 1e3,
         runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
         threads: facedown::cards::simulate::threads(),
         correct_runs,
     };
-    if json {
-        return print_json(&out);
+    if output.json {
+        return Doc::new("cards simulate")
+            .seed(seed)
+            .parameters(serde_json::json!({
+                "protocol": name, "runs": runs, "input": input,
+            }))
+            .print(&out);
+    }
+    let format = output.format();
+    if format == Format::Csv {
+        inputs_table(&report, &out.correct_runs).print(format);
+        return Ok(());
     }
     println!(
         "{}: seed {}, {} runs per input, {} runs in {:.3} s = {:.0} runs/s on {} thread(s)",
@@ -572,22 +657,7 @@ fn simulate_cmd(
         out.threads
     );
     println!("randomness: {}", report.rng);
-    println!("input  f  correct     out 0       out 1       non-comm.   other   shuffles (mean ± s.e., max)");
-    for (r, ok) in report.inputs.iter().zip(&out.correct_runs) {
-        println!(
-            "{:<6} {}  {:<11} {:<11} {:<11} {:<11} {:<7} {:.4} ± {:.4}, {}",
-            r.input,
-            u8::from(r.expected_output),
-            ok,
-            r.output_0,
-            r.output_1,
-            r.non_committed,
-            r.stuck + r.gave_up + r.not_a_commitment,
-            r.shuffles_mean,
-            r.shuffles_stderr,
-            r.shuffles_max
-        );
-    }
+    inputs_table(&report, &out.correct_runs).print(format);
     let shown = 40;
     println!(
         "views ({} distinct), frequency per input:",
@@ -611,6 +681,37 @@ fn simulate_cmd(
     Ok(())
 }
 
+/// The per-input table of `cards simulate`.
+fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
+    let mut inputs = Table::new(&[
+        "input",
+        "f",
+        "correct",
+        "out 0",
+        "out 1",
+        "non-comm.",
+        "other",
+        "shuffles (mean ± s.e., max)",
+    ])
+    .right_aligned(2..7);
+    for (r, ok) in report.inputs.iter().zip(correct_runs) {
+        inputs.row(vec![
+            r.input.clone(),
+            u8::from(r.expected_output).to_string(),
+            ok.to_string(),
+            r.output_0.to_string(),
+            r.output_1.to_string(),
+            r.non_committed.to_string(),
+            (r.stuck + r.gave_up + r.not_a_commitment).to_string(),
+            format!(
+                "{:.4} ± {:.4}, {}",
+                r.shuffles_mean, r.shuffles_stderr, r.shuffles_max
+            ),
+        ]);
+    }
+    inputs
+}
+
 /// Rendered view → the output it determines (None when it does not), for acyclic protocols.
 fn analyze_views(p: &Protocol) -> BTreeMap<String, Option<bool>> {
     use facedown::cards::analyze::{explore, AnalysisOptions};
@@ -625,19 +726,24 @@ fn trace_cmd(name: &str, input: &str, seed: u64, json: bool) -> anyhow::Result<(
     let bits = parse_bits(input, p.inputs().len())?;
     let t = trace::trace(&p, &bits, seed).context("cannot trace")?;
     if json {
-        return print_json(&t);
+        return Doc::new("cards trace")
+            .seed(seed)
+            .parameters(serde_json::json!({ "protocol": name, "input": input }))
+            .print(&t);
     }
-    print!("{}", t.render(std::io::stdout().is_terminal()));
+    print!("{}", t.render(colour_on_stdout()));
     Ok(())
 }
 
+/// One protocol of the headline report.
 #[derive(Serialize)]
-struct HeadlineRow {
+pub struct HeadlineRow {
     #[serde(flatten)]
     analysis: Analysis,
     claim_matches: bool,
     claim_mismatches: Vec<String>,
-    analysis_micros: f64,
+    /// Wall time of the fastest of five analyses.
+    wall_ms: f64,
 }
 
 fn claim_mismatches(b: &Builtin, a: &Analysis) -> Vec<String> {
@@ -645,7 +751,7 @@ fn claim_mismatches(b: &Builtin, a: &Analysis) -> Vec<String> {
 }
 
 /// Analyzes every built-in protocol; the fastest of a few repetitions is the time reported.
-fn headline_rows() -> anyhow::Result<Vec<(HeadlineRow, usize)>> {
+pub fn headline_rows() -> anyhow::Result<Vec<HeadlineRow>> {
     builtins()
         .iter()
         .map(|b| {
@@ -660,66 +766,75 @@ fn headline_rows() -> anyhow::Result<Vec<(HeadlineRow, usize)>> {
             }
             let analysis = analysis.context("no analysis")?;
             let mismatches = claim_mismatches(b, &analysis);
-            Ok((
-                HeadlineRow {
-                    claim_matches: mismatches.is_empty(),
-                    claim_mismatches: mismatches,
-                    analysis_micros: best.as_secs_f64() * 1e6,
-                    analysis,
-                },
-                p.cards(),
-            ))
+            Ok(HeadlineRow {
+                claim_matches: mismatches.is_empty(),
+                claim_mismatches: mismatches,
+                wall_ms: ms(best),
+                analysis,
+            })
         })
         .collect()
 }
 
-/// Prints the protocol table of the headline report.
-pub fn headline(json: bool) -> anyhow::Result<()> {
-    let rows = headline_rows()?;
-    if json {
-        let rows: Vec<&HeadlineRow> = rows.iter().map(|(r, _)| r).collect();
-        return print_json(&serde_json::json!({ "protocols": rows }));
+/// The leak column: the TV distance, and the bits the view reveals beyond the output.
+fn leak_text(a: &Analysis) -> String {
+    match (&a.tv_distance, a.leak_beyond_output_bits) {
+        (Some(tv), _) if tv.to_string() == "0" => "0".to_owned(),
+        (Some(tv), Some(mi)) => format!("{tv} / {mi:.4}"),
+        (Some(tv), None) => tv.to_string(),
+        (None, _) => "—".to_owned(),
+    }
+}
+
+fn headline_table(rows: &[HeadlineRow]) -> Table {
+    let mut t = Table::new(&[
+        "protocol",
+        "cards",
+        "function",
+        "correct",
+        "security",
+        "runtime",
+        "E[shuf]",
+        "max",
+        "leak (TV / I(X;V|f) bits)",
+        "claim",
+        "wall_us",
+    ])
+    .right_aligned([1, 6, 7, 10]);
+    for r in rows {
+        let a = &r.analysis;
+        t.row(vec![
+            a.name.clone(),
+            a.cards.to_string(),
+            a.function.to_string(),
+            if a.correct { "yes" } else { "NO" }.to_owned(),
+            a.security.as_str().to_owned(),
+            a.runtime.as_str().to_owned(),
+            a.expected_shuffles
+                .as_ref()
+                .map_or("—".to_owned(), ToString::to_string),
+            a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
+            leak_text(a),
+            if r.claim_matches { "✓" } else { "✗" }.to_owned(),
+            format!("{:.1}", r.wall_ms * 1e3),
+        ]);
+    }
+    t
+}
+
+/// Prints the protocol table of the headline report (the title and notes in text and
+/// Markdown only, so that the CSV is one table).
+pub fn print_headline(rows: &[HeadlineRow], format: Format) {
+    if format == Format::Csv {
+        headline_table(rows).print(format);
+        return;
     }
     println!(
         "Card-based protocols: exact analysis of every built-in (KWH state tree, exact rationals)"
     );
     println!();
-    let name_w = rows
-        .iter()
-        .map(|(r, _)| r.analysis.name.len())
-        .max()
-        .unwrap_or(4)
-        .max(8);
-    println!(
-        "{:<name_w$}  cards  function  correct  security              runtime            E[shuf]  max  leak (TV / I(X;V|f) bits)  claim   time",
-        "protocol"
-    );
-    for (r, _) in &rows {
-        let a = &r.analysis;
-        let leak = match (&a.tv_distance, a.leak_beyond_output_bits) {
-            (Some(tv), _) if tv.to_string() == "0" => "0".to_owned(),
-            (Some(tv), Some(mi)) => format!("{tv} / {mi:.4}"),
-            (Some(tv), None) => tv.to_string(),
-            (None, _) => "—".to_owned(),
-        };
-        println!(
-            "{:<name_w$}  {:>5}  {:<8}  {:<7}  {:<20}  {:<17}  {:>7}  {:>3}  {:<25}  {:<6}  {:>6.1} µs",
-            a.name,
-            a.cards,
-            a.function.to_string(),
-            if a.correct { "yes" } else { "NO" },
-            a.security.as_str(),
-            a.runtime.as_str(),
-            a.expected_shuffles
-                .as_ref()
-                .map_or("—".to_owned(), ToString::to_string),
-            a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
-            leak,
-            if r.claim_matches { "✓" } else { "✗" },
-            r.analysis_micros
-        );
-    }
-    for (r, _) in &rows {
+    headline_table(rows).print(format);
+    for r in rows {
         for m in &r.claim_mismatches {
             println!("✗ {}: {m}", r.analysis.name);
         }
@@ -727,5 +842,5 @@ pub fn headline(json: bool) -> anyhow::Result<()> {
     println!();
     println!("claim: the verdict the paper (or, for variants, a hand check) states; ✓ = the analyzer agrees.");
     println!("leak: largest TV distance between views of inputs that must look alike, and what the view reveals beyond the output.");
-    Ok(())
+    println!("wall_us: wall time of the fastest of five analyses, in µs.");
 }

@@ -3,7 +3,6 @@
 
 use std::io::IsTerminal;
 
-use anyhow::Context;
 use clap::ValueEnum;
 use facedown::cards::search::{
     parse_deck, parse_function, search_with_progress, SearchOutcome, SearchQuery, SearchRuntime,
@@ -325,12 +324,7 @@ pub fn print_outcome(
     stats: bool,
 ) -> anyhow::Result<()> {
     if json {
-        let report = Report { spec, outcome };
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).context("cannot write the report")?
-        );
-        return Ok(());
+        return print_json(spec, &Report { spec, outcome });
     }
     let las_vegas = spec.runtime == SearchRuntime::LasVegas;
     let unit = if las_vegas { "within radius" } else { "of" };
@@ -452,6 +446,28 @@ fn print_stop(stop: &facedown::cards::search::StopReport, status: SearchStatus, 
             println!("#   open: [{}] {}", a.index, a.action);
         }
     }
+}
+
+/// The search's JSON document: the common fields, and `seconds` written as `wall_ms`, the
+/// one name of a wall time in every document.
+fn print_json(spec: &QuerySpec, report: &Report<'_>) -> anyhow::Result<()> {
+    let mut body = serde_json::to_value(report)?;
+    let to_ms = |v: &mut serde_json::Value| {
+        if let Some(obj) = v.as_object_mut() {
+            if let Some(secs) = obj.remove("seconds").and_then(|s| s.as_f64()) {
+                obj.insert("wall_ms".into(), (secs * 1e3).into());
+            }
+        }
+    };
+    to_ms(&mut body);
+    for list in ["per_depth", "merged_from"] {
+        if let Some(items) = body.get_mut(list).and_then(|d| d.as_array_mut()) {
+            items.iter_mut().for_each(to_ms);
+        }
+    }
+    super::output::Doc::new("cards search")
+        .parameters(serde_json::to_value(spec)?)
+        .print(&body)
 }
 
 #[cfg(test)]

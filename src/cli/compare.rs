@@ -8,29 +8,57 @@ use std::io::IsTerminal;
 
 use facedown::compare::{self, Options, Row};
 
+use super::output::{Doc, UsageError};
+use super::table::{Format, OutputArgs, Table};
+
 /// Arguments of `facedown compare`.
 #[derive(Debug, Clone, clap::Args)]
+#[command(
+    after_help = "Examples:\n  facedown compare --only poker --runs 5 --markdown\n  facedown compare --latency 20ms --json > compare.json"
+)]
 pub struct Args {
-    /// Print the rows as JSON.
-    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
-    pub json: bool,
-    /// Print the rows as CSV.
-    #[arg(long, conflicts_with = "markdown")]
-    pub csv: bool,
-    /// Print the rows as a Markdown table.
-    #[arg(long)]
-    pub markdown: bool,
+    /// Output format.
+    #[command(flatten)]
+    pub output: OutputArgs,
     /// Seed of the run (every table's randomness is derived from it, one stream per run).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Runs of every workload on every backend (per input assignment of a card protocol);
+    /// without it, each backend's default (ideal 200/50, dealer 50/10, encrypted 5/3 for card
+    /// protocols/deals).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
     /// One-way delay of every message (`20ms`, `1s`, `0`): adds `wall_ms_at_latency`, one run
     /// of every dealer and encrypted row played over the in-memory network with that delay;
     /// the ideal rows get `rounds × latency`, marked as an estimate in the notes.
     #[arg(long, value_parser = parse_duration)]
     pub latency: Option<std::time::Duration>,
-    /// Only the workloads whose name starts with this (e.g. `poker`).
+    /// Only the workloads whose name starts with this (e.g. `poker`); a prefix that matches
+    /// no workload is a usage error.
     #[arg(long)]
     pub only: Option<String>,
+}
+
+impl Args {
+    /// The default comparison: the headline report's.
+    pub fn headline() -> Args {
+        Args {
+            output: OutputArgs::default(),
+            seed: 0,
+            runs: None,
+            latency: None,
+            only: None,
+        }
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            seed: self.seed,
+            latency: self.latency,
+            only: self.only.clone(),
+            runs: self.runs,
+        }
+    }
 }
 
 /// Parses a duration: a non-negative number followed by `ns`, `us`, `ms` or `s` (`0` alone is
@@ -58,11 +86,17 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 }
 
 /// Every row of the comparison, with a progress bar on a terminal.
-pub fn rows(
-    seed: u64,
-    latency: Option<std::time::Duration>,
-    only: Option<&str>,
-) -> anyhow::Result<Vec<Row>> {
+pub fn rows(args: &Args) -> anyhow::Result<Vec<Row>> {
+    if let Some(only) = &args.only {
+        let names: Vec<String> = compare::entries()?.iter().map(|e| e.name()).collect();
+        if !names.iter().any(|n| n.starts_with(only.as_str())) {
+            return Err(UsageError(format!(
+                "--only {only:?} matches no workload; the workloads are: {}",
+                names.join(", ")
+            ))
+            .into());
+        }
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(0);
         bar.set_style(
@@ -71,11 +105,6 @@ pub fn rows(
         );
         bar
     });
-    let opts = Options {
-        seed,
-        latency,
-        only: only.map(str::to_owned),
-    };
     let mut progress = |k: usize, len: usize, what: &str| {
         if let Some(bar) = &bar {
             bar.set_length(len as u64);
@@ -83,7 +112,7 @@ pub fn rows(
             bar.set_message(what.to_owned());
         }
     };
-    let rows = compare::rows(&opts, &mut progress)?;
+    let rows = compare::rows(&args.options(), &mut progress)?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
@@ -144,81 +173,63 @@ fn cells(r: &Row, latency: bool) -> Vec<String> {
     c
 }
 
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
+fn table(rows: &[Row], latency: bool, notes: bool) -> Table {
+    let mut head = header(latency);
+    if notes {
+        head.push("notes");
     }
+    let mut t = Table::new(&head).right_aligned((2..9).chain([10, 11]));
+    for r in rows {
+        let mut c = cells(r, latency);
+        if notes {
+            c.push(r.notes.join("; "));
+        }
+        t.row(c);
+    }
+    t
+}
+
+/// The comparison's own fields of a JSON document: the seed, runs, latency and rows.
+pub fn body(rows: &[Row], args: &Args) -> serde_json::Value {
+    let mut out = serde_json::json!({ "seed": args.seed, "runs": args.runs, "rows": rows });
+    if let Some(l) = args.latency {
+        out["latency_ms"] = serde_json::json!(l.as_secs_f64() * 1e3);
+    }
+    out
+}
+
+/// The parameters of a comparison, as recorded in its JSON document.
+pub fn parameters(args: &Args) -> serde_json::Value {
+    serde_json::json!({
+        "runs": args.runs,
+        "latency_ms": args.latency.map(|l| l.as_secs_f64() * 1e3),
+        "only": args.only,
+    })
 }
 
 /// Prints the rows as text, CSV, Markdown or JSON.
 pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
-    if args.json {
-        let mut out = serde_json::json!({ "seed": args.seed, "rows": rows });
-        if let Some(l) = args.latency {
-            out["latency_ms"] = serde_json::json!(l.as_secs_f64() * 1e3);
-        }
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
+    if args.output.json {
+        return Doc::new("compare")
+            .seed(args.seed)
+            .parameters(parameters(args))
+            .print(&body(rows, args));
     }
-    let lat = args.latency.is_some();
-    let head = header(lat);
-    if args.csv {
-        println!("{},notes", head.join(","));
-        for r in rows {
-            let c: Vec<String> = cells(r, lat).iter().map(|s| csv_field(s)).collect();
-            println!("{},{}", c.join(","), csv_field(&r.notes.join("; ")));
-        }
-        return Ok(());
-    }
-    if args.markdown {
-        println!("| {} | notes |", head.join(" | "));
-        println!("|{}---|", "---|".repeat(head.len()));
-        for r in rows {
-            println!(
-                "| {} | {} |",
-                cells(r, lat).join(" | "),
-                r.notes.join("; ").replace('|', "\\|")
-            );
-        }
+    let format = args.output.format();
+    let latency = args.latency.is_some();
+    if format != Format::Text {
+        table(rows, latency, true).print(format);
         return Ok(());
     }
     println!(
-        "Face-down tables compared (seed {}): means per run, one engine per player; times include \
-         setup and audit; cpu_ms counts every player, cpu_ms_per_player the busiest",
+        "Face-down tables compared (seed {}): means per run, one engine per player; times \
+         include setup and audit; cpu_ms counts every player, cpu_ms_per_player the busiest",
         args.seed
     );
     println!();
-    let all: Vec<Vec<String>> = rows.iter().map(|r| cells(r, lat)).collect();
-    let widths: Vec<usize> = (0..head.len())
-        .map(|i| {
-            all.iter()
-                .map(|c| c[i].chars().count())
-                .chain([head[i].len()])
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    let line = |c: &[String]| {
-        c.iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (s, w))| {
-                let pad = w - s.chars().count();
-                if i < 2 || i == 9 {
-                    format!("{s}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{s}", " ".repeat(pad))
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("  ")
-    };
-    let names: Vec<String> = head.iter().map(|h| (*h).to_owned()).collect();
-    println!("{}", line(&names));
-    for (r, c) in rows.iter().zip(&all) {
-        println!("{}", line(c));
+    table(rows, latency, false).print(format);
+    for r in rows.iter().filter(|r| !r.notes.is_empty()) {
+        println!("{} on {}:", r.workload, r.backend);
         for n in &r.notes {
             println!("    note: {n}");
         }
@@ -228,19 +239,6 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
 
 /// Runs `facedown compare`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let rows = rows(args.seed, args.latency, args.only.as_deref())?;
+    let rows = rows(&args)?;
     print(&rows, &args)
-}
-
-/// The comparison as printed after the protocol table by `facedown` with no arguments.
-pub fn headline() -> anyhow::Result<()> {
-    println!();
-    run(Args {
-        json: false,
-        csv: false,
-        markdown: false,
-        seed: 0,
-        latency: None,
-        only: None,
-    })
 }

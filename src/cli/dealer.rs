@@ -15,6 +15,8 @@ use facedown_dealer::{
 use serde_json::json;
 
 use super::cards_text;
+use super::output::{ms, CheckFailed, Doc};
+use super::table::{Format, OutputArgs, Table};
 
 /// Arguments of `facedown dealer`.
 #[derive(Debug, clap::Args)]
@@ -37,6 +39,11 @@ pub enum SchemeArg {
 #[derive(Debug, Subcommand)]
 pub enum DealerCommand {
     /// Deal hands privately and cards publicly, then open every commitment and audit.
+    ///
+    /// Exits with status 3 when the audit fails (a `--cheat` that is caught).
+    #[command(
+        after_help = "Examples:\n  facedown dealer deal --players 3 --cards 12 --hand 3 --seed 7\n  facedown dealer deal --players 3 --cheat 2:value@0 --save deal.json --json"
+    )]
     Deal {
         /// Number of players N (≥ 3).
         #[arg(long)]
@@ -63,21 +70,22 @@ pub enum DealerCommand {
         /// Save the signed transcript (JSON) for `facedown dealer audit`.
         #[arg(long, value_name = "FILE")]
         save: Option<std::path::PathBuf>,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format (the cost table in CSV and Markdown).
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Excess leakage about the whole deal against the number of openings, every coalition
     /// (exact for n ≤ 8, closed form beyond); `--plot` draws it.
-    Leakage(HarnessArgs),
+    Leakage(harness::LeakageArgs),
     /// The collusion table: every coalition × target → excess bits, fraction of hidden cards
     /// determined, the attack (exact; `--samples K` adds a Monte-Carlo run of the attacks on
     /// real games with Wilson intervals).
-    Collusion(HarnessArgs),
+    Collusion(harness::CollusionArgs),
     /// Every deviation of every player over many seeded games: what he steers, whether the
     /// audit detects and names him.
-    Cheat(HarnessArgs),
-    /// Re-audit a saved transcript. Exits with status 2 when the audit fails.
+    Cheat(harness::CheatArgs),
+    /// Re-audit a saved transcript. Exits with status 3 when the audit fails.
+    #[command(after_help = "Example: facedown dealer audit deal.json --json")]
     Audit {
         /// The transcript written by `deal --save`.
         file: std::path::PathBuf,
@@ -85,49 +93,6 @@ pub enum DealerCommand {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// Arguments shared by the harness subcommands.
-#[derive(Debug, clap::Args)]
-pub struct HarnessArgs {
-    /// Number of players N (≥ 3).
-    #[arg(long, default_value_t = 3)]
-    pub players: usize,
-    /// Deck size n.
-    #[arg(long, default_value_t = 6)]
-    pub cards: usize,
-    /// Which scheme.
-    #[arg(long, value_enum, default_value_t = SchemeArg::General)]
-    pub scheme: SchemeArg,
-    /// Cards per hand; with --public, one schedule instead of the three default ones
-    /// (public: n − 1 public cards; private: hands of ⌊n/N⌋; mixed: hands of ⌊(n−1)/N⌋ + 1 public).
-    #[arg(long)]
-    pub hand: Option<usize>,
-    /// Public cards (see --hand).
-    #[arg(long)]
-    pub public: Option<usize>,
-    /// Exact computation (the default for collusion and leakage).
-    #[arg(long, conflicts_with = "samples")]
-    pub exact: bool,
-    /// Monte-Carlo games (collusion: real games attacked; cheat: games per deviation).
-    #[arg(long)]
-    pub samples: Option<u64>,
-    /// Seed of the Monte-Carlo runs (trial t uses stream t of this seed).
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Print JSON.
-    #[arg(long, conflicts_with_all = ["csv", "markdown"])]
-    pub json: bool,
-    /// Print CSV.
-    #[arg(long, conflicts_with = "markdown")]
-    pub csv: bool,
-    /// Print markdown (the default).
-    #[arg(long)]
-    pub markdown: bool,
-    /// Write a plot of leakage against the number of openings (leakage only): SVG if the
-    /// file name ends in `.svg`, PNG otherwise.
-    #[arg(long, value_name = "FILE.png")]
-    pub plot: Option<std::path::PathBuf>,
 }
 
 /// Runs `facedown dealer`.
@@ -145,7 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             scheme,
             cheat,
             save,
-            json,
+            output,
         } => deal(DealArgs {
             players,
             cards,
@@ -155,7 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             scheme,
             cheat,
             save,
-            json,
+            output,
         }),
         DealerCommand::Audit { file, json } => audit_file(&file, json),
     }
@@ -170,7 +135,7 @@ struct DealArgs {
     scheme: SchemeArg,
     cheat: Option<String>,
     save: Option<std::path::PathBuf>,
-    json: bool,
+    output: OutputArgs,
 }
 
 fn parse_cheat(s: &str, players: usize) -> anyhow::Result<(PartyId, Deviation)> {
@@ -232,8 +197,40 @@ fn route_key(r: Route) -> (u8, u16) {
     }
 }
 
-fn deal(a: DealArgs) -> anyhow::Result<()> {
-    let scheme = match a.scheme {
+/// Cards that appear more than once among the hands and the public cards, with where: a
+/// cheater who steers an opening can make two players hold the same card.
+fn duplicated(hands: &[Vec<u16>], public: &[u16]) -> Vec<(u16, Vec<String>)> {
+    let mut seen: BTreeMap<u16, Vec<String>> = BTreeMap::new();
+    for (p, hand) in hands.iter().enumerate() {
+        for &c in hand {
+            seen.entry(c)
+                .or_default()
+                .push(format!("player {}'s hand", p + 1));
+        }
+    }
+    for &c in public {
+        seen.entry(c).or_default().push("the public cards".into());
+    }
+    seen.into_iter().filter(|(_, at)| at.len() > 1).collect()
+}
+
+fn cost_table(what: &str, phases: &[(String, Cost, Option<u64>)]) -> Table {
+    let mut t =
+        Table::new(&[what, "messages", "bytes", "rounds", "links"]).right_aligned([1, 2, 3, 4]);
+    for (name, c, links) in phases {
+        t.row(vec![
+            name.clone(),
+            c.messages.to_string(),
+            c.bytes.to_string(),
+            c.rounds.to_string(),
+            links.map_or(String::new(), |l| l.to_string()),
+        ]);
+    }
+    t
+}
+
+fn scheme_of(a: &DealArgs) -> anyhow::Result<Scheme> {
+    Ok(match a.scheme {
         SchemeArg::General => Scheme::general(a.players, a.cards)?,
         SchemeArg::Published => {
             if a.players != 3 {
@@ -241,7 +238,11 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
             }
             Scheme::published(a.cards)?
         }
-    };
+    })
+}
+
+fn deal(a: DealArgs) -> anyhow::Result<()> {
+    let scheme = scheme_of(&a)?;
     let cheat = a
         .cheat
         .as_deref()
@@ -255,7 +256,7 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         cheat,
         &mut seeded_rng(a.seed),
     )?;
-    let elapsed = start.elapsed();
+    let wall = start.elapsed();
     if let Some(path) = &a.save {
         std::fs::write(path, game.finished.transcript.to_json())
             .with_context(|| format!("cannot write the transcript to {}", path.display()))?;
@@ -263,34 +264,84 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
     let report = &game.finished.audit;
     let total = game.total();
     let per_card = per_card(&game, &scheme);
-    if a.json {
-        let out = json!({
-            "seed": a.seed,
-            "scheme": format!("{:?}", scheme.variant).to_lowercase(),
-            "players": a.players,
-            "cards": a.cards,
-            "hand": a.hand,
-            "hands": game.hands,
-            "public": game.public,
-            "cheat": a.cheat,
-            "aborted": game.aborted,
-            "audit": audit_json(report),
-            "cost": cost_json(&total),
-            "phases": game.finished.phases.iter()
-                .map(|p| json!({
-                    "name": p.name,
-                    "cost": cost_json(&p.cost),
-                    "link_messages": p.link_messages,
-                }))
-                .collect::<Vec<_>>(),
-            "per_card": per_card.iter()
-                .map(|(name, c)| json!({"route": name, "cost": cost_json(c)}))
-                .collect::<Vec<_>>(),
-            "saved": a.save.as_ref().map(|p| p.display().to_string()),
-            "wall_time_ms": elapsed.as_secs_f64() * 1e3,
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
+    let dups = duplicated(&game.hands, &game.public);
+    if a.output.json {
+        Doc::new("dealer deal")
+            .seed(a.seed)
+            .parameters(json!({
+                "scheme": format!("{:?}", scheme.variant).to_lowercase(),
+                "players": a.players,
+                "cards": a.cards,
+                "hand": a.hand,
+                "public": a.public,
+                "cheat": a.cheat,
+                "save": a.save.as_ref().map(|p| p.display().to_string()),
+            }))
+            .print(&json!({
+                "scheme": format!("{:?}", scheme.variant).to_lowercase(),
+                "players": a.players,
+                "cards": a.cards,
+                "hand": a.hand,
+                "hands": game.hands,
+                "public": game.public,
+                "cheat": a.cheat,
+                "aborted": game.aborted,
+                "duplicated": dups.iter()
+                    .map(|(c, at)| json!({"card": c, "at": at}))
+                    .collect::<Vec<_>>(),
+                "audit": audit_json(report),
+                "cost": cost_json(&total),
+                "phases": game.finished.phases.iter()
+                    .map(|p| json!({
+                        "name": p.name,
+                        "cost": cost_json(&p.cost),
+                        "link_messages": p.link_messages,
+                    }))
+                    .collect::<Vec<_>>(),
+                "per_card": per_card.iter()
+                    .map(|(name, c)| json!({"route": name, "cost": cost_json(c)}))
+                    .collect::<Vec<_>>(),
+                "saved": a.save.as_ref().map(|p| p.display().to_string()),
+                "wall_ms": ms(wall),
+            }))?;
+    } else {
+        print_deal(&a, &game, &scheme, &dups, wall);
+    }
+    audit_outcome(report, &dups)
+}
+
+/// Status 3 when the audit failed or a card was dealt twice.
+fn audit_outcome(report: &AuditReport, dups: &[(u16, Vec<String>)]) -> anyhow::Result<()> {
+    if !report.passed {
+        let who = report
+            .blame
+            .map_or(String::new(), |p| format!(", blame player {}", p.0));
+        return Err(CheckFailed(format!("the deal failed its audit{who}")).into());
+    }
+    if !dups.is_empty() {
+        return Err(CheckFailed(format!("{} card(s) dealt twice", dups.len())).into());
+    }
+    Ok(())
+}
+
+fn print_deal(
+    a: &DealArgs,
+    game: &Game,
+    scheme: &Scheme,
+    dups: &[(u16, Vec<String>)],
+    wall: std::time::Duration,
+) {
+    let format = a.output.format();
+    let mut phases: Vec<(String, Cost, Option<u64>)> = game
+        .finished
+        .phases
+        .iter()
+        .map(|p| (p.name.to_string(), p.cost, Some(p.link_messages)))
+        .collect();
+    phases.push(("total".into(), game.total(), None));
+    if format == Format::Csv {
+        cost_table("phase", &phases).print(format);
+        return;
     }
     println!(
         "Permutation-sharing dealer ({:?} scheme): N = {} players, n = {} cards, {} per hand, {} public, seed {}",
@@ -303,37 +354,29 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         println!("player {} sees his hand: {}", p + 1, cards_text(hand));
     }
     println!("public cards:            {}", cards_text(&game.public));
+    for (c, at) in dups {
+        println!("DUPLICATED card {c}: in {}", at.join(" and "));
+    }
     if !game.aborted.is_empty() {
         println!("openings that never completed: {:?}", game.aborted);
     }
-    print_audit(report);
+    print_audit(&game.finished.audit);
+    println!();
     println!("cost (messages = point-to-point deliveries, a broadcast counts N−1;");
     println!("      links = messages if each link sent one batched message per round):");
-    for p in &game.finished.phases {
-        println!(
-            "  {:<42} {} {:>5} links",
-            p.name,
-            cost_text(&p.cost),
-            p.link_messages
-        );
-    }
-    println!("  {:<42} {}", "total", cost_text(&total));
+    cost_table("phase", &phases).print(format);
+    println!();
     println!("cost of one opened card:");
-    for (name, c) in &per_card {
-        println!("  {name:<42} {}", cost_text(c));
-    }
-    println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
+    let per: Vec<(String, Cost, Option<u64>)> = per_card(game, scheme)
+        .into_iter()
+        .map(|(n, c)| (n, c, None))
+        .collect();
+    cost_table("route", &per).print(format);
+    println!();
+    println!("wall time: {:.1} ms", ms(wall));
     if let Some(path) = &a.save {
         println!("transcript saved to {}", path.display());
     }
-    Ok(())
-}
-
-fn cost_text(c: &Cost) -> String {
-    format!(
-        "{:>6} messages {:>9} bytes {:>3} rounds",
-        c.messages, c.bytes, c.rounds
-    )
 }
 
 fn print_audit(r: &AuditReport) {
@@ -358,16 +401,17 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
     let t = Transcript::from_json(&text).with_context(|| format!("{}", path.display()))?;
     let report = audit(&t).with_context(|| format!("{} does not audit", path.display()))?;
     if json {
-        let out = json!({
-            "file": path.display().to_string(),
-            "players": t.params.scheme.players,
-            "cards": t.params.scheme.cards,
-            "messages": t.envelopes.len(),
-            "operations": t.operations.len(),
-            "audit": audit_json(&report),
-            "deal": report.deal,
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        Doc::new("dealer audit")
+            .parameters(json!({ "file": path.display().to_string() }))
+            .print(&json!({
+                "file": path.display().to_string(),
+                "players": t.params.scheme.players,
+                "cards": t.params.scheme.cards,
+                "messages": t.envelopes.len(),
+                "operations": t.operations.len(),
+                "audit": audit_json(&report),
+                "deal": report.deal,
+            }))?;
     } else {
         println!(
             "{}: N = {} players, n = {} cards, {} signed messages, {} openings",
@@ -380,331 +424,9 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
         print_audit(&report);
     }
     if !report.passed {
-        std::process::exit(2);
+        return Err(CheckFailed(format!("{}: the audit failed", path.display())).into());
     }
     Ok(())
 }
 
-mod harness {
-    //! The leakage, collusion and cheating harnesses of `facedown-leakage`.
-
-    use std::io::IsTerminal;
-
-    use anyhow::Context;
-    use facedown_dealer::Scheme;
-    use facedown_leakage::collusion::{self, Method};
-    use facedown_leakage::{cheat as cheating, montecarlo, plot, Schedule};
-    use serde_json::json;
-
-    use super::{HarnessArgs, SchemeArg};
-
-    fn scheme(a: &HarnessArgs) -> anyhow::Result<Scheme> {
-        Ok(match a.scheme {
-            SchemeArg::General => Scheme::general(a.players, a.cards)?,
-            SchemeArg::Published => {
-                if a.players != 3 {
-                    anyhow::bail!(
-                        "the published scheme is for exactly three players (--players 3)"
-                    );
-                }
-                Scheme::published(a.cards)?
-            }
-        })
-    }
-
-    fn schedules(a: &HarnessArgs, s: &Scheme) -> anyhow::Result<Vec<Schedule>> {
-        let n = s.cards;
-        let list: Vec<(usize, usize)> = match (a.hand, a.public) {
-            (None, None) => vec![(0, n - 1), (n / s.players, 0), ((n - 1) / s.players, 1)],
-            (h, p) => vec![(h.unwrap_or(0), p.unwrap_or(0))],
-        };
-        let mut out: Vec<Schedule> = Vec::new();
-        for (h, p) in list {
-            let sch = Schedule::new(s, h, p).context("schedule")?;
-            if !out
-                .iter()
-                .any(|o| o.hand == sch.hand && o.public == sch.public)
-            {
-                out.push(sch);
-            }
-        }
-        Ok(out)
-    }
-
-    fn progress(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
-        if !std::io::stderr().is_terminal() {
-            return None;
-        }
-        let pb = indicatif::ProgressBar::new(len);
-        pb.set_message(what.to_string());
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} ({eta})")
-        {
-            pb.set_style(style);
-        }
-        Some(pb)
-    }
-
-    fn scheme_name(s: &Scheme) -> &'static str {
-        match s.variant {
-            facedown_dealer::Variant::General => "general",
-            facedown_dealer::Variant::Published => "published",
-        }
-    }
-
-    /// `facedown dealer collusion`.
-    pub fn collusion(a: &HarnessArgs) -> anyhow::Result<()> {
-        let s = scheme(a)?;
-        let start = std::time::Instant::now();
-        let method = if s.cards <= 8 {
-            Method::Exact
-        } else {
-            Method::ClosedForm
-        };
-        let mut all_rows = Vec::new();
-        let mut mc = Vec::new();
-        for sch in schedules(a, &s)? {
-            let rows = collusion::collusion_table(&sch, method)?;
-            if let Some(k) = a.samples {
-                let pb = progress(k, &format!("games ({})", sch.describe()));
-                let tick = || {
-                    if let Some(pb) = &pb {
-                        pb.inc(1);
-                    }
-                };
-                let est = montecarlo::monte_carlo(&sch, k, a.seed, &tick)?;
-                if let Some(pb) = pb {
-                    pb.finish_and_clear();
-                }
-                mc.push((sch.clone(), est));
-            }
-            all_rows.push((sch, rows));
-        }
-        let elapsed = start.elapsed();
-        if a.json {
-            let out = json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "method": format!("{method:?}"),
-                "seed": a.seed,
-                "samples": a.samples,
-                "rows": all_rows.iter().flat_map(|(_, r)| r.iter()).collect::<Vec<_>>(),
-                "monte_carlo": mc.iter().map(|(sch, est)| json!({
-                    "schedule": sch.describe(), "hand": sch.hand, "public": sch.public, "rows": est,
-                })).collect::<Vec<_>>(),
-                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-            return Ok(());
-        }
-        if a.csv {
-            let mut first = true;
-            for (_, rows) in &all_rows {
-                let text = collusion::csv(rows);
-                let body = if first {
-                    &text[..]
-                } else {
-                    text.split_once('\n').map_or("", |x| x.1)
-                };
-                print!("{body}");
-                first = false;
-            }
-            return Ok(());
-        }
-        for (sch, rows) in &all_rows {
-            println!(
-                "## {} scheme, N = {}, n = {}: {} ({})\n",
-                scheme_name(&s),
-                s.players,
-                s.cards,
-                sch.describe(),
-                match method {
-                    Method::Exact => "exact enumeration of the n! deals",
-                    Method::BruteForce => "brute force",
-                    Method::ClosedForm => "closed form",
-                }
-            );
-            println!("{}", collusion::markdown(rows));
-        }
-        for (sch, est) in &mc {
-            println!(
-                "## Monte Carlo: {} real games ({}), seed {}; attacks run on the pooled views\n",
-                a.samples.unwrap_or(0),
-                sch.describe(),
-                a.seed
-            );
-            println!("{}", montecarlo::markdown(est));
-        }
-        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
-        Ok(())
-    }
-
-    /// `facedown dealer leakage`.
-    pub fn leakage(a: &HarnessArgs) -> anyhow::Result<()> {
-        let s = scheme(a)?;
-        let start = std::time::Instant::now();
-        let points = collusion::sweep(&s)?;
-        let elapsed = start.elapsed();
-        if let Some(path) = &a.plot {
-            let title = format!(
-                "Excess leakage about the deal: {} scheme, N = {}, n = {}",
-                scheme_name(&s),
-                s.players,
-                s.cards
-            );
-            plot::plot_sweep(&points, &title, path)?;
-        }
-        let legend = plot::legend(&points);
-        if a.json {
-            let out = json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "target": "whole deal",
-                "method": if s.cards <= 8 { "exact" } else { "closed form" },
-                "points": points,
-                "plot": a.plot.as_ref().map(|p| p.display().to_string()),
-                "legend": legend.iter().map(|(c, k, col)| json!({"coalition": c, "kind": k, "colour": col})).collect::<Vec<_>>(),
-                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-            return Ok(());
-        }
-        if a.csv {
-            println!("coalition,kind,openings,excess_bits,excess_is_zero");
-            for p in &points {
-                let c: Vec<String> = p.coalition.iter().map(u16::to_string).collect();
-                println!(
-                    "{},{},{},{:.6},{}",
-                    c.join("+"),
-                    p.kind,
-                    p.openings,
-                    p.excess_bits,
-                    p.excess_is_zero
-                );
-            }
-            return Ok(());
-        }
-        println!(
-            "## Excess leakage about the whole deal, {} scheme, N = {}, n = {} ({})\n",
-            scheme_name(&s),
-            s.players,
-            s.cards,
-            if s.cards <= 8 { "exact" } else { "closed form" }
-        );
-        let mut kinds: Vec<(String, usize)> = points
-            .iter()
-            .map(|p| (p.kind.clone(), p.openings))
-            .collect();
-        kinds.dedup();
-        let coalitions: Vec<Vec<u16>> = {
-            let mut v: Vec<Vec<u16>> = Vec::new();
-            for p in &points {
-                if !v.contains(&p.coalition) {
-                    v.push(p.coalition.clone());
-                }
-            }
-            v
-        };
-        print!("| openings |");
-        for c in &coalitions {
-            let c: Vec<String> = c.iter().map(u16::to_string).collect();
-            print!(" {} |", c.join("+"));
-        }
-        println!();
-        println!("|---|{}", "---:|".repeat(coalitions.len()));
-        for (kind, k) in &kinds {
-            print!("| {k} {kind} |");
-            for c in &coalitions {
-                let v = points
-                    .iter()
-                    .find(|p| &p.kind == kind && p.openings == *k && &p.coalition == c)
-                    .map_or("–".to_string(), |p| format!("{:.3}", p.excess_bits));
-                print!(" {v} |");
-            }
-            println!();
-        }
-        if let Some(path) = &a.plot {
-            println!();
-            println!(
-                "plot written to {} (x: openings; y: bits; thick = public, thin = private)",
-                path.display()
-            );
-            for (c, k, col) in &legend {
-                let c: Vec<String> = c.iter().map(u16::to_string).collect();
-                println!("  {col}: coalition {} ({k} openings)", c.join("+"));
-            }
-        }
-        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
-        Ok(())
-    }
-
-    /// `facedown dealer cheat`.
-    pub fn cheat(a: &HarnessArgs) -> anyhow::Result<()> {
-        let s = scheme(a)?;
-        let trials = a.samples.unwrap_or(100);
-        let (h, p) = (a.hand.unwrap_or(1), a.public.unwrap_or(1));
-        let sch = Schedule::new(&s, h, p).context("schedule")?;
-        let start = std::time::Instant::now();
-        let pb = progress(trials.saturating_mul(30), "games");
-        let tick = || {
-            if let Some(pb) = &pb {
-                pb.inc(1);
-            }
-        };
-        let rows = cheating::cheat_table(&sch, trials, a.seed, &tick)?;
-        if let Some(pb) = pb {
-            pb.finish_and_clear();
-        }
-        let elapsed = start.elapsed();
-        if a.json {
-            let out = json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "hand": h,
-                "public": p,
-                "seed": a.seed,
-                "trials": trials,
-                "rows": rows,
-                "wall_time_ms": elapsed.as_secs_f64() * 1e3,
-            });
-            println!("{}", serde_json::to_string_pretty(&out)?);
-            return Ok(());
-        }
-        if a.csv {
-            println!(
-                "player,deviation,trials,steered,aborted,detected,named,framed,named_lo,named_hi"
-            );
-            for r in &rows {
-                println!(
-                    "{},{},{},{},{},{},{},{},{:.4},{:.4}",
-                    r.player,
-                    r.deviation,
-                    r.trials,
-                    r.steered,
-                    r.aborted,
-                    r.detected,
-                    r.named,
-                    r.framed,
-                    r.named_interval.0,
-                    r.named_interval.1
-                );
-            }
-            return Ok(());
-        }
-        println!(
-            "## Cheating, {} scheme, N = {}, n = {}: {}; {} seeded games per deviation (seed {})\n",
-            scheme_name(&s),
-            s.players,
-            s.cards,
-            sch.describe(),
-            trials,
-            a.seed
-        );
-        println!("{}", cheating::markdown(&rows));
-        println!("wall time: {:.1} ms", elapsed.as_secs_f64() * 1e3);
-        Ok(())
-    }
-}
+mod harness;

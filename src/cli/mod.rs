@@ -7,23 +7,32 @@ pub mod compare;
 pub mod dealer;
 pub mod merge;
 pub mod net;
+pub mod output;
 pub mod poker;
 pub mod report;
+pub mod table;
 
 use clap::{Parser, Subcommand};
 
 /// facedown: research toolkit for protocols with face-down cards.
 ///
-/// With no subcommand, prints the headline report (every built-in card protocol analyzed).
+/// With no subcommand, prints the headline report (every built-in card protocol analyzed, then
+/// every workload on every face-down table compared).
 #[derive(Debug, Parser)]
-#[command(name = "facedown", version, about, long_about = None)]
+#[command(
+    name = "facedown",
+    version,
+    about,
+    long_about = None,
+    after_help = "Examples:\n  facedown                      the headline report\n  facedown --json > report.json the same report as one JSON document\n  facedown cards analyze five-card-trick\n  facedown completions bash > /etc/bash_completion.d/facedown\n\nConventions (seeds, JSON fields, exit statuses 0 ok, 1 error, 2 usage, 3 a failed check): docs/cli.md"
+)]
 pub struct Cli {
     /// What to run; the headline report when omitted.
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Print the headline report as JSON.
-    #[arg(long, global = false)]
-    pub json: bool,
+    /// The headline report's output format.
+    #[command(flatten)]
+    pub output: table::OutputArgs,
 }
 
 /// The subcommands.
@@ -31,20 +40,37 @@ pub struct Cli {
 pub enum Command {
     /// Card-based protocols: list, analyze, check, fmt, simulate, trace, tree, search.
     Cards(cards::Args),
-    /// The permutation-sharing dealer: deal, audit.
+    /// The permutation-sharing dealer: deal, audit, and the leakage, collusion and cheat
+    /// harnesses.
     Dealer(dealer::Args),
     /// Elliptic-curve mental poker: deal, bench.
     Poker(poker::Args),
     /// Every workload on every face-down table (ideal, dealer, encrypted), side by side.
     Compare(compare::Args),
     /// Generate a static X25519 key pair for a networked player.
+    #[command(after_help = "Example: facedown keygen --out player1.key")]
     Keygen(net::KeygenArgs),
     /// Run one networked player (TCP with Noise_KK) from a roster.
+    #[command(
+        after_help = "Example: facedown party --roster parties.toml --id 1 --key player1.key --backend dealer --workload ninety-nine"
+    )]
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
+    #[command(
+        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7"
+    )]
     PlayLocal(net::PlayLocalArgs),
     /// Combine the JSON outputs of the shards of one run (`--shard I/K`) into its result.
+    #[command(
+        after_help = "Example: for i in 1 2 3; do facedown cards search --deck ♣♣♥♥ --function xor --committed --max-steps 2 --shard $i/3 --json > s$i.json; done; facedown merge s1.json s2.json s3.json"
+    )]
     Merge(merge::MergeArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Example: facedown completions zsh > ~/.zfunc/_facedown")]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
 }
 
 /// A command that ran and printed what it knows but could not decide its question (a search
@@ -56,7 +82,7 @@ pub struct Inconclusive(pub String);
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
-        None => report::run(cli.json),
+        None => report::run(cli.output),
         Some(Command::Cards(args)) => cards::run(args),
         Some(Command::Dealer(args)) => dealer::run(args),
         Some(Command::Poker(args)) => poker::run(args),
@@ -68,30 +94,16 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
         Some(Command::Merge(args)) => merge::run(args),
+        Some(Command::Completions { shell }) => {
+            use clap::CommandFactory;
+            let mut cmd = Cli::command();
+            clap_complete::generate(shell, &mut cmd, "facedown", &mut std::io::stdout());
+            Ok(())
+        }
     }
 }
 
-/// A check that ran and did not hold (`cards check`, `cards analyze --expect`, `cards fmt
-/// --check`): exit status 3, so that a CI can tell it from an error (1) and a usage error (2).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct CheckFailed(pub String);
-
-/// An error already rendered with its context (a parse error under its source line): printed
-/// as it is, exit status 1.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Diagnostic(pub String);
-
-/// The exit status for an error: 3 for a failed check, 1 otherwise (clap's usage errors exit
-/// 2 before any command runs).
-pub fn exit_status(err: &anyhow::Error) -> u8 {
-    if err.downcast_ref::<CheckFailed>().is_some() {
-        3
-    } else {
-        1
-    }
-}
+pub use output::{exit_status, CheckFailed, Diagnostic, UsageError};
 
 /// Card numbers separated by spaces, or `(none)`.
 pub(crate) fn cards_text(cards: &[u16]) -> String {
@@ -103,4 +115,74 @@ pub(crate) fn cards_text(cards: &[u16]) -> String {
         .map(u16::to_string)
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every command that runs something, with its path (`dealer deal`).
+    fn leaves(cmd: &clap::Command, path: &str, out: &mut Vec<(String, clap::Command)>) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|c| c.get_name() != "help")
+            .collect();
+        if subs.is_empty() {
+            out.push((path.trim().to_owned(), cmd.clone()));
+        }
+        for s in subs {
+            leaves(s, &format!("{path} {}", s.get_name()), out);
+        }
+    }
+
+    fn all_leaves() -> Vec<(String, clap::Command)> {
+        let mut out = Vec::new();
+        let mut root = Cli::command();
+        root.build();
+        leaves(&root, "", &mut out);
+        out
+    }
+
+    #[test]
+    fn every_command_has_an_example_in_its_help() {
+        for (path, cmd) in all_leaves() {
+            let after = cmd
+                .get_after_help()
+                .map(|s| s.to_string())
+                .unwrap_or_default();
+            assert!(
+                after.contains("Example"),
+                "`facedown {path} --help` has no example"
+            );
+        }
+    }
+
+    #[test]
+    fn every_seed_has_a_default_or_is_drawn_and_recorded() {
+        for (path, cmd) in all_leaves() {
+            for arg in cmd.get_arguments().filter(|a| a.get_id() == "seed") {
+                let drawn = ["party", "play-local"].contains(&path.as_str());
+                assert!(
+                    drawn || !arg.get_default_values().is_empty(),
+                    "`facedown {path} --seed` has no default"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn every_command_that_prints_results_has_json() {
+        // `completions` prints a script and `cards fmt` without --json formatted text; both
+        // still take or need no document: only `completions` goes without `--json`.
+        for (path, cmd) in all_leaves() {
+            if path == "completions" {
+                continue;
+            }
+            assert!(
+                cmd.get_arguments().any(|a| a.get_id() == "json"),
+                "`facedown {path}` has no --json"
+            );
+        }
+    }
 }

@@ -23,6 +23,8 @@ use serde_json::json;
 
 use super::cards_text;
 use super::children::{Children, Scratch};
+use super::output::{ms, CheckFailed, Doc};
+use super::table::{Format, Table};
 
 /// Which protocol (command-line form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -83,15 +85,47 @@ pub struct GameArgs {
     #[arg(long, value_delimiter = ',', value_parser = parse_bit)]
     pub input: Vec<bool>,
     /// Seed: player `id`'s randomness is ChaCha20 stream `id` of the seed (reproducible runs,
-    /// not for real play). Without it, fresh randomness from the operating system.
-    #[arg(long)]
+    /// not for real play). Without it, `play-local` draws a seed from the operating system and
+    /// prints it; `party` draws a 256-bit key from the operating system, prints it and records
+    /// it (`drawn_seed`; `--seed-key` replays it).
+    #[arg(long, conflicts_with = "seed_key")]
     pub seed: Option<u64>,
+    /// Replay a `party`'s drawn 256-bit seed (64 hex digits, from its `drawn_seed`).
+    #[arg(long, value_name = "HEX", value_parser = parse_seed_key)]
+    pub seed_key: Option<[u8; 32]>,
     /// How long a player waits for any one message (and to connect) before giving up, in ms.
     #[arg(long, default_value_t = 10_000)]
     pub timeout_ms: u64,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Parses 64 hex digits into a 256-bit seed.
+fn parse_seed_key(s: &str) -> Result<[u8; 32], String> {
+    let bytes = hex::decode(s.trim()).map_err(|e| format!("`{s}`: {e}"))?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| format!("a seed key is 32 bytes (64 hex digits), not {}", b.len()))
+}
+
+/// A `party`'s randomness: stream `id` of the seed, of the replayed key, or of a key freshly
+/// drawn from the operating system (returned, so that it is printed and recorded).
+fn party_randomness(game: &GameArgs, me: PartyId) -> (ChaCha20Rng, Option<[u8; 32]>) {
+    if let Some(seed) = game.seed {
+        return (player_rng(seed, me), None);
+    }
+    let (key, drawn) = match game.seed_key {
+        Some(key) => (key, None),
+        None => {
+            let mut key = [0u8; 32];
+            OsRng.fill_bytes(&mut key);
+            (key, Some(key))
+        }
+    };
+    let mut rng = ChaCha20Rng::from_seed(key);
+    rng.set_stream(u64::from(me.0));
+    (rng, drawn)
 }
 
 /// Parses an input bit: `0`, `1`, `false` or `true`.
@@ -173,16 +207,20 @@ pub fn keygen(args: KeygenArgs) -> anyhow::Result<()> {
         Some(path) => {
             kp.save(path)?;
             if args.json {
-                let out = json!({"public_key": public, "file": path.display().to_string()});
-                println!("{}", serde_json::to_string_pretty(&out)?);
+                Doc::new("keygen")
+                    .parameters(json!({ "out": path.display().to_string() }))
+                    .print(&json!({"public_key": public, "file": path.display().to_string()}))?;
             } else {
                 println!("{public}");
             }
         }
         None => {
             if args.json {
-                let out = json!({"public_key": public, "private_key": hex::encode(kp.private)});
-                println!("{}", serde_json::to_string_pretty(&out)?);
+                Doc::new("keygen")
+                    .parameters(json!({ "out": null }))
+                    .print(
+                        &json!({"public_key": public, "private_key": hex::encode(kp.private)}),
+                    )?;
             } else {
                 print!("{}", kp.to_toml());
             }
@@ -215,13 +253,10 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let listener = TcpMesh::bind(&roster, me)?;
     let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
         .with_context(|| format!("player {}: connecting", me.0))?;
-    let rng = match args.game.seed {
-        Some(seed) => player_rng(seed, me),
-        None => ChaCha20Rng::from_entropy(),
-    };
+    let (rng, drawn) = party_randomness(&args.game, me);
     let fault = args.fault;
     let mut after_setup = |mesh: &mut &mut TcpMesh| match fault {
-        Some(FaultArg::ExitAfterSetup) => std::process::exit(3),
+        Some(FaultArg::ExitAfterSetup) => std::process::exit(1),
         Some(FaultArg::StallAfterSetup) => loop {
             std::thread::sleep(Duration::from_secs(3600));
         },
@@ -232,13 +267,32 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let report = play(&mut mesh, &spec, own, rng, &mut after_setup)
         .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
+    let drawn_seed = drawn.or(args.game.seed_key).map(hex::encode);
     if args.game.json {
-        let mut value = serde_json::to_value(&report)?;
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("seed".into(), json!(args.game.seed));
+        let mut doc = Doc::new("party").parameters(json!({
+            "roster": args.roster.display().to_string(),
+            "id": args.id,
+            "backend": spec.backend.name(),
+            "workload": spec.workload.name(),
+            "timeout_ms": args.game.timeout_ms,
+        }));
+        if let Some(seed) = args.game.seed {
+            doc = doc.seed(seed);
         }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        let mut body = serde_json::to_value(&report)?;
+        body["seed"] = json!(args.game.seed);
+        body["drawn_seed"] = json!(drawn_seed);
+        doc.print(&body)?;
     } else {
+        match (args.game.seed, &drawn_seed) {
+            (Some(seed), _) => println!("player {}: seed {seed}", me.0),
+            (None, Some(key)) => println!(
+                "player {}: randomness from the operating system, seed key {key} (secret: it \
+                 replays this player's choices with --seed-key)",
+                me.0
+            ),
+            (None, None) => {}
+        }
         print_view(&report);
         println!(
             "  sent: {} messages, {} bytes; rounds seen: {}; on the wire: {} frames, {} bytes",
@@ -250,7 +304,7 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
         );
     }
     if !report.audit.passed {
-        bail!("player {}: the audit failed", me.0);
+        return Err(CheckFailed(format!("player {}: the audit failed", me.0)).into());
     }
     Ok(())
 }
@@ -361,6 +415,15 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
+    // One rule for the seed: given, or drawn here and printed and recorded; every player then
+    // draws from its own stream of it (a replayed `--seed-key` is passed on instead).
+    let seed_drawn = args.game.seed.is_none() && args.game.seed_key.is_none();
+    let seed = match (args.game.seed, args.game.seed_key) {
+        (_, Some(_)) => None,
+        (Some(s), None) => Some(s),
+        // 53 bits, so that every JSON reader (JavaScript's numbers too) keeps it exactly.
+        (None, None) => Some(OsRng.next_u64() >> 11),
+    };
     let dir = Scratch::new("play-local")?;
     let roster = write_setup(dir.path(), args.players)?;
     let exe = std::env::current_exe().context("cannot find the facedown executable")?;
@@ -385,8 +448,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .arg("--json")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        if let Some(seed) = args.game.seed {
+        if let Some(seed) = seed {
             cmd.arg("--seed").arg(seed.to_string());
+        }
+        if let Some(key) = args.game.seed_key {
+            cmd.arg("--seed-key").arg(hex::encode(key));
         }
         // Each player is told only the inputs it owns.
         let own: Vec<&str> = spec
@@ -466,12 +532,25 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         None
     };
     let consistent = errors.is_empty() && problem.is_none();
+    let backend = Backend::from(args.game.backend).name();
     if args.game.json {
-        let out = json!({
-            "backend": Backend::from(args.game.backend).name(),
+        let mut doc = Doc::new("play-local").parameters(json!({
+            "players": args.players,
+            "backend": backend,
+            "workload": spec.workload.name(),
+            "input": inputs,
+            "timeout_ms": args.game.timeout_ms,
+            "seed_key": args.game.seed_key.map(hex::encode),
+        }));
+        if let Some(seed) = seed {
+            doc = doc.seed(seed);
+        }
+        doc.print(&json!({
+            "backend": backend,
             "workload": spec.workload.name(),
             "players": args.players,
-            "seed": args.game.seed,
+            "seed": seed,
+            "seed_drawn": seed_drawn,
             "inputs": inputs,
             "expected": spec.workload.expected(&inputs),
             "views": reports,
@@ -480,19 +559,19 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             "cost": cost,
             "phases": phases.iter().map(|p| json!({"name": p.name, "cost": p.cost})).collect::<Vec<_>>(),
             "wire": {"frames": frames, "bytes": wire_bytes},
-            "wall_time_ms": wall.as_secs_f64() * 1e3,
-        });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+            "wall_ms": ms(wall),
+        }))?;
     } else {
+        let seed_text = match (seed, seed_drawn) {
+            (Some(s), true) => format!("seed {s} (drawn; --seed {s} replays it)"),
+            (Some(s), false) => format!("seed {s}"),
+            (None, _) => "a replayed seed key".to_owned(),
+        };
         println!(
-            "{} players as {} processes on 127.0.0.1, {} backend, {} workload, seed {}",
+            "{} players as {} processes on 127.0.0.1, {backend} backend, {} workload, {seed_text}",
             args.players,
             args.players,
-            Backend::from(args.game.backend).name(),
             spec.workload.name(),
-            args.game
-                .seed
-                .map_or("none (fresh randomness)".into(), |s| s.to_string())
         );
         for r in &reports {
             print_view(r);
@@ -518,25 +597,33 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
                 ),
             }
         }
+        println!();
         println!("cost (messages = deliveries a player sent, bytes = protocol encoding; rounds = longest causal chain):");
-        for p in &phases {
-            println!(
-                "  {:<42} {:>6} messages {:>9} bytes {:>3} rounds",
-                p.name, p.cost.messages, p.cost.bytes, p.cost.rounds
-            );
+        let mut t = Table::new(&["phase", "messages", "bytes", "rounds"]).right_aligned([1, 2, 3]);
+        for (name, c) in phases
+            .iter()
+            .map(|p| (p.name.to_string(), p.cost))
+            .chain([("total".to_owned(), cost)])
+        {
+            t.row(vec![
+                name,
+                c.messages.to_string(),
+                c.bytes.to_string(),
+                c.rounds.to_string(),
+            ]);
         }
-        println!(
-            "  {:<42} {:>6} messages {:>9} bytes {:>3} rounds",
-            "total", cost.messages, cost.bytes, cost.rounds
-        );
-        println!("  on the wire (Noise frames, headers, tags, handshakes): {frames} frames, {wire_bytes} bytes");
-        println!(
-            "wall time: {:.1} ms (process start to last exit)",
-            wall.as_secs_f64() * 1e3
-        );
+        t.print(Format::Text);
+        println!();
+        println!("on the wire (Noise frames, headers, tags, handshakes): {frames} frames, {wire_bytes} bytes");
+        println!("wall time: {:.1} ms (process start to last exit)", ms(wall));
     }
     if !errors.is_empty() {
-        bail!("{} of {} players failed", errors.len(), args.players);
+        let why = format!("{} of {} players failed", errors.len(), args.players);
+        // A player whose audit failed exits 3: the run is a failed check, not an error.
+        if status.iter().any(|s| s.and_then(|s| s.code()) == Some(3)) {
+            return Err(CheckFailed(format!("{why}: an audit failed")).into());
+        }
+        bail!("{why}");
     }
     if let Some(p) = problem {
         bail!("the players' views are inconsistent: {p}");

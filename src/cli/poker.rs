@@ -8,6 +8,9 @@ use facedown_core::rng::seeded_rng;
 use facedown_poker::deal::{deal_with_rng, DealParams};
 use facedown_poker::timing::{measure_with_rng, BenchReport, ThreadFigures};
 
+use super::output::{CheckFailed, Doc};
+use super::table::{Format, OutputArgs, Table};
+
 /// Arguments of `facedown poker`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -20,6 +23,11 @@ pub struct Args {
 #[derive(Debug, Subcommand)]
 pub enum PokerCommand {
     /// Deal hands and public cards with Barnett–Smart mental poker (every step proved).
+    ///
+    /// Exits with status 3 when the audit fails.
+    #[command(
+        after_help = "Example: facedown poker deal --players 4 --hand 2 --public 5 --seed 7"
+    )]
     Deal {
         /// Number of players N (≥ 2).
         #[arg(long)]
@@ -42,6 +50,9 @@ pub enum PokerCommand {
     },
     /// Time the shuffle argument (1 and 2 threads, with its floor), batched against one-by-one
     /// verification, reveal tokens and masking.
+    #[command(
+        after_help = "Examples:\n  facedown poker bench --cards 52 --reps 11 --json\n  facedown poker bench --cards 52,104,208 --markdown"
+    )]
     Bench {
         /// Deck sizes n, comma-separated (e.g. 52,104,208,416); JSON is one report for one
         /// size, an array of reports for several.
@@ -56,9 +67,9 @@ pub enum PokerCommand {
         /// Seed of the run.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Print JSON.
-        #[arg(long)]
-        json: bool,
+        /// Output format.
+        #[command(flatten)]
+        output: OutputArgs,
     },
 }
 
@@ -87,8 +98,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reps,
             token_reps,
             seed,
-            json,
-        } => bench(cards, reps, token_reps, seed, json),
+            output,
+        } => bench(cards, reps, token_reps, seed, output),
     }
 }
 
@@ -97,11 +108,15 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
     let session = format!("facedown poker deal seed={seed}");
     let report = deal_with_rng(params, session.as_bytes(), &mut seeded_rng(seed));
     if json {
-        let mut value = serde_json::to_value(&report)?;
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("seed".to_owned(), seed.into());
-        }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        Doc::new("poker deal")
+            .seed(seed)
+            .parameters(serde_json::json!({
+                "players": params.players,
+                "cards": params.cards,
+                "hand": params.hand,
+                "public": params.public,
+            }))
+            .print(&report)?;
     } else {
         println!(
             "mental poker (Barnett–Smart, ristretto255): {} players, {} cards, seed {seed}",
@@ -122,7 +137,7 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
         );
     }
     if !report.audit.passed {
-        anyhow::bail!("the deal failed its audit");
+        return Err(CheckFailed("the deal failed its audit".into()).into());
     }
     Ok(())
 }
@@ -132,7 +147,7 @@ fn bench(
     reps: usize,
     token_reps: usize,
     seed: u64,
-    json: bool,
+    output: OutputArgs,
 ) -> anyhow::Result<()> {
     // The bench refuses counts that overflow; the bar only needs a length.
     let per_size = reps
@@ -161,14 +176,18 @@ fn bench(
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    if json {
-        let value = match reports.as_slice() {
-            [one] => serde_json::to_value(one)?,
-            all => serde_json::to_value(all)?,
-        };
-        println!("{}", serde_json::to_string_pretty(&value)?);
+    if output.json {
+        let doc = Doc::new("poker bench")
+            .seed(seed)
+            .parameters(serde_json::json!({
+                "cards": sizes, "reps": reps, "token_reps": token_reps,
+            }));
+        match reports.as_slice() {
+            [one] => doc.print(one)?,
+            all => doc.print(&serde_json::json!({ "reports": all }))?,
+        }
     } else {
-        print_bench(&reports, seed);
+        print_bench(&reports, seed, output.format());
     }
     Ok(())
 }
@@ -176,7 +195,7 @@ fn bench(
 /// One row of the bench table: a label and a cell per deck size.
 type Row = (&'static str, fn(&BenchReport) -> Option<f64>);
 
-fn print_bench(reports: &[BenchReport], seed: u64) {
+fn print_bench(reports: &[BenchReport], seed: u64, format: Format) {
     let Some(first) = reports.first() else {
         return;
     };
@@ -299,24 +318,37 @@ fn print_bench(reports: &[BenchReport], seed: u64) {
             ],
         ),
     ];
+    let sizes: Vec<String> = reports.iter().map(|r| format!("N={}", r.cards)).collect();
+    let cell_text = |label: &str, v: Option<f64>| match v {
+        None => "n/a".to_owned(),
+        Some(v) if label.ends_with("bytes") => format!("{v:.0}"),
+        Some(v) => format!("{v:.3}"),
+    };
+    if format == Format::Csv {
+        let mut head = vec!["section".to_owned(), "measure".to_owned()];
+        head.extend(sizes.iter().cloned());
+        let mut t = Table::new(&head);
+        for (title, rows) in sections {
+            for (label, cell) in rows {
+                let mut row = vec![title.to_owned(), (*label).to_owned()];
+                row.extend(reports.iter().map(|r| cell_text(label, cell(r))));
+                t.row(row);
+            }
+        }
+        t.print(format);
+        return;
+    }
     for (title, rows) in sections {
-        print!("\n{title:<44}");
-        for r in reports {
-            print!(" {:>10}", format!("N={}", r.cards));
+        let mut head = vec![title.to_owned()];
+        head.extend(sizes.iter().cloned());
+        let mut t = Table::new(&head).right_aligned(1..head.len());
+        for (label, cell) in rows {
+            let mut row = vec![(*label).to_owned()];
+            row.extend(reports.iter().map(|r| cell_text(label, cell(r))));
+            t.row(row);
         }
         println!();
-        for (label, cell) in rows {
-            print!("  {label:<42}");
-            for r in reports {
-                let v = match cell(r) {
-                    None => "n/a".to_owned(),
-                    Some(v) if label.ends_with("bytes") => format!("{v:.0}"),
-                    Some(v) => format!("{v:.3}"),
-                };
-                print!(" {v:>10}");
-            }
-            println!();
-        }
+        t.print(format);
     }
 }
 

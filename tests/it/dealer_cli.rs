@@ -85,12 +85,16 @@ fn a_cheater_is_named_live_and_again_from_the_saved_transcript() {
         file_s,
         "--json",
     ]);
-    assert!(out.status.success());
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "a caught cheater fails the check"
+    );
     let v = json(&out);
     assert_eq!(v["audit"]["passed"], false);
     assert_eq!(v["audit"]["blame"], 4);
     let again = facedown(&["dealer", "audit", file_s, "--json"]);
-    assert_eq!(again.status.code(), Some(2), "a failed audit exits with 2");
+    assert_eq!(again.status.code(), Some(3), "a failed audit exits with 3");
     assert_eq!(json(&again)["audit"]["blame"], 4);
     std::fs::write(&file, "{ not json").expect("write");
     let bad = facedown(&["dealer", "audit", file_s]);

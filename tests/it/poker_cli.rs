@@ -145,7 +145,7 @@ fn poker_bench_json_has_the_required_fields() {
     assert_eq!(threads, [1, 2]);
 }
 
-/// Several deck sizes give an array of reports, one per size, in order.
+/// Several deck sizes give a list of reports (`reports`), one per size, in order.
 #[test]
 fn poker_bench_json_sweeps_deck_sizes() {
     let v = run_json(&[
@@ -159,7 +159,7 @@ fn poker_bench_json_sweeps_deck_sizes() {
         "1",
         "--json",
     ]);
-    let cards: Vec<u64> = v
+    let cards: Vec<u64> = v["reports"]
         .as_array()
         .expect("an array of reports")
         .iter()

@@ -1,4 +1,4 @@
-//! The collusion table and the leakage-against-openings sweep, with markdown and CSV output.
+//! The collusion table and the leakage-against-openings sweep (the command line prints them).
 //!
 //! For a schedule of openings, every non-empty proper coalition `S` and every target `T`
 //! ([`DealerTarget::for_coalition`]), a [`Row`] gives the exact excess leakage
@@ -15,8 +15,9 @@ use crate::dealer::{DealerExhaustive, DealerReduced, DealerTarget, Knowledge, Sc
 use crate::error::LeakageError;
 use crate::harness::{measure_exact, Coalition, Measure};
 
-/// How the numbers are computed.
+/// How the numbers are computed (written `exact`, `brute-force`, `closed-form`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// Exact, by enumerating the `n!` deals with the reduced view ([`DealerReduced`]).
     Exact,
@@ -223,84 +224,6 @@ pub fn closed_form_measure(schedule: &Schedule, c: &Coalition, t: &DealerTarget)
         hidden: hidden.len(),
         determined: hidden.iter().filter(|i| determined_by(&known, i)).count(),
     }
-}
-
-fn cell(x: Option<f64>) -> String {
-    x.map_or("–".into(), |f| format!("{f:.3}"))
-}
-
-fn coalition_text(c: &[u16]) -> String {
-    c.iter().map(u16::to_string).collect::<Vec<_>>().join("+")
-}
-
-/// The table as markdown.
-pub fn markdown(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "| coalition | target | excess bits | exactly 0 | hidden cards determined | attack |\n\
-         |---|---|---:|:---:|---:|---|\n",
-    );
-    for r in rows {
-        s.push_str(&format!(
-            "| {} | {} | {:.4} | {} | {} | {} |\n",
-            coalition_text(&r.coalition),
-            r.target,
-            r.excess_bits,
-            if r.excess_is_zero { "yes" } else { "no" },
-            match r.determined_fraction {
-                Some(_) => format!(
-                    "{}/{} ({})",
-                    r.determined,
-                    r.hidden,
-                    cell(r.determined_fraction)
-                ),
-                None => "none hidden".into(),
-            },
-            if r.attack.is_empty() {
-                "—"
-            } else {
-                &r.attack
-            },
-        ));
-    }
-    s
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
-
-/// The table as CSV (header line first).
-pub fn csv(rows: &[Row]) -> String {
-    let mut s = String::from(
-        "scheme,players,cards,hand,public,coalition,target,excess_bits,excess_is_zero,\
-         determined,hidden,determined_fraction,guess_probability,ideal_guess_probability,attack\n",
-    );
-    for r in rows {
-        s.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.6},{},{},{},{},{},{},{}\n",
-            r.scheme,
-            r.players,
-            r.cards,
-            r.hand,
-            r.public,
-            coalition_text(&r.coalition),
-            csv_field(&r.target),
-            r.excess_bits,
-            r.excess_is_zero,
-            r.determined,
-            r.hidden,
-            r.determined_fraction
-                .map_or(String::new(), |f| format!("{f:.6}")),
-            r.measure.guess_probability,
-            r.measure.ideal_guess_probability,
-            csv_field(&r.attack),
-        ));
-    }
-    s
 }
 
 /// One point of a sweep: the excess leakage about the whole deal after `openings` openings.

@@ -185,34 +185,6 @@ pub fn monte_carlo(
     Ok(rows)
 }
 
-/// The estimates as markdown.
-pub fn markdown(rows: &[McRow]) -> String {
-    let mut s = String::from(
-        "| coalition | target | hidden | recovered (mean) | all recovered [99.9 % Wilson] | best guess right [99.9 % Wilson] | wrong |\n\
-         |---|---|---:|---:|---|---|---:|\n",
-    );
-    for r in rows {
-        let c: Vec<String> = r.coalition.iter().map(u16::to_string).collect();
-        s.push_str(&format!(
-            "| {} | {} | {} | {:.3} | {}/{} [{:.4}, {:.4}] | {}/{} [{:.4}, {:.4}] | {} |\n",
-            c.join("+"),
-            r.target,
-            r.hidden,
-            r.recovered_fraction,
-            r.all_recovered,
-            r.trials,
-            r.all_recovered_interval.0,
-            r.all_recovered_interval.1,
-            r.guessed,
-            r.trials,
-            r.guessed_interval.0,
-            r.guessed_interval.1,
-            r.wrong_cards,
-        ));
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

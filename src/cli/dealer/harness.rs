@@ -1,0 +1,639 @@
+//! `facedown dealer leakage|collusion|cheat`: the harnesses of `facedown-leakage`, each with
+//! only the options that apply to it, printed through the one table writer.
+
+use std::io::IsTerminal;
+
+use anyhow::Context;
+use facedown_dealer::Scheme;
+use facedown_leakage::collusion::{self, Method, Row, SweepPoint};
+use facedown_leakage::montecarlo::{self, McRow};
+use facedown_leakage::{cheat as cheating, plot, Schedule};
+use serde_json::json;
+
+use super::SchemeArg;
+use crate::cli::output::{ms, Doc};
+use crate::cli::table::{Format, OutputArgs, Table};
+
+/// The scheme a harness measures.
+#[derive(Debug, clap::Args)]
+pub struct SchemeArgs {
+    /// Number of players N (≥ 3).
+    #[arg(long, default_value_t = 3)]
+    pub players: usize,
+    /// Deck size n.
+    #[arg(long, default_value_t = 6)]
+    pub cards: usize,
+    /// Which scheme.
+    #[arg(long, value_enum, default_value_t = SchemeArg::General)]
+    pub scheme: SchemeArg,
+}
+
+/// Arguments of `facedown dealer leakage`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example: facedown dealer leakage --players 3 --cards 8 --plot leakage.svg")]
+pub struct LeakageArgs {
+    /// The scheme.
+    #[command(flatten)]
+    pub scheme: SchemeArgs,
+    /// Output format.
+    #[command(flatten)]
+    pub output: OutputArgs,
+    /// Write a plot of leakage against the number of openings: SVG if the file name ends in
+    /// `.svg`, PNG otherwise.
+    #[arg(long, value_name = "FILE.png")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+/// Arguments of `facedown dealer collusion`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  facedown dealer collusion --players 3 --cards 6 --markdown\n  facedown dealer collusion --players 3 --cards 12 --hand 3 --public 0 --samples 1000 --seed 7"
+)]
+pub struct CollusionArgs {
+    /// The scheme.
+    #[command(flatten)]
+    pub scheme: SchemeArgs,
+    /// Cards per hand; with --public, one schedule instead of the three default ones
+    /// (public: n − 1 public cards; private: hands of ⌊n/N⌋; mixed: hands of ⌊(n−1)/N⌋ + 1 public).
+    #[arg(long)]
+    pub hand: Option<usize>,
+    /// Public cards (see --hand).
+    #[arg(long)]
+    pub public: Option<usize>,
+    /// Exact computation only (the default; exact for n ≤ 8, the closed form beyond).
+    #[arg(long, conflicts_with = "samples")]
+    pub exact: bool,
+    /// Also attack this many real seeded games and report Monte-Carlo rates with Wilson
+    /// intervals.
+    #[arg(long)]
+    pub samples: Option<u64>,
+    /// Seed of the Monte-Carlo games (game t uses stream t of this seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output format.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Arguments of `facedown dealer cheat`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Example: facedown dealer cheat --players 3 --cards 6 --samples 200 --seed 1"
+)]
+pub struct CheatArgs {
+    /// The scheme.
+    #[command(flatten)]
+    pub scheme: SchemeArgs,
+    /// Cards per hand.
+    #[arg(long, default_value_t = 1)]
+    pub hand: usize,
+    /// Public cards.
+    #[arg(long, default_value_t = 1)]
+    pub public: usize,
+    /// Seeded games per deviation.
+    #[arg(long, default_value_t = 100)]
+    pub samples: u64,
+    /// Seed of the games (game t uses stream t of this seed).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Output format.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+fn scheme(a: &SchemeArgs) -> anyhow::Result<Scheme> {
+    Ok(match a.scheme {
+        SchemeArg::General => Scheme::general(a.players, a.cards)?,
+        SchemeArg::Published => {
+            if a.players != 3 {
+                anyhow::bail!("the published scheme is for exactly three players (--players 3)");
+            }
+            Scheme::published(a.cards)?
+        }
+    })
+}
+
+fn scheme_json(a: &SchemeArgs) -> serde_json::Value {
+    json!({
+        "players": a.players,
+        "cards": a.cards,
+        "scheme": match a.scheme { SchemeArg::General => "general", SchemeArg::Published => "published" },
+    })
+}
+
+fn schedules(a: &CollusionArgs, s: &Scheme) -> anyhow::Result<Vec<Schedule>> {
+    let n = s.cards;
+    let list: Vec<(usize, usize)> = match (a.hand, a.public) {
+        (None, None) => vec![(0, n - 1), (n / s.players, 0), ((n - 1) / s.players, 1)],
+        (h, p) => vec![(h.unwrap_or(0), p.unwrap_or(0))],
+    };
+    let mut out: Vec<Schedule> = Vec::new();
+    for (h, p) in list {
+        let sch = Schedule::new(s, h, p).context("schedule")?;
+        if !out
+            .iter()
+            .any(|o| o.hand == sch.hand && o.public == sch.public)
+        {
+            out.push(sch);
+        }
+    }
+    Ok(out)
+}
+
+fn progress(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let pb = indicatif::ProgressBar::new(len);
+    pb.set_message(what.to_string());
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} ({eta})")
+    {
+        pb.set_style(style);
+    }
+    Some(pb)
+}
+
+fn scheme_name(s: &Scheme) -> &'static str {
+    match s.variant {
+        facedown_dealer::Variant::General => "general",
+        facedown_dealer::Variant::Published => "published",
+    }
+}
+
+/// The method's name in every output: lowercase, as every enum value the CLI prints.
+fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Exact => "exact",
+        Method::BruteForce => "brute-force",
+        Method::ClosedForm => "closed-form",
+    }
+}
+
+fn coalition_text(c: &[u16]) -> String {
+    c.iter().map(u16::to_string).collect::<Vec<_>>().join("+")
+}
+
+fn interval(x: (f64, f64), digits: usize) -> String {
+    format!("[{:.digits$}, {:.digits$}]", x.0, x.1)
+}
+
+/// The collusion table: every column of a row in CSV, the readable ones in text and Markdown.
+fn collusion_table(rows: &[Row], format: Format) -> Table {
+    if format == Format::Csv {
+        let mut t = Table::new(&[
+            "scheme",
+            "players",
+            "cards",
+            "hand",
+            "public",
+            "coalition",
+            "target",
+            "excess_bits",
+            "excess_is_zero",
+            "determined",
+            "hidden",
+            "determined_fraction",
+            "guess_probability",
+            "ideal_guess_probability",
+            "attack",
+            "method",
+        ]);
+        for r in rows {
+            t.row(vec![
+                r.scheme.clone(),
+                r.players.to_string(),
+                r.cards.to_string(),
+                r.hand.to_string(),
+                r.public.to_string(),
+                coalition_text(&r.coalition),
+                r.target.clone(),
+                format!("{:.6}", r.excess_bits),
+                r.excess_is_zero.to_string(),
+                r.determined.to_string(),
+                r.hidden.to_string(),
+                r.determined_fraction
+                    .map_or(String::new(), |f| format!("{f:.6}")),
+                r.measure.guess_probability.clone(),
+                r.measure.ideal_guess_probability.clone(),
+                r.attack.clone(),
+                method_name(r.method).to_owned(),
+            ]);
+        }
+        return t;
+    }
+    let mut t = Table::new(&[
+        "coalition",
+        "target",
+        "excess bits",
+        "exactly 0",
+        "hidden cards determined",
+        "attack",
+    ])
+    .right_aligned([2, 4]);
+    for r in rows {
+        t.row(vec![
+            coalition_text(&r.coalition),
+            r.target.clone(),
+            format!("{:.4}", r.excess_bits),
+            if r.excess_is_zero { "yes" } else { "no" }.to_owned(),
+            match r.determined_fraction {
+                Some(f) => format!("{}/{} ({f:.3})", r.determined, r.hidden),
+                None => "none hidden".into(),
+            },
+            if r.attack.is_empty() {
+                "—".to_owned()
+            } else {
+                r.attack.clone()
+            },
+        ]);
+    }
+    t
+}
+
+fn montecarlo_table(rows: &[McRow]) -> Table {
+    let mut t = Table::new(&[
+        "coalition",
+        "target",
+        "hidden",
+        "recovered (mean)",
+        "all recovered",
+        "99.9 % Wilson",
+        "best guess right",
+        "99.9 % Wilson",
+        "wrong",
+    ])
+    .right_aligned([2, 3, 4, 6, 8]);
+    for r in rows {
+        t.row(vec![
+            coalition_text(&r.coalition),
+            r.target.clone(),
+            r.hidden.to_string(),
+            format!("{:.3}", r.recovered_fraction),
+            format!("{}/{}", r.all_recovered, r.trials),
+            interval(r.all_recovered_interval, 4),
+            format!("{}/{}", r.guessed, r.trials),
+            interval(r.guessed_interval, 4),
+            r.wrong_cards.to_string(),
+        ]);
+    }
+    t
+}
+
+fn cheat_csv(rows: &[cheating::CheatRow]) -> Table {
+    let mut t = Table::new(&[
+        "player",
+        "deviation",
+        "trials",
+        "steered",
+        "aborted",
+        "detected",
+        "detected_lo",
+        "detected_hi",
+        "named",
+        "named_lo",
+        "named_hi",
+        "framed",
+    ]);
+    for r in rows {
+        t.row(vec![
+            r.player.to_string(),
+            r.deviation.clone(),
+            r.trials.to_string(),
+            r.steered.to_string(),
+            r.aborted.to_string(),
+            r.detected.to_string(),
+            format!("{:.4}", r.detected_interval.0),
+            format!("{:.4}", r.detected_interval.1),
+            r.named.to_string(),
+            format!("{:.4}", r.named_interval.0),
+            format!("{:.4}", r.named_interval.1),
+            r.framed.to_string(),
+        ]);
+    }
+    t
+}
+
+fn cheat_table(rows: &[cheating::CheatRow], format: Format) -> Table {
+    if format == Format::Csv {
+        return cheat_csv(rows);
+    }
+    let mut t = Table::new(&[
+        "player",
+        "deviation",
+        "models",
+        "steered",
+        "aborted",
+        "detected",
+        "named",
+        "named 99.9 % Wilson",
+        "framed",
+        "first finding",
+    ])
+    .right_aligned([0, 3, 4, 5, 6, 8]);
+    for r in rows {
+        let first: Vec<String> = r
+            .first_findings
+            .iter()
+            .map(|(k, n)| format!("{k} ×{n}"))
+            .collect();
+        let models = match r.favourable {
+            Some((f, c)) => format!(
+                "{} (public card in the upper half in {f} of {c} completed games)",
+                r.models
+            ),
+            None => r.models.clone(),
+        };
+        t.row(vec![
+            r.player.to_string(),
+            r.deviation.clone(),
+            models,
+            format!("{}/{}", r.steered, r.trials),
+            r.aborted.to_string(),
+            format!("{}/{}", r.detected, r.trials),
+            format!("{}/{}", r.named, r.trials),
+            interval(r.named_interval, 3),
+            r.framed.to_string(),
+            if first.is_empty() {
+                "—".into()
+            } else {
+                first.join(", ")
+            },
+        ]);
+    }
+    t
+}
+
+/// A heading in text and Markdown; nothing in CSV, which is one table.
+fn heading(format: Format, text: &str) {
+    match format {
+        Format::Csv => {}
+        Format::Markdown => println!("## {text}\n"),
+        Format::Text => println!("{text}\n"),
+    }
+}
+
+fn wall_time(format: Format, wall: std::time::Duration) {
+    if format != Format::Csv {
+        println!("\nwall time: {:.1} ms", ms(wall));
+    }
+}
+
+/// `facedown dealer collusion`.
+pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
+    let s = scheme(&a.scheme)?;
+    let start = std::time::Instant::now();
+    let method = if s.cards <= 8 {
+        Method::Exact
+    } else {
+        Method::ClosedForm
+    };
+    let mut all_rows = Vec::new();
+    let mut mc = Vec::new();
+    for sch in schedules(a, &s)? {
+        let rows = collusion::collusion_table(&sch, method)?;
+        if let Some(k) = a.samples {
+            let pb = progress(k, &format!("games ({})", sch.describe()));
+            let tick = || {
+                if let Some(pb) = &pb {
+                    pb.inc(1);
+                }
+            };
+            let est = montecarlo::monte_carlo(&sch, k, a.seed, &tick)?;
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
+            }
+            mc.push((sch.clone(), est));
+        }
+        all_rows.push((sch, rows));
+    }
+    let wall = start.elapsed();
+    if a.output.json {
+        let mut params = scheme_json(&a.scheme);
+        params["hand"] = json!(a.hand);
+        params["public"] = json!(a.public);
+        params["samples"] = json!(a.samples);
+        return Doc::new("dealer collusion")
+            .seed(a.seed)
+            .parameters(params)
+            .print(&json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "method": method_name(method),
+                "samples": a.samples,
+                "rows": all_rows.iter().flat_map(|(_, r)| r.iter()).collect::<Vec<_>>(),
+                "monte_carlo": mc.iter().map(|(sch, est)| json!({
+                    "schedule": sch.describe(), "hand": sch.hand, "public": sch.public, "rows": est,
+                })).collect::<Vec<_>>(),
+                "wall_ms": ms(wall),
+            }));
+    }
+    let format = a.output.format();
+    if format == Format::Csv {
+        let rows: Vec<Row> = all_rows.into_iter().flat_map(|(_, r)| r).collect();
+        collusion_table(&rows, format).print(format);
+        return Ok(());
+    }
+    for (sch, rows) in &all_rows {
+        heading(
+            format,
+            &format!(
+                "{} scheme, N = {}, n = {}: {} ({})",
+                scheme_name(&s),
+                s.players,
+                s.cards,
+                sch.describe(),
+                match method {
+                    Method::Exact => "exact enumeration of the n! deals",
+                    Method::BruteForce => "brute force",
+                    Method::ClosedForm => "closed form",
+                }
+            ),
+        );
+        collusion_table(rows, format).print(format);
+        println!();
+    }
+    for (sch, est) in &mc {
+        heading(
+            format,
+            &format!(
+                "Monte Carlo: {} real games ({}), seed {}; attacks run on the pooled views",
+                a.samples.unwrap_or(0),
+                sch.describe(),
+                a.seed
+            ),
+        );
+        montecarlo_table(est).print(format);
+        println!();
+    }
+    if mc.is_empty() {
+        println!("seed {} (used only with --samples)", a.seed);
+    }
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// The leakage sweep as a table: one row per number of openings, one column per coalition
+/// (text and Markdown); one row per point (CSV).
+fn leakage_table(points: &[SweepPoint], format: Format) -> Table {
+    if format == Format::Csv {
+        let mut t = Table::new(&[
+            "coalition",
+            "kind",
+            "openings",
+            "excess_bits",
+            "excess_is_zero",
+        ]);
+        for p in points {
+            t.row(vec![
+                coalition_text(&p.coalition),
+                p.kind.clone(),
+                p.openings.to_string(),
+                format!("{:.6}", p.excess_bits),
+                p.excess_is_zero.to_string(),
+            ]);
+        }
+        return t;
+    }
+    let mut kinds: Vec<(String, usize)> = points
+        .iter()
+        .map(|p| (p.kind.clone(), p.openings))
+        .collect();
+    kinds.dedup();
+    let mut coalitions: Vec<&Vec<u16>> = Vec::new();
+    for p in points {
+        if !coalitions.contains(&&p.coalition) {
+            coalitions.push(&p.coalition);
+        }
+    }
+    let mut head = vec!["openings".to_owned()];
+    head.extend(coalitions.iter().map(|c| coalition_text(c)));
+    let mut t = Table::new(&head).right_aligned(1..head.len());
+    for (kind, k) in &kinds {
+        let mut row = vec![format!("{k} {kind}")];
+        for c in &coalitions {
+            row.push(
+                points
+                    .iter()
+                    .find(|p| &p.kind == kind && p.openings == *k && &p.coalition == *c)
+                    .map_or("–".to_string(), |p| format!("{:.3}", p.excess_bits)),
+            );
+        }
+        t.row(row);
+    }
+    t
+}
+
+/// `facedown dealer leakage`.
+pub fn leakage(a: &LeakageArgs) -> anyhow::Result<()> {
+    let s = scheme(&a.scheme)?;
+    let start = std::time::Instant::now();
+    let points = collusion::sweep(&s)?;
+    let wall = start.elapsed();
+    let method = if s.cards <= 8 { "exact" } else { "closed-form" };
+    if let Some(path) = &a.plot {
+        let title = format!(
+            "Excess leakage about the deal: {} scheme, N = {}, n = {}",
+            scheme_name(&s),
+            s.players,
+            s.cards
+        );
+        plot::plot_sweep(&points, &title, path)?;
+    }
+    let legend = plot::legend(&points);
+    if a.output.json {
+        let mut params = scheme_json(&a.scheme);
+        params["plot"] = json!(a.plot.as_ref().map(|p| p.display().to_string()));
+        return Doc::new("dealer leakage").parameters(params).print(&json!({
+            "scheme": scheme_name(&s),
+            "players": s.players,
+            "cards": s.cards,
+            "target": "whole deal",
+            "method": method,
+            "points": points,
+            "plot": a.plot.as_ref().map(|p| p.display().to_string()),
+            "legend": legend.iter().map(|(c, k, col)| json!({"coalition": c, "kind": k, "colour": col})).collect::<Vec<_>>(),
+            "wall_ms": ms(wall),
+        }));
+    }
+    let format = a.output.format();
+    heading(
+        format,
+        &format!(
+            "Excess leakage about the whole deal (bits), {} scheme, N = {}, n = {} ({method})",
+            scheme_name(&s),
+            s.players,
+            s.cards,
+        ),
+    );
+    leakage_table(&points, format).print(format);
+    if format == Format::Csv {
+        return Ok(());
+    }
+    if let Some(path) = &a.plot {
+        println!();
+        println!(
+            "plot written to {} (x: openings; y: bits; thick = public, thin = private)",
+            path.display()
+        );
+        for (c, k, col) in &legend {
+            println!("  {col}: coalition {} ({k} openings)", coalition_text(c));
+        }
+    }
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// `facedown dealer cheat`.
+pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
+    let s = scheme(&a.scheme)?;
+    let trials = a.samples;
+    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let start = std::time::Instant::now();
+    let pb = progress(trials.saturating_mul(30), "games");
+    let tick = || {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    };
+    let rows = cheating::cheat_table(&sch, trials, a.seed, &tick)?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let wall = start.elapsed();
+    if a.output.json {
+        let mut params = scheme_json(&a.scheme);
+        params["hand"] = json!(a.hand);
+        params["public"] = json!(a.public);
+        params["samples"] = json!(a.samples);
+        return Doc::new("dealer cheat")
+            .seed(a.seed)
+            .parameters(params)
+            .print(&json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "hand": a.hand,
+                "public": a.public,
+                "trials": trials,
+                "rows": rows,
+                "wall_ms": ms(wall),
+            }));
+    }
+    let format = a.output.format();
+    heading(
+        format,
+        &format!(
+            "Cheating, {} scheme, N = {}, n = {}: {}; {} seeded games per deviation (seed {})",
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            sch.describe(),
+            trials,
+            a.seed
+        ),
+    );
+    cheat_table(&rows, format).print(format);
+    wall_time(format, wall);
+    Ok(())
+}
