@@ -41,7 +41,7 @@ from ._native import (
 )
 
 #: The largest ``max_steps`` that :func:`search` accepts.
-MAX_SEARCH_STEPS = 12
+MAX_SEARCH_STEPS = 24
 
 analyse = analyze
 

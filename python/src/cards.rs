@@ -79,6 +79,9 @@ struct LibraryEntry {
     citation: &'static str,
     summary: &'static str,
     claim: String,
+    claimed_security: Option<facedown_cards::analyze::Security>,
+    claimed_runtime: Option<facedown_cards::analyze::Runtime>,
+    claimed_expected_shuffles: Option<String>,
     negative_example: bool,
     source: &'static str,
 }
@@ -89,15 +92,24 @@ struct LibraryEntry {
 fn protocols(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
     let entries: Vec<LibraryEntry> = builtins()
         .iter()
-        .map(|b| LibraryEntry {
-            name: b.name,
-            cards: b.protocol().cards(),
-            function: b.protocol().function().to_string(),
-            citation: b.citation,
-            summary: b.summary,
-            claim: b.claim().to_string(),
-            negative_example: b.negative_example,
-            source: b.source,
+        .map(|b| {
+            let claim = b.claim();
+            LibraryEntry {
+                name: b.name,
+                cards: b.protocol().cards(),
+                function: b.protocol().function().to_string(),
+                citation: b.citation,
+                summary: b.summary,
+                claim: claim.to_string(),
+                claimed_security: claim.security,
+                claimed_runtime: claim.runtime,
+                claimed_expected_shuffles: claim
+                    .expected_shuffles
+                    .as_ref()
+                    .map(ToString::to_string),
+                negative_example: b.negative_example,
+                source: b.source,
+            }
         })
         .collect();
     to_python(py, &entries)
