@@ -19,9 +19,10 @@ use serde::Serialize;
 use crate::errors::{raise, AnalysisError, ProtocolError};
 use crate::to_python;
 
-/// Text with a line break, or starting with `protocol`, is read as a protocol, not a path.
+/// Text with a line break, or opening with a `protocol NAME` line, is read as a protocol,
+/// not a path (`protocols/x.cards` stays a path).
 fn looks_like_source(text: &str) -> bool {
-    text.contains('\n') || text.trim_start().starts_with("protocol")
+    text.contains('\n') || text.trim_start().starts_with("protocol ")
 }
 
 /// Loads a protocol named by a built-in name, a `.cards` path or the protocol's text.

@@ -34,3 +34,8 @@ def test_truncated_and_binary_inputs_raise():
         facedown.analyze("protocol x\ninputs a\nlayout a0 a1\nturn")
     with pytest.raises(facedown.ProtocolError):
         facedown.analyze("protocol \x00\x01\n\x02")
+
+
+def test_a_missing_path_is_reported_as_unreadable_not_parsed():
+    with pytest.raises(facedown.ProtocolError, match="neither a built-in protocol name nor a readable file"):
+        facedown.analyze("protocols/missing.cards")
