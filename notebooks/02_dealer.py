@@ -39,7 +39,7 @@ fdnb.style()
 
 SEED = 3
 CHEAT_GAMES = 200   # games per deviation in the cheating harness: 99.9 % intervals about 0.05 wide
-print("facedown =", " ".join(fdnb.command()))
+print("facedown", facedown.__version__, "(Python package); CLI:", fdnb.shown_command())
 
 # %% [markdown]
 # ## A deal: each player's hand as he sees it, and what it cost

@@ -41,7 +41,7 @@ PUBLIC = 5
 SEED = 7
 REPS = 3          # shuffle prove/verify repetitions per deck size (the README uses 101)
 TOKEN_REPS = 201  # reveal-token and masking repetitions (the README uses 1001)
-print("facedown =", " ".join(fdnb.command()))
+print("facedown", facedown.__version__, "(Python package); CLI:", fdnb.shown_command())
 
 # %% [markdown]
 # ## The protocol, step by step

@@ -37,6 +37,17 @@ def command() -> list[str]:
     return ["cargo", "run", "--release", "--quiet", "--"]
 
 
+def shown_command() -> str:
+    """The command line that runs ``facedown``, with paths inside the repository written
+    relative to it (so an executed notebook names no path of the machine it ran on)."""
+    def rel(arg: str) -> str:
+        try:
+            return str(Path(arg).resolve().relative_to(ROOT))
+        except ValueError:
+            return arg if not Path(arg).is_absolute() else Path(arg).name
+    return " ".join(rel(a) for a in command())
+
+
 class MissingSubcommand(RuntimeError):
     """The binary has no such subcommand (an older build)."""
 
