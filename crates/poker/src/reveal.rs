@@ -163,6 +163,23 @@ impl RevealToken {
     }
 }
 
+/// Decodes the token point `d_i`, binds the token's position, and runs `check` on the token's
+/// Chaum–Pedersen statement: what every verification of a token shares.
+fn check_token<T>(
+    t: &mut Transcript,
+    ctx: &ProofContext<'_>,
+    pk: &PublicKey,
+    ct: (&Ciphertext, &CompressedCiphertext),
+    (position, token): (u32, &CompressedRistretto),
+    check: impl FnOnce(&mut Transcript, &Statement<'_>) -> Result<T>,
+) -> Result<(RistrettoPoint, T)> {
+    let d = decode_point(token, ctx.player, Item::RevealToken)?;
+    let st = statement(pk, ct, (&d, token));
+    t.append_u64(b"position", u64::from(position));
+    let out = check(t, &st)?;
+    Ok((d, out))
+}
+
 /// Verifies a batchable token on its own and returns `d_i`; [`crate::batch::verify_reveal_tokens`]
 /// verifies many at once.
 pub fn verify_batchable_reveal_token(
@@ -172,18 +189,12 @@ pub fn verify_batchable_reveal_token(
     ct: (&Ciphertext, &CompressedCiphertext),
     token: &BatchableRevealToken,
 ) -> Result<RistrettoPoint> {
-    let d = decode_point(&token.token, ctx.player, Item::RevealToken)?;
-    let st = statement(pk, ct, (&d, &token.token));
-    t.append_u64(b"position", u64::from(token.position));
-    dleq::verify_batchable(
-        t,
-        REVEAL_LABEL,
-        ctx,
-        &st,
-        &token.proof,
-        ProofKind::RevealToken,
-    )?;
-    Ok(d)
+    let kind = ProofKind::RevealToken;
+    let at = (token.position, &token.token);
+    check_token(t, ctx, pk, ct, at, |t, st| {
+        dleq::verify_batchable(t, REVEAL_LABEL, ctx, st, &token.proof, kind)
+    })
+    .map(|(d, ())| d)
 }
 
 /// Decodes a batchable token and replays its transcript: `d_i` and the proof's equations.
@@ -194,11 +205,10 @@ pub(crate) fn replay_batchable_token(
     ct: (&Ciphertext, &CompressedCiphertext),
     token: &BatchableRevealToken,
 ) -> Result<(RistrettoPoint, ReplayedDleq)> {
-    let d = decode_point(&token.token, ctx.player, Item::RevealToken)?;
-    let st = statement(pk, ct, (&d, &token.token));
-    t.append_u64(b"position", u64::from(token.position));
-    let replayed = ReplayedDleq::replay(t, REVEAL_LABEL, ctx, &st, &token.proof)?;
-    Ok((d, replayed))
+    let at = (token.position, &token.token);
+    check_token(t, ctx, pk, ct, at, |t, st| {
+        ReplayedDleq::replay(t, REVEAL_LABEL, ctx, st, &token.proof)
+    })
 }
 
 /// Verifies player `ctx.player`'s token (whose public share is `pk`) for `ct` and returns `d_i`.
@@ -209,18 +219,12 @@ pub fn verify_reveal_token(
     ct: (&Ciphertext, &CompressedCiphertext),
     token: &RevealToken,
 ) -> Result<RistrettoPoint> {
-    let d = decode_point(&token.token, ctx.player, Item::RevealToken)?;
-    let st = statement(pk, ct, (&d, &token.token));
-    t.append_u64(b"position", u64::from(token.position));
-    dleq::verify(
-        t,
-        REVEAL_LABEL,
-        ctx,
-        &st,
-        &token.proof,
-        ProofKind::RevealToken,
-    )?;
-    Ok(d)
+    let kind = ProofKind::RevealToken;
+    let at = (token.position, &token.token);
+    check_token(t, ctx, pk, ct, at, |t, st| {
+        dleq::verify(t, REVEAL_LABEL, ctx, st, &token.proof, kind)
+    })
+    .map(|(d, ())| d)
 }
 
 /// Opens a ciphertext with all tokens `d_i` (verified ones, plus one's own): `M = c2 − Σ d_i`,

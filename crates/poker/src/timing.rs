@@ -27,7 +27,10 @@ use rand::{CryptoRng, RngCore};
 use rayon::ThreadPool;
 use serde::{Deserialize, Serialize};
 
-use crate::batch::{verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles};
+use crate::batch::{
+    verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles,
+    verify_shuffles_one_by_one,
+};
 use crate::elgamal::{CardEncoding, Deck};
 use crate::errors::{PokerError, Result};
 use crate::masking::{mask_with_rng, verify_mask};
@@ -491,17 +494,7 @@ fn measure_deal_batch<R: RngCore>(
     for _ in 0..reps {
         for (me, floor) in (1..=PLAYERS).zip(&floors) {
             alone.time(one, || {
-                table.claims_of(me).into_iter().try_for_each(|mut c| {
-                    verify_shuffle(
-                        &mut c.transcript,
-                        &c.ctx,
-                        ck,
-                        key,
-                        c.input,
-                        c.output,
-                        c.proof,
-                    )
-                })
+                verify_shuffles_one_by_one(ck, key, table.claims_of(me))
             })?;
             batched.time(one, || verify_shuffles(ck, key, table.claims_of(me)))?;
             decode.time(one, || {

@@ -48,11 +48,17 @@ struct VectorsV2 {
 const PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/v1.json");
 const PATH_V2: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/v2.json");
 
-/// v1's generation with the token made in the batchable encoding: the same coins.
-fn generate_v2() -> VectorsV2 {
+/// The vectors' shuffle: player 1 shuffles the open 4-card deck under a 2-player key; the
+/// generator goes on to draw the token's coins.
+fn kat_shuffle() -> (
+    common::Fixture,
+    Deck,
+    ShuffleProof,
+    rand_chacha::ChaCha20Rng,
+) {
     let f = fixture(2, 4, 2024);
     let mut rng = seeded_rng(2025);
-    let (out, _) = shuffle_with_rng(
+    let (out, proof) = shuffle_with_rng(
         &mut transcript(),
         &ctx(b"kat", 1, 1),
         &f.ck,
@@ -61,6 +67,12 @@ fn generate_v2() -> VectorsV2 {
         &mut rng,
     )
     .expect("sizes fit");
+    (f, out, proof, rng)
+}
+
+/// v1's generation with the token made in the batchable encoding: the same coins.
+fn generate_v2() -> VectorsV2 {
+    let (f, out, _, mut rng) = kat_shuffle();
     let token = batchable_reveal_token_with_rng(
         &mut transcript(),
         &ctx(b"kat", 3, 2),
@@ -82,17 +94,7 @@ fn read<T: serde::de::DeserializeOwned>(path: &str) -> T {
 }
 
 fn generate() -> Vectors {
-    let f = fixture(2, 4, 2024);
-    let mut rng = seeded_rng(2025);
-    let (out, proof) = shuffle_with_rng(
-        &mut transcript(),
-        &ctx(b"kat", 1, 1),
-        &f.ck,
-        &f.key,
-        &f.open,
-        &mut rng,
-    )
-    .expect("sizes fit");
+    let (f, out, proof, mut rng) = kat_shuffle();
     let token = reveal_token_with_rng(
         &mut transcript(),
         &ctx(b"kat", 3, 2),
