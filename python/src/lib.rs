@@ -7,7 +7,8 @@
 //! as the CLI's `--json` output of the same result.
 //!
 //! Long computations release the GIL. Every library error becomes a Python exception of the
-//! matching [`errors`] class whose message is the typed error's own.
+//! matching exception class (`facedown.FacedownError` and its subclasses) whose message is the
+//! typed error's own.
 //!
 //! This is research code, not audited.
 
