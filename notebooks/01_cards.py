@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -34,17 +35,20 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+import facedown
 import fdnb
 
+fdnb.style()
+
 SEED = 1
-RUNS = 4000     # Monte-Carlo runs per input (small, for CI); the exact figures need no runs
-print("facedown =", " ".join(fdnb.command()))
+RUNS = 40_000   # Monte-Carlo runs per input: 95 % intervals of about ±0.004; the exact figures need none
+print("facedown", facedown.__version__, "(Python package)")
 
 # %% [markdown]
 # ## The protocol library
 
 # %%
-library = fdnb.run_json("cards", "list")["protocols"]
+library = facedown.protocols()
 print(f"{'protocol':<28} {'cards':>5} {'f':<5} {'paper':<6} claimed security")
 for e in library:
     mark = "  (negative example)" if e["negative_example"] else ""
@@ -59,7 +63,7 @@ for e in library:
 
 # %%
 def show_trace(name, bits):
-    t = fdnb.run_json("cards", "trace", name, "--input", bits, "--seed", SEED)
+    t = facedown.trace(name, input=bits, seed=SEED)
     print(f"{t['name']} on input {t['input']} (seed {t['seed']}): f = {int(t['expected_output'])}")
     for i, s in enumerate(t["steps"], start=1):
         drew = f"drew {s['hidden_permutation']}" if s["hidden_permutation"] else ""
@@ -101,7 +105,7 @@ def tree_layout(tree):
     return pos, children
 
 def draw_tree(name, ax, show_rows=True):
-    tree = fdnb.run_json("cards", "tree", name)
+    tree = facedown.state_tree(name)
     pos, _ = tree_layout(tree)
     verts = {v["id"]: v for v in tree["vertices"]}
     for e in tree["edges"]:
@@ -111,7 +115,7 @@ def draw_tree(name, ax, show_rows=True):
         if "→" in label and len(label) > 14:   # "turn 1 2 3 4 5 → ♣♣♥♥♥": keep what was seen
             label = label.split("→")[-1].strip()
         if e["label"] != "end":
-            ax.text((x0 + x1) / 2, -(y0 + y1) / 2, label, fontsize=7, ha="center", va="center",
+            ax.text((x0 + x1) / 2, -(y0 + y1) / 2, label, fontsize=9, ha="center", va="center",
                     color="tab:blue", bbox=dict(fc="white", ec="none", pad=0.5), zorder=3)
     colours = {"start": "tab:green", "": "0.85"}
     for vid, (x, y) in pos.items():
@@ -122,7 +126,7 @@ def draw_tree(name, ax, show_rows=True):
         if kind.startswith("end"):
             reached = "  ".join(v["reached"])
             rows = ", ".join(s["row"] for s in v["sequences"][:2])
-            ax.text(x, -y - 0.25, f"{rows}\nPr: {reached}", fontsize=7, ha="center", va="top")
+            ax.text(x, -y - 0.25, f"{rows}\nPr: {reached}", fontsize=9, ha="center", va="top")
     for kind, c in [("start", "tab:green"), ("after a shuffle or turn", "0.85"), ("end (output read)", "tab:orange")]:
         ax.scatter([], [], color=c, edgecolors="k", linewidths=0.5, label=kind)
     depth = max(y for _, y in pos.values())
@@ -131,7 +135,7 @@ def draw_tree(name, ax, show_rows=True):
     ax.set_xticks([])
     ax.set_xlabel(f"leaves (views); 'Pr' = probability of reaching the leaf for inputs {' '.join(tree['inputs'])}")
     ax.set_title(f"KWH state tree of {name} ({len(tree['vertices'])} vertices)")
-    ax.legend(loc="upper right", fontsize=7)
+    ax.legend(loc="upper right", fontsize=9)
     return tree
 
 fig, ax = plt.subplots(figsize=(14, 4.5))
@@ -186,9 +190,9 @@ def exact_views(tree):
     return views
 
 def plot_views(name, ax, runs=RUNS):
-    tree = fdnb.run_json("cards", "tree", name)
+    tree = facedown.state_tree(name)
     exact = exact_views(tree)
-    sim = fdnb.run_json("cards", "simulate", name, "--runs", runs, "--seed", SEED)
+    sim = facedown.simulate(name, runs=runs, seed=SEED)
     simulated = {v["view"]: v["counts"] for v in sim["views"]}
     labels = sorted(exact)
     inputs = tree["inputs"]
@@ -209,7 +213,7 @@ def plot_views(name, ax, runs=RUNS):
     ax.set_ylim(0, 1.4 * top)
     ax.set_yticks([t for t in ax.get_yticks() if t <= top + 1e-9])
     ax.set_title(f"{name}: view distribution per input")
-    ax.legend(fontsize=7, ncol=5, loc="upper center", title_fontsize=7,
+    ax.legend(fontsize=9, ncol=5, loc="upper center", title_fontsize=9,
               title=f"input (bars: exact; ×: simulated, {runs} runs, 95 % CI)")
     missing = set(simulated) - set(exact)
     assert not missing, f"simulated views the exact tree does not have: {missing}"
@@ -228,7 +232,7 @@ plt.show()
 
 # %%
 def analysis_row(name):
-    a = fdnb.run_json("cards", "analyze", name)
+    a = facedown.analyze(name)
     return a
 
 for name in ("five-card-trick", "mks-four-card-and"):
@@ -264,7 +268,7 @@ plt.show()
 
 # %%
 names = ["five-card-trick", "mks-four-card-and"] + bad
-rows = [fdnb.run_json("cards", "analyze", n) for n in names]
+rows = [facedown.analyze(n) for n in names]
 print(f"{'protocol':<28} {'security':<20} {'TV distance':<12} worst pair (view: Pr, Pr)")
 for a in rows:
     w = a["tv_worst"]
@@ -279,13 +283,13 @@ mi = [a["leak_beyond_output_bits"] for a in rows]
 ax.barh(y - 0.2, tv, 0.4, label="TV distance (distinguishing advantage, 0..1)")
 ax.barh(y + 0.2, mi, 0.4, label="I(X;V | f(X)) (bits, uniform inputs)")
 for yi, (t, m, a) in enumerate(zip(tv, mi, rows)):
-    ax.text(t + 0.01, yi - 0.2, a["tv_distance"], va="center", fontsize=8)
-    ax.text(m + 0.01, yi + 0.2, f"{m:.4f}", va="center", fontsize=8)
+    ax.text(t + 0.01, yi - 0.2, a["tv_distance"], va="center", fontsize=9)
+    ax.text(m + 0.01, yi + 0.2, f"{m:.4f}", va="center", fontsize=9)
 ax.set_yticks(y, names)
 ax.invert_yaxis()
 ax.set_xlabel("leakage (TV: probability; I: bits)")
 ax.set_title("What the view leaks beyond the output (exact analysis)")
-ax.legend(fontsize=8, loc="lower right")
+ax.legend(fontsize=9, loc="lower right")
 fig.tight_layout()
 fdnb.save(fig, "01_leakage")
 plt.show()
@@ -313,8 +317,8 @@ assert biased["tv_distance_f64"] > 0
 # Vegas protocol) they can, if a shuffle may be non-uniform:
 
 # %%
-lv = fdnb.run_json("cards", "search", "--deck", "♣♣♥♥", "--function", "and", "--committed",
-                   "--runtime", "las-vegas", "--shuffles", "closed", "--max-steps", "8", "--first")
+lv = facedown.search("♣♣♥♥", "and", 8, committed=True, runtime="las-vegas", shuffles="closed",
+                     first=True)
 print(f"found: {lv['found']}, radius {lv['length']}, {lv['states_explored']} states, "
       f"analyzer: {lv['analyses'][0]['runtime']}, {lv['analyses'][0]['security']}, "
       f"expected shuffles {lv['analyses'][0]['expected_shuffles']}\n")
@@ -327,21 +331,40 @@ print(lv["protocols"][0])
 # hours on these questions.
 
 # %%
-def per_depth(*extra):
-    r = fdnb.run_json("cards", "search", "--deck", "♣♣♥♥", "--function", "and", "--committed",
-                      "--shuffles", "uniform-closed", *extra)
+def per_depth(**bound):
+    r = facedown.search("♣♣♥♥", "and", committed=True, shuffles="uniform-closed", **bound)
     assert not r["found"]
     return [d["depth"] for d in r["per_depth"]], [d["states_explored"] for d in r["per_depth"]]
 
 fig, ax = plt.subplots(figsize=(8, 3.5))
-for label, extra in [("finite runtime (steps)", ("--max-steps", "16")),
-                     ("restart-free Las Vegas (radius)", ("--runtime", "las-vegas", "--max-steps", "20"))]:
-    x, y = per_depth(*extra)
+for label, bound in [("finite runtime (steps)", dict(max_steps=16)),
+                     ("restart-free Las Vegas (radius)", dict(runtime="las-vegas", max_steps=20))]:
+    x, y = per_depth(**bound)
     ax.semilogy(x, y, marker="o", label=label)
 ax.set_xlabel("bound")
 ax.set_ylabel("states expanded at this bound")
 ax.set_title("No four-card committed AND with uniform closed shuffles: work per bound")
-ax.legend(fontsize=8)
+ax.legend(fontsize=9)
 fig.tight_layout()
 fdnb.save(fig, "01_search")
 plt.show()
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Break the trick yourself.** Take `facedown.protocols()`'s source of `five-card-trick`,
+#    replace the random cut by a shuffle over only two rotations, and pass the text to
+#    `facedown.analyze`. Which security level does the analyzer give, and which pair of inputs
+#    does `tv_worst` name? Explain why in one sentence.
+# 2. **How many runs?** The crosses above use `RUNS` runs per input. Halve `RUNS` four times
+#    and watch the interval around one view's frequency: by what factor does it shrink when
+#    `RUNS` quadruples, and why?
+# 3. **What four cards cost.** Compare `runtime`, `expected_shuffles` and `max_shuffles` of
+#    `four-card-las-vegas-and` with those of `mks-four-card-and` (both use four cards). What
+#    does each protocol give up, and which kind of shuffle does each need?
+# 4. **Search a different function.** Run `facedown.search("♣♣♥♥", "xor", 4, committed=True)`.
+#    How long is the shortest protocol, and which published protocol in the library matches it?
+
+# %%
+# A starting point for exercise 1: the source of the five-card trick.
+print(next(p["source"] for p in library if p["name"] == "five-card-trick"))

@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -31,10 +32,14 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+import facedown
 import fdnb
 
+fdnb.style()
+
 SEED = 3
-print("facedown =", " ".join(fdnb.command()))
+CHEAT_GAMES = 200   # games per deviation in the cheating harness: 99.9 % intervals about 0.05 wide
+print("facedown", facedown.__version__, "(Python package); CLI:", fdnb.shown_command())
 
 # %% [markdown]
 # ## A deal: each player's hand as he sees it, and what it cost
@@ -44,8 +49,7 @@ print("facedown =", " ".join(fdnb.command()))
 # of messages that must follow one another, which dominates on a real network.
 
 # %%
-deal = fdnb.run_json("dealer", "deal", "--players", 3, "--cards", 12, "--hand", 3,
-                     "--public", 1, "--seed", SEED)
+deal = facedown.deal(3, cards=12, hand=3, public=1, seed=SEED)
 for i, hand in enumerate(deal["hands"], start=1):
     print(f"player {i} sees his hand: {hand}   (the others see nothing of it)")
 print(f"public card: {deal['public']}")
@@ -80,8 +84,7 @@ plt.show()
 
 # %%
 players = [3, 4, 5, 6]
-deals = [fdnb.run_json("dealer", "deal", "--players", n, "--cards", 52, "--hand", 2,
-                       "--public", 5, "--seed", SEED) for n in players]
+deals = [facedown.deal(n, cards=52, hand=2, public=5, seed=SEED) for n in players]
 assert all(d["audit"]["passed"] for d in deals)
 fig = fdnb.plot_deal_cost(players, deals, "Dealer: cost of a 52-card deal (2 per hand, 5 public)")
 fdnb.save(fig, "02_deal_cost")
@@ -168,12 +171,12 @@ if HAVE_HARNESS:
         cmap = plt.get_cmap("Reds").copy()
         cmap.set_bad("0.88")   # grey: the target is (part of) the coalition's own cards
         im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
-        ax.set_xticks(range(len(targets)), targets, rotation=40, ha="right", fontsize=8)
-        ax.set_yticks(range(len(coalitions)), [f"players {c}" for c in coalitions], fontsize=8)
+        ax.set_xticks(range(len(targets)), targets, rotation=40, ha="right", fontsize=9)
+        ax.set_yticks(range(len(coalitions)), [f"players {c}" for c in coalitions], fontsize=9)
         ax.set_xlabel("target")
         for (i, j), v in np.ndenumerate(grid):
             if not np.isnan(v):
-                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7)
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=9)
         ax.set_title(f"schedule: {sch}", fontsize=9)
     fig.colorbar(im, ax=axes[0].tolist(), label="excess leakage (bits; grey = own cards)")
     fig.suptitle(f"Collusion table: excess leakage per coalition and target, N = {coll['players']}, "
@@ -217,7 +220,7 @@ if HAVE_HARNESS:
                  f"n = {leak['cards']}, {leak['method']})")
     import textwrap
     handles, labels = ax.get_legend_handles_labels()
-    ax.legend(handles, ["\n".join(textwrap.wrap(l, 60)) for l in labels], fontsize=7, loc="upper right")
+    ax.legend(handles, ["\n".join(textwrap.wrap(l, 60)) for l in labels], fontsize=9, loc="upper right")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fdnb.save(fig, "02_leakage")
@@ -226,16 +229,16 @@ if HAVE_HARNESS:
 # %% [markdown]
 # ### The cheating harness
 #
-# Every deviation of every player over a few seeded games: how often it steered a card, how
+# Every deviation of every player over CHEAT_GAMES seeded games: how often it steered a card, how
 # often the audit detected it and named the cheater (with the Wilson interval the CLI reports,
 # 99.9 % two-sided), and whether an honest player was ever framed. Some deviations (e.g. a
 # selective abort) only apply in some games, so the number of games varies by row.
 
 # %%
 if HAVE_HARNESS:
-    ch = fdnb.run_json("dealer", "cheat", "--players", 3, "--cards", 6, "--samples", 10, "--seed", SEED)
+    ch = fdnb.run_json("dealer", "cheat", "--players", 3, "--cards", 6, "--samples", CHEAT_GAMES, "--seed", SEED)
     crow = ch["rows"]
-    print(f"{ch['trials']} games per deviation, seed {ch['seed']}, {ch['wall_ms']:.0f} ms\n")
+    print(f"{ch['trials']} games per deviation, seed {ch['seed']}, {fdnb.wall_ms(ch):.0f} ms\n")
     print(f"{'player':>6} {'deviation':<16} {'games':>5} {'steered':>7} {'detected':>8} {'named':>5} "
           f"{'framed':>6}  named: 99.9 % Wilson interval")
     for r in crow:
@@ -251,12 +254,12 @@ if HAVE_HARNESS:
     x = np.arange(len(crow))
     ax.bar(x, named, yerr=[named - lo, hi - named], capsize=2, label="audit names the cheater (99.9 % Wilson interval)")
     ax.plot(x, [r["steered"] / r["trials"] for r in crow], "kx", label="games where the cheat changed a card")
-    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
+    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=9)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("cheater : deviation")
     ax.set_ylabel("fraction of games")
     ax.set_title(f"Cheating harness, N = {ch['players']}, n = {ch['cards']}, up to {ch['trials']} games per deviation")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fdnb.save(fig, "02_cheat")
     plt.show()
@@ -289,15 +292,36 @@ if HAVE_HARNESS:
     mid = np.array([a["all_recovered"] / a["trials"] for a in allr])
     ax.errorbar(x + 0.2, mid, yerr=[mid - lo, hi - mid], fmt="k.", capsize=2,
                 label="games with every hidden card recovered (99.9 % Wilson)")
-    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
+    ax.set_xticks(x, labels, rotation=60, ha="right", fontsize=9)
     ax.set_ylim(0, 1.05)
     ax.set_xlabel("coalition → target")
     ax.set_ylabel("fraction of hidden cards / of games")
     ax.set_title(f"52-card deal, N = 3, 2 per hand, 5 public: what coalitions recover (seed {big['seed']})")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    ax.legend(fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fdnb.save(fig, "02_collusion_52")
     plt.show()
     singles = [r for r in big["rows"] if len(r["coalition"]) == 1]
     print(f"single players: largest excess leakage {max(r['excess_bits'] for r in singles):.4f} bits; "
           f"coalitions of two: largest {max(r['excess_bits'] for r in big['rows'] if len(r['coalition']) == 2):.4f} bits")
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Every cheat.** Run `facedown.deal(3, cards=12, hand=3, seed=SEED, cheat=f"{p}:{kind}")`
+#    for every player `p` and every kind (`value@0`, `announce@0`, `switch`, `reveal`, `helper`,
+#    `withhold@0`). Which deviations does the audit catch, and is the blamed player always the
+#    cheater? For a deviation that passes the audit, find out from the rows of the cheating
+#    harness above whether it could have changed a card at all.
+# 2. **Cost per player.** From the deals against $N$ above, fit messages and rounds to
+#    polynomials in $N$. Which phase dominates for $N = 6$?
+# 3. **The published scheme.** Deal with `scheme="published"` (three players only). Which player
+#    has no private path, and what does that mean for a hand dealt to him?
+# 4. **Tighter intervals.** Raise `CHEAT_GAMES` to 1000 and rerun the cheating harness: how much
+#    narrower is the lower end of the 99.9 % interval, and what does it cost in time?
+
+# %%
+# A starting point for exercise 1.
+for kind in ("value@0", "switch"):
+    d = facedown.deal(3, cards=12, hand=3, seed=SEED, cheat=f"1:{kind}")
+    print(f"1:{kind:<10} audit passed {d['audit']['passed']}, blamed {d['audit']['blame']}")

@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -28,7 +29,10 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+import facedown
 import fdnb
+
+fdnb.style()
 
 PLAYERS = 4
 CARDS = 52
@@ -37,7 +41,7 @@ PUBLIC = 5
 SEED = 7
 REPS = 3          # shuffle prove/verify repetitions per deck size (the README uses 101)
 TOKEN_REPS = 201  # reveal-token and masking repetitions (the README uses 1001)
-print("facedown =", " ".join(fdnb.command()))
+print("facedown", facedown.__version__, "(Python package); CLI:", fdnb.shown_command())
 
 # %% [markdown]
 # ## The protocol, step by step
@@ -56,8 +60,7 @@ print("facedown =", " ".join(fdnb.command()))
 # ## A deal: hands, public cards, audit, cost
 
 # %%
-deal = fdnb.run_json("poker", "deal", "--players", PLAYERS, "--cards", CARDS,
-                     "--hand", HAND, "--public", PUBLIC, "--seed", SEED)
+deal = facedown.deal(PLAYERS, cards=CARDS, hand=HAND, public=PUBLIC, seed=SEED, backend="poker")
 RANKS, SUITS = "23456789TJQKA", "♣♦♥♠"
 def card_name(c):
     """Card number 0..51 as rank and suit (only a display convention for 52 cards)."""
@@ -116,7 +119,7 @@ ax1.set_yticks(y, names)
 ax1.set_xscale("log")
 ax1.set_xlabel("time per operation (ms, log scale)")
 ax1.set_title(f"Time of each step, {CARDS}-card deck")
-ax1.legend(loc="lower right", fontsize=7)
+ax1.legend(loc="lower right", fontsize=9)
 ax2.barh(y, [r[5] for r in rows], color="tab:green", label="proof / token size")
 ax2.set_yticks(y, names)
 ax2.set_xscale("log")
@@ -180,8 +183,8 @@ for n, b in zip(sizes, sweep):
 
 # %%
 players = [2, 3, 4, 5, 6]
-deals = [fdnb.run_json("poker", "deal", "--players", p, "--cards", CARDS, "--hand", HAND,
-                       "--public", PUBLIC, "--seed", SEED) for p in players]
+deals = [facedown.deal(p, cards=CARDS, hand=HAND, public=PUBLIC, seed=SEED, backend="poker")
+         for p in players]
 assert all(d["audit"]["passed"] for d in deals)
 fig = fdnb.plot_deal_cost(players, deals, f"Cost of a {CARDS}-card deal ({HAND} per hand, {PUBLIC} public)")
 fdnb.save(fig, "03_deal_cost")
@@ -190,3 +193,21 @@ for p, d in zip(players, deals):
     c = d["cost"]
     print(f"N = {p}: {c['messages']:4d} messages, {c['bytes']:8,d} bytes, {c['rounds']:3d} rounds, "
           f"messages / (N(N-1)) = {c['messages'] / (p * (p - 1)):.2f}")
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Where do the bytes go?** For one deal, compare `deal["cost"]["bytes"]` with the proof
+#    and deck sizes from the bench: what fraction of the traffic are shuffle proofs?
+# 2. **Two players.** Mental poker works for $N = 2$, the permutation-sharing dealer does not
+#    (`facedown.deal(2)` raises `DealError`). Why does the dealer need a third player?
+# 3. **Deck size.** Deal with `cards=13, 26, 52` and plot bytes against the deck size. Is it
+#    linear, as the $3n + 4$ scalars of the shuffle argument suggest?
+# 4. **Seeds.** Show that two deals with the same seed are identical, and that the seed is
+#    recorded in the result. Why does a reproducible deal not weaken the protocol?
+
+# %%
+# A starting point for exercise 4.
+a = facedown.deal(2, cards=10, seed=1, backend="poker")
+b = facedown.deal(2, cards=10, seed=1, backend="poker")
+print(a["hands"], b["hands"], a["seed"])

@@ -1,6 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
+#     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -32,38 +33,35 @@
 import matplotlib.pyplot as plt
 import numpy as np
 
+import facedown
 import fdnb
 
+fdnb.style()
+
 SEED = 0
-print("facedown =", " ".join(fdnb.command()))
-HAVE_COMPARE = fdnb.has_subcommand("compare")
-if not HAVE_COMPARE:
-    fdnb.skipped("04_compare", "this facedown binary has no `compare` subcommand; rebuild it from a "
-                 "tree that contains src/cli/compare.rs to run this notebook (no figure is drawn "
-                 "from invented data)")
+print("facedown", facedown.__version__, "(Python package)")
 
 # %%
-if HAVE_COMPARE:
-    cmp = fdnb.run_json("compare", "--seed", SEED)
-    rows = cmp["rows"]
-    workloads = list(dict.fromkeys(r["workload"] for r in rows))
-    backends = list(dict.fromkeys(r["backend"] for r in rows))
-    cell = {(r["workload"], r["backend"]): r for r in rows}
-    def num(x, digits=2):
-        return "—" if x is None else (f"{x:,.{digits}f}" if isinstance(x, float) else f"{x:,}")
-    def bits(x):
-        return "n/a" if x is None else ("0" if x == 0 else f"{x:.4f}")
-    ww = max(len(w) for w in workloads)
-    short = {w: w.split(" (")[0] for w in workloads}   # "poker (4p, 52 cards, …)" → "poker" on axes
-    print(f"seed {cmp['seed']}; means per run\n")
-    print(f"{'workload':<{ww}} {'backend':<10} {'runs':>5} {'wall ms':>9} {'CPU ms':>9} {'messages':>9} "
-          f"{'bytes':>10} {'rounds':>7} {'excess bits':>11}  security")
-    for r in rows:
-        print(f"{r['workload']:<{ww}} {r['backend']:<10} {r['runs']:>5} {num(r['wall_ms'], 3):>9} "
-              f"{num(r['cpu_ms'], 3):>9} {num(r['messages'], 1):>9} {num(r['bytes'], 0):>10} "
-              f"{num(r['rounds'], 1):>7} {bits(r['excess_bits']):>11}  {r['security']}")
-        for n in r.get("notes", []):
-            print(f"{'':<{ww + 12}}note: {n}")
+cmp = facedown.compare(seed=SEED)
+rows = cmp["rows"]
+workloads = list(dict.fromkeys(r["workload"] for r in rows))
+backends = list(dict.fromkeys(r["backend"] for r in rows))
+cell = {(r["workload"], r["backend"]): r for r in rows}
+def num(x, digits=2):
+    return "—" if x is None else (f"{x:,.{digits}f}" if isinstance(x, float) else f"{x:,}")
+def bits(x):
+    return "n/a" if x is None else ("0" if x == 0 else f"{x:.4f}")
+ww = max(len(w) for w in workloads)
+short = {w: w.split(" (")[0] for w in workloads}   # "poker (4p, 52 cards, …)" → "poker" on axes
+print(f"seed {cmp['seed']}; means per run\n")
+print(f"{'workload':<{ww}} {'backend':<10} {'runs':>5} {'wall ms':>9} {'CPU ms':>9} {'messages':>9} "
+      f"{'bytes':>10} {'rounds':>7} {'excess bits':>11}  security")
+for r in rows:
+    print(f"{r['workload']:<{ww}} {r['backend']:<10} {r['runs']:>5} {num(r['wall_ms'], 3):>9} "
+          f"{num(r['cpu_ms'], 3):>9} {num(r['messages'], 1):>9} {num(r['bytes'], 0):>10} "
+          f"{num(r['rounds'], 1):>7} {bits(r['excess_bits']):>11}  {r['security']}")
+    for n in r.get("notes", []):
+        print(f"{'':<{ww + 12}}note: {n}")
 
 # %% [markdown]
 # ## Cost
@@ -84,39 +82,37 @@ def grouped(ax, key, ylabel, log=True):
         for xi, v in zip(xs, vals):
             if not v:   # None: not reported; 0: nothing to draw on a log scale
                 ax.text(xi, 0.01, "n/a" if v is None else "0", ha="center", va="bottom",
-                        fontsize=7, transform=ax.get_xaxis_transform())
+                        fontsize=9, transform=ax.get_xaxis_transform())
     if log:
         ax.set_yscale("log")
-    ax.set_xticks(x, [short[w] for w in workloads], rotation=30, ha="right", fontsize=8)
+    ax.set_xticks(x, [short[w] for w in workloads], rotation=30, ha="right", fontsize=9)
     ax.set_ylabel(ylabel)
     ax.grid(axis="y", alpha=0.3)
 
-if HAVE_COMPARE:
-    fig, axes = plt.subplots(2, 2, figsize=(14, 9))
-    grouped(axes[0, 0], "cpu_ms", "CPU time per run (ms, log)")
-    axes[0, 0].set_title("CPU time")
-    grouped(axes[0, 1], "messages", "messages per run (log)")
-    axes[0, 1].set_title("Messages (point-to-point deliveries)")
-    grouped(axes[1, 0], "bytes", "bytes per run (log)")
-    axes[1, 0].set_title("Bytes sent")
-    grouped(axes[1, 1], "rounds", "rounds per run (log)")
-    axes[1, 1].set_title("Rounds (longest chain of sequential messages)")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, title="backend", loc="upper right", ncol=len(backends), fontsize=9)
-    fig.suptitle(f"Cost of every workload on every backend (facedown compare, seed {cmp['seed']})", x=0.35)
-    fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fdnb.save(fig, "04_cost")
-    plt.show()
+fig, axes = plt.subplots(2, 2, figsize=(14, 9))
+grouped(axes[0, 0], "cpu_ms", "CPU time per run (ms, log)")
+axes[0, 0].set_title("CPU time")
+grouped(axes[0, 1], "messages", "messages per run (log)")
+axes[0, 1].set_title("Messages (point-to-point deliveries)")
+grouped(axes[1, 0], "bytes", "bytes per run (log)")
+axes[1, 0].set_title("Bytes sent")
+grouped(axes[1, 1], "rounds", "rounds per run (log)")
+axes[1, 1].set_title("Rounds (longest chain of sequential messages)")
+handles, labels = axes[0, 0].get_legend_handles_labels()
+fig.legend(handles, labels, title="backend", loc="upper right", ncol=len(backends), fontsize=9)
+fig.suptitle(f"Cost of every workload on every backend (facedown compare, seed {cmp['seed']})", x=0.35)
+fig.tight_layout(rect=(0, 0, 1, 0.95))
+fdnb.save(fig, "04_cost")
+plt.show()
 
 # %%
-if HAVE_COMPARE:
-    fig, ax = plt.subplots(figsize=(10, 4.5))
-    grouped(ax, "wall_ms", "wall-clock time per run (ms, log)")
-    ax.set_title("Wall-clock time per run (shared machine: compare with the CPU time above)")
-    ax.legend(title="backend", fontsize=8)
-    fig.tight_layout()
-    fdnb.save(fig, "04_wall")
-    plt.show()
+fig, ax = plt.subplots(figsize=(10, 4.5))
+grouped(ax, "wall_ms", "wall-clock time per run (ms, log)")
+ax.set_title("Wall-clock time per run (shared machine: compare with the CPU time above)")
+ax.legend(title="backend", fontsize=9)
+fig.tight_layout()
+fdnb.save(fig, "04_wall")
+plt.show()
 
 # %% [markdown]
 # ## Security
@@ -129,38 +125,54 @@ if HAVE_COMPARE:
 # workload securely and refused it.
 
 # %%
-if HAVE_COMPARE:
-    grid = np.full((len(workloads), len(backends)), np.nan)
-    for (wl, b), r in cell.items():
-        if r["excess_bits"] is not None:
-            grid[workloads.index(wl), backends.index(b)] = r["excess_bits"]
-    fig, ax = plt.subplots(figsize=(3.2 * len(backends) + 2, 0.6 * len(workloads) + 2))
-    vmax = max(1.0, np.nanmax(grid) if np.isfinite(grid).any() else 1.0)
-    cmap = plt.get_cmap("Reds").copy()
-    cmap.set_bad("0.88")   # grey: the harness does not apply (computational security) or not run
-    im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
-    for i, wl in enumerate(workloads):
-        for j, b in enumerate(backends):
-            r = cell.get((wl, b))
-            if r is None:
-                text = "not run"
-            elif r["runs"] == 0:
-                text = f"{r['security']}\nunsupported (see notes)"
-            else:
-                text = f"{r['security']}\nexcess: {bits(r['excess_bits'])}"
-            ax.text(j, i, text, ha="center", va="center", fontsize=7)
-    ax.set_xticks(range(len(backends)), backends)
-    ax.set_yticks(range(len(workloads)), [short[w] for w in workloads])
-    ax.set_xlabel("backend")
-    ax.set_ylabel("workload")
-    fig.colorbar(im, ax=ax, label="worst single-party excess leakage (bits; grey = n/a)")
-    ax.set_title("Security model and excess leakage per workload and backend")
-    fig.tight_layout()
-    fdnb.save(fig, "04_security")
-    plt.show()
-    leaky = [r for r in rows if r["excess_bits"]]
-    for r in leaky:
-        party = f" to player {r['excess_party']}" if r.get("excess_party") else ""
-        print(f"LEAKS: {r['workload']} on {r['backend']}: {r['excess_bits']:.4f} bits{party}")
-    if not leaky:
-        print("no workload leaks to a single party on any backend where the harness applies")
+grid = np.full((len(workloads), len(backends)), np.nan)
+for (wl, b), r in cell.items():
+    if r["excess_bits"] is not None:
+        grid[workloads.index(wl), backends.index(b)] = r["excess_bits"]
+fig, ax = plt.subplots(figsize=(3.2 * len(backends) + 2, 0.6 * len(workloads) + 2))
+vmax = max(1.0, np.nanmax(grid) if np.isfinite(grid).any() else 1.0)
+cmap = plt.get_cmap("Reds").copy()
+cmap.set_bad("0.88")   # grey: the harness does not apply (computational security) or not run
+im = ax.imshow(np.ma.masked_invalid(grid), cmap=cmap, vmin=0, vmax=vmax, aspect="auto")
+for i, wl in enumerate(workloads):
+    for j, b in enumerate(backends):
+        r = cell.get((wl, b))
+        if r is None:
+            text = "not run"
+        elif r["runs"] == 0:
+            text = f"{r['security']}\nunsupported (see notes)"
+        else:
+            text = f"{r['security']}\nexcess: {bits(r['excess_bits'])}"
+        ax.text(j, i, text, ha="center", va="center", fontsize=9)
+ax.set_xticks(range(len(backends)), backends)
+ax.set_yticks(range(len(workloads)), [short[w] for w in workloads])
+ax.set_xlabel("backend")
+ax.set_ylabel("workload")
+fig.colorbar(im, ax=ax, label="worst single-party excess leakage (bits; grey = n/a)")
+ax.set_title("Security model and excess leakage per workload and backend")
+fig.tight_layout()
+fdnb.save(fig, "04_security")
+plt.show()
+leaky = [r for r in rows if r["excess_bits"]]
+for r in leaky:
+    party = f" to player {r['excess_party']}" if r.get("excess_party") else ""
+    print(f"LEAKS: {r['workload']} on {r['backend']}: {r['excess_bits']:.4f} bits{party}")
+if not leaky:
+    print("no workload leaks to a single party on any backend where the harness applies")
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. **Latency.** Rerun the comparison with `facedown.compare(seed=SEED, latency_ms=20)` (it takes
+#    longer) and plot `wall_ms_at_latency` per backend. Which backend suffers most from a slow
+#    network, and which column of the table predicts it?
+# 2. **One workload.** `facedown.workloads()` lists the rows; `facedown.compare(only=...)` runs
+#    one. Compare the ideal table's messages with the dealer's for `mks-four-card-and`: where do
+#    the dealer's messages come from?
+# 3. **Leakage.** Which rows have a non-zero `excess_bits`? Read their notes and explain what a
+#    single curious player learns there.
+# 4. **Seeds.** Run the comparison with two seeds. Which columns change, and which cannot?
+
+# %%
+# A starting point for exercise 2.
+print(facedown.workloads())

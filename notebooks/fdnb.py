@@ -1,8 +1,9 @@
 """Helpers shared by the facedown teaching notebooks.
 
 The notebooks never compute a protocol result themselves: every number comes from the
-``facedown`` command-line tool's ``--json`` output.  This module finds the binary, runs it
-and saves figures.
+``facedown`` Python package (``pip install ./python``) or, for the harnesses it does not wrap,
+from the ``facedown`` command-line tool's ``--json`` output.  This module finds the binary,
+runs it, sets the figure style and saves figures.
 
 * ``FACEDOWN``          path to the ``facedown`` binary; when unset, ``target/release/facedown``
                         (under ``CARGO_TARGET_DIR`` if set) is used if it exists, else
@@ -34,6 +35,17 @@ def command() -> list[str]:
     if built.is_file():
         return [str(built)]
     return ["cargo", "run", "--release", "--quiet", "--"]
+
+
+def shown_command() -> str:
+    """The command line that runs ``facedown``, with paths inside the repository written
+    relative to it (so an executed notebook names no path of the machine it ran on)."""
+    def rel(arg: str) -> str:
+        try:
+            return str(Path(arg).resolve().relative_to(ROOT))
+        except ValueError:
+            return arg if not Path(arg).is_absolute() else Path(arg).name
+    return " ".join(rel(a) for a in command())
 
 
 class MissingSubcommand(RuntimeError):
@@ -84,12 +96,44 @@ def skipped(notebook: str, reason: str) -> None:
             f.write(reason + "\n")
 
 
+#: Resolution of saved and embedded figures (print quality).
+DPI = 200
+
+
+def style() -> None:
+    """Figure defaults for print: readable fonts, and figures embedded in the notebook at
+    ``DPI`` (shown at their normal size, as on a high-resolution screen)."""
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update({
+        "figure.dpi": DPI / 2,
+        "savefig.dpi": DPI,
+        "font.size": 11,
+        "axes.titlesize": 12,
+        "axes.labelsize": 11,
+        "xtick.labelsize": 10,
+        "ytick.labelsize": 10,
+        "legend.fontsize": 9,
+    })
+    try:
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+
+        set_matplotlib_formats("retina")   # PNG at 2 × figure.dpi = DPI
+    except ImportError:   # outside Jupyter
+        pass
+
+
 def save(fig, name: str) -> None:
-    """Saves ``fig`` as ``$FACEDOWN_FIGURES/NAME.png`` when that variable is set."""
+    """Saves ``fig`` as ``$FACEDOWN_FIGURES/NAME.png`` (at ``DPI``) when that variable is set."""
     out = os.environ.get("FACEDOWN_FIGURES")
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        fig.savefig(Path(out) / f"{name}.png", dpi=80, bbox_inches="tight")
+        fig.savefig(Path(out) / f"{name}.png", dpi=DPI, bbox_inches="tight")
+
+
+def wall_ms(doc: dict) -> float:
+    """The wall time of a CLI JSON document in ms (``wall_ms``; ``wall_time_ms`` in older builds)."""
+    return doc["wall_ms"] if "wall_ms" in doc else doc["wall_time_ms"]
 
 
 def frac(text: str) -> float:
