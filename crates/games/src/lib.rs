@@ -1,0 +1,21 @@
+//! The games of the facedown seed documents: rules engines, bots and exact solvers.
+//!
+//! Every game is a [`game::Game`]: a state built from its setup (the rules and the deal), the
+//! moves legal for the player to move, what each player sees, and a replayable move log whose
+//! [`game::audit`] names the first player who broke a rule. Moves name cards by identity, so
+//! a table of distrustful players can check each one against what its author held.
+//!
+//! * [`cards`]: playing cards named by identity, in the two-character format (`QH`, `TD`);
+//! * [`game`]: the game trait, the log, the rule audit, bots and a driver;
+//! * [`chopsticks`]: the hand game as the `(p, r)` game with the seed's variants, its
+//!   retrograde solution and its position counts;
+//! * [`devyatka`]: Девятка (Codeforces 1769D2), its exact solver and the importance of the
+//!   first move.
+//!
+//! This crate has no cryptography and knows nothing of the face-down tables; the tables play
+//! its games.
+
+pub mod cards;
+pub mod chopsticks;
+pub mod devyatka;
+pub mod game;
