@@ -10,7 +10,11 @@
 //! * [`chopsticks`]: the hand game as the `(p, r)` game with the seed's variants, its
 //!   retrograde solution and its position counts;
 //! * [`devyatka`]: Девятка (Codeforces 1769D2), its exact solver and the importance of the
-//!   first move.
+//!   first move;
+//! * [`ninety_nine`]: David Parlett's Ninety-Nine in the fourteen variants of the seeds, with a
+//!   heuristic bot, and deals in series (a game to 100, a rubber) with their audit;
+//! * [`golf`]: Golf with nine or six cards, one or more decks and Jokers, a greedy bot and the
+//!   nine-round game.
 //!
 //! This crate has no cryptography and knows nothing of the face-down tables; the tables play
 //! its games.
@@ -19,3 +23,5 @@ pub mod cards;
 pub mod chopsticks;
 pub mod devyatka;
 pub mod game;
+pub mod golf;
+pub mod ninety_nine;
