@@ -14,13 +14,15 @@
 //! * [`ninety_nine`]: David Parlett's Ninety-Nine in the fourteen variants of the seeds, with a
 //!   heuristic bot, and deals in series (a game to 100, a rubber) with their audit;
 //! * [`golf`]: Golf with nine or six cards, one or more decks and Jokers, a greedy bot and the
-//!   nine-round game.
+//!   nine-round game;
+//! * [`claims`]: every numeric claim of the seeds, recomputed, with a verdict.
 //!
 //! This crate has no cryptography and knows nothing of the face-down tables; the tables play
 //! its games.
 
 pub mod cards;
 pub mod chopsticks;
+pub mod claims;
 pub mod devyatka;
 pub mod game;
 pub mod golf;

@@ -19,6 +19,7 @@
 //! The game has no hidden information; here it is the exact-solver example, a game graph small
 //! enough to see whole.
 
+pub mod analysis;
 pub mod census;
 pub mod index;
 pub mod rules;
