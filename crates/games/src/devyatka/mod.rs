@@ -328,6 +328,15 @@ impl Devyatka {
         self.deal
     }
 
+    /// The signed result of optimal play from here on (the result itself once the game is
+    /// over).
+    pub fn value(&self, solver: &mut Solver) -> i8 {
+        match self.outcome() {
+            Some(o) => o.result,
+            None => solver.value_at(&self.deal, self.table, self.mover),
+        }
+    }
+
     /// The cards optimal for the player to move (by the exact solver); empty when he must
     /// pass.
     pub fn best_cards(&self, solver: &mut Solver) -> Vec<Card> {

@@ -165,7 +165,7 @@ impl Solver {
                 let place = PLACE[usize::from(suit)];
                 out[n] = Step {
                     card,
-                    key: key + (u32::from(next) - c) * place,
+                    key: key - c * place + u32::from(next) * place,
                     codes: codes & !(0xff << shift) | u32::from(next) << shift,
                     order: opens(card, own),
                 };
@@ -281,6 +281,13 @@ impl Solver {
             }
         }
         best
+    }
+
+    /// The value of the position with cards `table` down and `mover` to move.
+    pub(crate) fn value_at(&mut self, deal: &Deal, table: u64, mover: Player) -> i8 {
+        self.load(deal);
+        let (key, codes) = position_of(table);
+        self.search(key, codes, table, mover, WIDEST.0, WIDEST.1)
     }
 
     /// The cards (indices) that are optimal for the player to move at `table`; empty when he

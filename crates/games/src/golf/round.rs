@@ -644,7 +644,7 @@ mod tests {
         let column = cards("4C AS KS 4D 3C AD 4H 6H KH");
         assert_eq!(score_grid(Layout::Nine, &column, 0.0), 11.0);
         let none = cards("4C 4D 5H AS KS 3C AD 6H KH");
-        assert_eq!(score_grid(Layout::Nine, &none, 0.0), 25.0);
+        assert_eq!(score_grid(Layout::Nine, &none, 0.0), 24.0);
     }
 
     #[test]
