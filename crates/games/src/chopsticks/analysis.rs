@@ -191,6 +191,34 @@ pub fn one_move_lookahead(graph: &Graph, solution: &Solution) -> Lookahead {
     }
 }
 
+/// The fewest moves of lookahead that keep either player from losing: avoiding every position
+/// from which the opponent can force a win within that many moves.
+pub fn lookahead_needed(graph: &Graph, solution: &Solution) -> Option<u32> {
+    (1..64).find(|&k| {
+        [true, false].into_iter().all(|first| {
+            let safe = |c: u32| !matches!(solution.value(c), Value::Win(d) if d <= k);
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = vec![(0u32, first)];
+            while let Some((id, mine)) = stack.pop() {
+                if !seen.insert((id, mine)) || graph.status(id) != Status::Ongoing {
+                    continue;
+                }
+                let next: Vec<u32> = graph
+                    .successors(id)
+                    .iter()
+                    .map(|&(c, _)| c)
+                    .filter(|&c| !mine || safe(c))
+                    .collect();
+                if mine && next.is_empty() {
+                    return false;
+                }
+                stack.extend(next.into_iter().map(|c| (c, !mine)));
+            }
+            true
+        })
+    })
+}
+
 /// Whether a strategy of the seed's kind wins for the first player: after each of his moves
 /// the hands at one seat are fixed (the seed's cutoff strategy: `[1211]`, then `[ab12]`),
 /// except the forced first move, and he wins at once when he can. `strong`: every such choice

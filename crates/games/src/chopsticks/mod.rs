@@ -19,6 +19,21 @@
 //! The game has no hidden information; here it is the exact-solver example, a game graph small
 //! enough to see whole.
 
+/// The rules in brief (this crate's words), for `facedown games rules chopsticks`.
+pub const RULES: &str = "\
+Chopsticks, the hand game: p players, each with two hands that start with one finger up.
+
+Attack: add the fingers of one of your live hands to a live hand of an opponent. With the
+  official rollover a hand reaching exactly 5 dies; over 5 it loses 5.
+Split: move fingers between your own hands - a transfer between two live hands, or a division
+  reviving a dead hand; the hands must change and none may reach 5.
+A player with two dead hands is out; the last player left wins.
+Positions are written [ABCD]: the mover's hands A <= B, then the other player's C <= D.
+Variants (--rules): cutoff, misere, suicide, meta, swaps=N, logan, sudden-death, zombie,
+  integers, self-attack, suns, transfers-only, divisions-only, halves, halves-odd, no-splits,
+  hands=N, out-pass; --rollover R for the (p, r) game.
+";
+
 pub mod analysis;
 pub mod census;
 pub mod index;
@@ -81,12 +96,6 @@ pub struct View {
     pub mover: PartyId,
     /// Moves made so far.
     pub plies: u32,
-}
-
-impl Serialize for Position {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
 }
 
 /// How a game ended.

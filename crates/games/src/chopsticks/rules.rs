@@ -126,6 +126,68 @@ impl Rules {
         rules
     }
 
+    /// The switches [`Rules::apply`] knows, for help texts.
+    pub const SWITCHES: &'static [&'static str] = &[
+        "cutoff",
+        "misere",
+        "suicide",
+        "meta",
+        "swaps=N",
+        "logan",
+        "sudden-death",
+        "zombie",
+        "integers",
+        "self-attack",
+        "suns",
+        "transfers-only",
+        "divisions-only",
+        "halves",
+        "halves-odd",
+        "no-splits",
+        "hands=N",
+        "out-pass",
+    ];
+
+    /// Turns on a variant by name (see [`Rules::SWITCHES`]); `swaps=N` and `hands=N` take a
+    /// number.
+    pub fn apply(&mut self, switch: &str) -> Result<(), RulesError> {
+        let number = |text: &str| {
+            text.parse::<u8>()
+                .map_err(|_| RulesError(format!("`{switch}`: `{text}` is not a number")))
+        };
+        match switch.split_once('=') {
+            Some(("swaps", n)) => self.swaps = Some(number(n)?),
+            Some(("hands", n)) => self.hands = number(n)?,
+            Some(_) => return Err(RulesError(format!("unknown switch `{switch}`"))),
+            None => match switch {
+                "cutoff" => self.overflow = Overflow::Cutoff,
+                "misere" => self.misere = true,
+                "suicide" => self.suicide = true,
+                "meta" => self.meta = true,
+                "swaps" => self.swaps = Some(3),
+                "logan" => self.logan = true,
+                "sudden-death" => self.sudden_death = true,
+                "zombie" => self.zombie = true,
+                "integers" => self.integers = true,
+                "self-attack" => self.self_attack = true,
+                "suns" => self.suns = true,
+                "transfers-only" => self.splits = Splits::TransfersOnly,
+                "divisions-only" => self.splits = Splits::DivisionsOnly,
+                "halves" => self.splits = Splits::Halves { odd: false },
+                "halves-odd" => self.splits = Splits::Halves { odd: true },
+                "no-splits" => self.splits = Splits::None,
+                "out-pass" => self.out_players_pass = true,
+                _ => {
+                    return Err(RulesError(format!(
+                        "unknown switch `{switch}` (known: {})",
+                        Rules::SWITCHES.join(", ")
+                    )))
+                }
+            },
+        }
+        self.validate()
+    }
+
     /// Checks the parameters.
     pub fn validate(&self) -> Result<(), RulesError> {
         let bad = |why: String| Err(RulesError(why));
@@ -141,13 +203,10 @@ impl Rules {
         Ok(())
     }
 
-    /// The bound on consecutive swaps or passes, when either is allowed.
+    /// The bound on consecutive swaps (and Logan passes), when there is one: positions then
+    /// carry a counter per player.
     pub(crate) fn pass_bound(&self) -> Option<u8> {
-        if self.swaps.is_some() || self.logan {
-            Some(self.swaps.unwrap_or(u8::MAX))
-        } else {
-            None
-        }
+        self.swaps
     }
 
     /// The start position: every hand at 1 (at `r − 1` with suns), the first player to move.
@@ -239,16 +298,16 @@ impl Rules {
             return;
         }
         self.for_each_split(pos, &mut f);
-        if let Some(bound) = self.pass_bound() {
-            let live: Vec<u8> = me.iter().copied().filter(|&v| v > 0).collect();
-            let swap =
-                self.swaps.is_some() && live.len() >= 2 && live.iter().any(|&v| v != live[0]);
-            let logan = self.logan && !live.is_empty() && live.len() < h;
-            if (swap || logan) && pos.swaps[0] < bound {
-                let mut next = *pos;
+        let live: Vec<u8> = me.iter().copied().filter(|&v| v > 0).collect();
+        let swap = self.swaps.is_some() && live.len() >= 2 && live.iter().any(|&v| v != live[0]);
+        let logan = self.logan && !live.is_empty() && live.len() < h;
+        let within = self.swaps.map_or(true, |bound| pos.swaps[0] < bound);
+        if (swap || logan) && within {
+            let mut next = *pos;
+            if self.swaps.is_some() {
                 next.swaps[0] += 1;
-                self.finish(Move::Swap, next, &mut f);
             }
+            self.finish(Move::Swap, next, &mut f);
         }
         if self.integers {
             for &v in me {
@@ -497,6 +556,12 @@ impl Position {
     }
 }
 
+impl Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
 impl fmt::Display for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.code())?;
@@ -597,6 +662,17 @@ mod tests {
         assert_eq!(rules.hit(1, 2), 3);
         rules.overflow = Overflow::Cutoff;
         assert_eq!(rules.hit(4, 4), 0);
+    }
+
+    #[test]
+    fn switches_turn_variants_on_and_unknown_ones_are_refused() {
+        let mut rules = Rules::standard();
+        rules.apply("cutoff").expect("known");
+        rules.apply("swaps=2").expect("known");
+        assert_eq!((rules.overflow, rules.swaps), (Overflow::Cutoff, Some(2)));
+        assert!(rules.apply("swaps=x").is_err());
+        assert!(rules.apply("hands=9").is_err());
+        assert!(rules.apply("teleport").is_err());
     }
 
     #[test]

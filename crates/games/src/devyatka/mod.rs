@@ -16,6 +16,19 @@
 //!   of such an output (the problem's judge, in effect), and a local search for large and for
 //!   specific importances.
 
+/// The rules in brief (this crate's words), for `facedown games rules devyatka`.
+pub const RULES: &str = "\
+Devyatka (Codeforces 1769D2), two players.
+
+Deal: 36 cards (6 7 8 9 T J Q K A in clubs, diamonds, spades, hearts), 18 each.
+Move: put one card on the table: any nine; a 6, 7 or 8 when the card one higher of its suit is
+  down; a T, J, Q, K or A when the card one lower of its suit is down. A player who cannot move
+  passes; one who can must move. The first to empty his hand wins.
+Result: who wins and how many cards the loser holds; signed +k (Alice wins, Bob holds k) or -k
+  (Bob wins, Alice holds k). Alice maximises it, Bob minimises it.
+Importance of the first move: |result with Alice first - result with Bob first|.
+";
+
 pub mod importance;
 pub mod solver;
 
@@ -235,6 +248,15 @@ pub enum Move {
     Play(Card),
     /// Pass.
     Pass,
+}
+
+impl core::fmt::Display for Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Move::Play(card) => write!(f, "play {card}"),
+            Move::Pass => write!(f, "pass"),
+        }
+    }
 }
 
 /// Why a move is illegal.

@@ -17,6 +17,23 @@
 //! * [`GreedyBot`]: a greedy player;
 //! * [`play_match`] / [`audit_match`]: the nine-round game.
 
+/// The rules in brief (this crate's words), for `facedown games rules golf`.
+pub const RULES: &str = "\
+Golf (Nine Holes), two or more players; lowest total after nine rounds wins.
+
+Deal: 9 cards each face down in a 3x3 grid (or 6 in two rows of three); nobody has seen them.
+  One deck; two for four or more players; Jokers optional. The next card starts the discard
+  pile; the rest is the stock.
+Start: each player turns up 3 cards of his choice (six-card game: the two middle cards); with
+  two equal face-up cards he may move one so that they share a row or column.
+Turn: take the top discard and put it in the grid in place of any card, or take the top stock
+  card and do the same or discard it. The replaced card goes face up on the discard pile.
+End: when a player has every card face up, each other player has one more turn; the round also
+  ends when the stock runs out.
+Score: A 1, 2-10 face value, J and Q 10, K 0, Joker -2; three equal ranks in a row or column
+  score 0 (six-card game: a pair in a column).
+";
+
 mod bot;
 mod round;
 mod series;

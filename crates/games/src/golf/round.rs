@@ -170,6 +170,20 @@ pub enum Move {
     Discard,
 }
 
+impl core::fmt::Display for Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Move::TurnUp([a, b, c]) => write!(f, "turn up {a} {b} {c}"),
+            Move::Arrange { from, to } => write!(f, "move {from} to {to}"),
+            Move::Keep => write!(f, "keep the grid"),
+            Move::DrawStock => write!(f, "draw from the stock"),
+            Move::TakeDiscard => write!(f, "take the discard"),
+            Move::Replace(p) => write!(f, "replace {p}"),
+            Move::Discard => write!(f, "discard it"),
+        }
+    }
+}
+
 /// Why a move is illegal.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -20,6 +20,26 @@
 //! * [`series`]: deals in series (nine deals, a game to 100, a rubber) and their audit;
 //! * [`bots`]: a heuristic player after the strategy notes of Parlett's page.
 
+/// The rules in brief (this crate's words), for `facedown games rules ninety-nine`.
+pub const RULES: &str = "\
+Ninety-Nine (David Parlett), three players with the revised rules; other variants below.
+
+Deal: 12 cards each from 36 (A K Q J T 9 8 7 6 in four suits); deal and lead pass to the left.
+Bid: each player lays 3 cards aside face down; their suits count diamonds 0, spades 1,
+  hearts 2, clubs 3, and the sum (0-9) is the exact number of tricks he must take with the
+  other 9 cards.
+Premiums: a player may declare (bid cards face up; +30 if made) or reveal (hand face up too;
+  +60). Only one per deal: reveal beats declare, then the player nearest the dealer's left.
+  A failed premium goes to each opponent.
+Trumps: none in the first deal; then by how many made their bid in the previous deal:
+  3 clubs, 2 hearts, 1 spades, 0 diamonds.
+Play: follow suit if you can; the highest trump, else the highest card of the suit led, wins;
+  the winner leads.
+Claims: whoever made his bid shows his bid cards; the others may keep theirs hidden.
+Score: 1 per trick; for a made bid 30 if alone, 20 each if two, 10 each if all three; premiums.
+  A game is 100 (a bonus of 100 to whoever reaches it); a rubber is three games.
+";
+
 pub mod bid;
 pub mod bots;
 pub mod premium;

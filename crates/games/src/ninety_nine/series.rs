@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::state::{NinetyNine, Outcome, Setup};
 use super::variant::{Trump, TrumpRule, Variant};
 use crate::cards::{pack, Card, Rank};
-use crate::game::{audit, play_out, Bot, Fault, Log, Offence, PlayError};
+use crate::game::{audit, play_out, Bot, Log, Offence, PlayError};
 
 /// How long a series lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -342,14 +342,7 @@ pub fn audit_series(log: &SeriesLog) -> SeriesAudit {
         match (verdict.offence, verdict.outcome) {
             (None, Some(outcome)) => progress.record(&outcome),
             (Some(o), _) => return fail(i, Some(o), None),
-            (None, None) => {
-                let o = Offence {
-                    index: deal.moves.len(),
-                    by: PartyId(0),
-                    fault: Fault::Stalled,
-                };
-                return fail(i, Some(o), None);
-            }
+            (None, None) => return fail(i, None, Some("the deal is unfinished".into())),
         }
     }
     if !progress.over() {

@@ -77,6 +77,21 @@ pub enum Move {
     Silent,
 }
 
+impl core::fmt::Display for Move {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Move::Bid(cards) => write!(f, "bid {} {} {}", cards[0], cards[1], cards[2]),
+            Move::Premium(Offer::Pass) => write!(f, "no premium"),
+            Move::Premium(Offer::Declare) => write!(f, "declare"),
+            Move::Premium(Offer::Reveal) => write!(f, "reveal"),
+            Move::Trump(suit) => write!(f, "trumps {suit}"),
+            Move::Play(card) => write!(f, "play {card}"),
+            Move::Claim => write!(f, "claim (shows bid cards)"),
+            Move::Silent => write!(f, "keeps bid cards hidden"),
+        }
+    }
+}
+
 /// The phase of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -102,6 +102,46 @@ impl Variant {
         }
     }
 
+    /// One line on what sets the variant apart.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Variant::Revised => {
+                "3 players, 36 cards; no trumps first, then trumps by how many made their bids"
+            }
+            Variant::Classic => {
+                "3 players, 37 cards with a Joker; the 37th card turned up for trumps; nine deals"
+            }
+            Variant::JunkJoker => "as revised, but diamonds are trumps in the first deal",
+            Variant::Declared => "a premium bidder names trumps; premium offers before the bids",
+            Variant::EighteenNinetyNine => {
+                "18 deals, trumps turned from a stack of the twos to fives and two Jokers"
+            }
+            Variant::Long => {
+                "48 cards without nines, 16 each, 13 tricks; bids 10..13; penalties for tricks off"
+            }
+            Variant::FourSolo => {
+                "4 players, 53 cards with a Joker, one turned up; three diamonds bid 0 or 10"
+            }
+            Variant::Four => "4 players, 52 cards; trumps by successes (all four: no trumps)",
+            Variant::FourPartnership => {
+                "4 players in two partnerships; all bids shown after bidding; no premiums"
+            }
+            Variant::Five => {
+                "5 players, the 60-card Five Hundred pack; any number may declare for ±50"
+            }
+            Variant::FiveDuplicates => {
+                "5 players, 52 cards plus a second seven and eight of each suit"
+            }
+            Variant::TwoDummy => {
+                "2 players and a dummy whose top three cards are its bid; clubs first"
+            }
+            Variant::TwoDummyTurnUp => "2 players and a dummy whose top card is turned for trumps",
+            Variant::TwoOpen => {
+                "2 players, 33 cards, 16 each; bids 0..13; a growing bonus for runs of successes"
+            }
+        }
+    }
+
     /// The variant of a command-line name.
     pub fn from_name(name: &str) -> Option<Variant> {
         Variant::ALL.into_iter().find(|v| v.name() == name)

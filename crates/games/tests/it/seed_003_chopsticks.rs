@@ -2,13 +2,13 @@
 //! seed's number differs, the test asserts the computed one and its name says so; the reason is
 //! in `docs/games.md`.
 
+use facedown_games::chopsticks::analysis::lookahead_needed;
 use facedown_games::chopsticks::analysis::{
     check_strategy, fibonacci_length, most_moves_in_a_turn, move_types, one_handed_length,
     one_move_lookahead, predecessors, solved, successor_codes, unreachable,
 };
 use facedown_games::chopsticks::census::{census, seed_reachable_formula};
 use facedown_games::chopsticks::{Graph, Overflow, Rules, Solution, Splits, Status, Value};
-use facedown_games::claims::lookahead_needed;
 
 fn standard() -> (Rules, Graph, Solution) {
     let rules = Rules::standard();
