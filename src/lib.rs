@@ -14,13 +14,15 @@
 //! [`core`] holds the shared vocabulary: permutations, symbols, seeded randomness, cost
 //! accounting and the face-down table trait every backend implements. [`leakage`] measures what
 //! coalitions learn from the dealer; [`net`] runs players as separate processes over TCP with
-//! Noise.
+//! Noise. [`games`] holds the games of the seed documents — Ninety-Nine, Devyatka, Golf,
+//! Chopsticks — as rules engines with a rule audit, bots and exact solvers.
 //!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
 
 pub use facedown_cards as cards;
 pub use facedown_core as core;
 pub use facedown_dealer as dealer;
+pub use facedown_games as games;
 pub use facedown_leakage as leakage;
 pub use facedown_net as net;
 pub use facedown_poker as poker;

@@ -4,6 +4,7 @@ pub mod cards;
 pub mod cards_search;
 pub mod compare;
 pub mod dealer;
+pub mod games;
 pub mod net;
 pub mod poker;
 pub mod report;
@@ -41,6 +42,8 @@ pub enum Command {
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
     PlayLocal(net::PlayLocalArgs),
+    /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.
+    Games(games::Args),
 }
 
 /// Runs the parsed command line.
@@ -54,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Keygen(args)) => net::keygen(args),
         Some(Command::Party(args)) => net::party(args),
         Some(Command::PlayLocal(args)) => net::play_local(args),
+        Some(Command::Games(args)) => games::run(args),
     }
 }
 

@@ -5,6 +5,7 @@ mod cli_cards;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
+mod games_cli;
 mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
