@@ -316,12 +316,14 @@ fn simulate_cmd(
         }
         None => Vec::new(),
     };
-    let total = runs
-        * if chosen.is_empty() {
-            p.input_count()
-        } else {
-            1
-        } as u64;
+    let inputs = if chosen.is_empty() {
+        p.input_count()
+    } else {
+        1
+    };
+    let total = runs.checked_mul(inputs as u64).with_context(|| {
+        format!("--runs {runs} × {inputs} inputs is more runs than can be counted")
+    })?;
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         if let Ok(style) =

@@ -5,10 +5,12 @@ use std::collections::BTreeMap;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
+use facedown_core::input::read_text;
 use facedown_core::rng::seeded_rng;
 use facedown_core::{Cost, PartyId};
 use facedown_dealer::{
     audit, play_with_rng, AuditReport, Deviation, Game, Route, Scheme, Transcript,
+    MAX_TRANSCRIPT_BYTES,
 };
 use serde_json::json;
 
@@ -122,7 +124,8 @@ pub struct HarnessArgs {
     /// Print markdown (the default).
     #[arg(long)]
     pub markdown: bool,
-    /// Write a PNG plot of leakage against the number of openings (leakage only).
+    /// Write a plot of leakage against the number of openings (leakage only): SVG if the
+    /// file name ends in `.svg`, PNG otherwise.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<std::path::PathBuf>,
 }
@@ -351,8 +354,7 @@ fn print_audit(r: &AuditReport) {
 }
 
 fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = read_text(path, MAX_TRANSCRIPT_BYTES, "a dealer transcript")?;
     let t = Transcript::from_json(&text).with_context(|| format!("{}", path.display()))?;
     let report = audit(&t).with_context(|| format!("{} does not audit", path.display()))?;
     if json {
@@ -545,7 +547,13 @@ mod harness {
         let points = collusion::sweep(&s)?;
         let elapsed = start.elapsed();
         if let Some(path) = &a.plot {
-            plot::plot_sweep(&points, path)?;
+            let title = format!(
+                "Excess leakage about the deal: {} scheme, N = {}, n = {}",
+                scheme_name(&s),
+                s.players,
+                s.cards
+            );
+            plot::plot_sweep(&points, &title, path)?;
         }
         let legend = plot::legend(&points);
         if a.json {
@@ -620,9 +628,8 @@ mod harness {
         if let Some(path) = &a.plot {
             println!();
             println!(
-                "plot written to {} (x: openings 0..{}, one tick each; y: bits, one grid line per bit; thick = public, thin = private)",
-                path.display(),
-                points.iter().map(|p| p.openings).max().unwrap_or(0)
+                "plot written to {} (x: openings; y: bits; thick = public, thin = private)",
+                path.display()
             );
             for (c, k, col) in &legend {
                 let c: Vec<String> = c.iter().map(u16::to_string).collect();
@@ -640,7 +647,7 @@ mod harness {
         let (h, p) = (a.hand.unwrap_or(1), a.public.unwrap_or(1));
         let sch = Schedule::new(&s, h, p).context("schedule")?;
         let start = std::time::Instant::now();
-        let pb = progress(trials * 30, "games");
+        let pb = progress(trials.saturating_mul(30), "games");
         let tick = || {
             if let Some(pb) = &pb {
                 pb.inc(1);

@@ -2,6 +2,7 @@
 
 pub mod cards;
 pub mod cards_search;
+pub mod children;
 pub mod compare;
 pub mod dealer;
 pub mod games;
@@ -55,7 +56,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Poker(args)) => poker::run(args),
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Keygen(args)) => net::keygen(args),
-        Some(Command::Party(args)) => net::party(args),
+        Some(Command::Party(args)) => {
+            children::exit_with_parent_if_asked();
+            net::party(args)
+        }
         Some(Command::PlayLocal(args)) => net::play_local(args),
         Some(Command::Games(args)) => games::run(args),
     }

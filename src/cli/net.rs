@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
@@ -20,6 +20,7 @@ use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
 use super::cards_text;
+use super::children::{Children, Scratch};
 
 /// Which protocol (command-line form).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -253,29 +254,6 @@ fn print_view(r: &PlayerReport) {
     );
 }
 
-/// Kills and reaps every child on every path.
-struct Children(Vec<Child>);
-
-impl Drop for Children {
-    fn drop(&mut self) {
-        for c in &mut self.0 {
-            if matches!(c.try_wait(), Ok(None)) {
-                let _ = c.kill();
-            }
-            let _ = c.wait();
-        }
-    }
-}
-
-/// Removes the temporary directory on every path.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 fn free_ports(n: usize) -> anyhow::Result<Vec<u16>> {
     // Bind all at once so the ports differ; the children bind them again right after.
     let listeners = (0..n)
@@ -333,19 +311,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let mut nonce = [0u8; 8];
-    OsRng.fill_bytes(&mut nonce);
-    let dir = std::env::temp_dir().join(format!(
-        "facedown-play-local-{}-{}",
-        std::process::id(),
-        hex::encode(nonce)
-    ));
-    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let dir = TempDir(dir);
-    let roster = write_setup(&dir.0, args.players)?;
+    let dir = Scratch::new("play-local")?;
+    let roster = write_setup(dir.path(), args.players)?;
     let exe = std::env::current_exe().context("cannot find the facedown executable")?;
     let start = Instant::now();
-    let mut children = Children(Vec::with_capacity(args.players));
+    let mut children = Children::default();
     let mut pipes = Vec::with_capacity(args.players);
     for j in 1..=args.players {
         let mut cmd = Command::new(&exe);
@@ -355,7 +325,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .arg("--id")
             .arg(j.to_string())
             .arg("--key")
-            .arg(dir.0.join(format!("player{j}.key")))
+            .arg(dir.path().join(format!("player{j}.key")))
             .arg("--backend")
             .arg(Backend::from(args.game.backend).name())
             .arg("--workload")
@@ -363,7 +333,6 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .arg("--timeout-ms")
             .arg(args.game.timeout_ms.to_string())
             .arg("--json")
-            .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(seed) = args.game.seed {
@@ -378,14 +347,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
                 cmd.arg("--fault").arg(name);
             }
         }
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("cannot start player {j}"))?;
+        let child = children.spawn(cmd, &format!("player {j}"))?;
         pipes.push((
             read_pipe(child.stdout.take()),
             read_pipe(child.stderr.take()),
         ));
-        children.0.push(child);
     }
     // Every player gives up within its own timeouts; this is the backstop.
     let deadline =

@@ -128,7 +128,9 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
 
 fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> anyhow::Result<()> {
     let bar = std::io::stderr().is_terminal().then(|| {
-        let bar = indicatif::ProgressBar::new((2 * reps + 2 * token_reps) as u64);
+        // The bench refuses counts that overflow; the bar only needs a length.
+        let total = reps.saturating_add(token_reps).saturating_mul(2);
+        let bar = indicatif::ProgressBar::new(total as u64);
         bar.set_message("poker bench");
         bar
     });

@@ -1,6 +1,7 @@
 //! Cross-crate integration tests of the `facedown` package, in one test binary (one link
 //! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
 
+mod cli_bad_input;
 mod cli_cards;
 mod compare_latency;
 mod cross_backend;
@@ -19,4 +20,5 @@ mod paper_cards_mks12;
 mod paper_cards_ms09;
 mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
+mod play_local_cleanup;
 mod poker_cli;

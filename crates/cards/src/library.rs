@@ -26,6 +26,8 @@
 
 use std::path::PathBuf;
 
+use facedown_core::input::{read_text, InputError};
+
 use crate::model::Protocol;
 use crate::parse::{parse, ParseError};
 
@@ -241,6 +243,9 @@ pub enum LoadError {
         #[source]
         source: std::io::Error,
     },
+    /// The file is too large ([`MAX_PROTOCOL_BYTES`]) or not text.
+    #[error(transparent)]
+    Input(InputError),
     /// The file (or built-in source) is not a valid `.cards` protocol.
     #[error("{}: {source}", .path.display())]
     Parse {
@@ -252,16 +257,23 @@ pub enum LoadError {
     },
 }
 
-/// A built-in protocol by name, or else the `.cards` file at the path `name_or_path`.
+/// Largest `.cards` file read by [`load`] (the longest built-in is a few kilobytes).
+pub const MAX_PROTOCOL_BYTES: u64 = 1 << 20;
+
+/// A built-in protocol by name, or else the `.cards` file at the path `name_or_path` (at most
+/// [`MAX_PROTOCOL_BYTES`]).
 pub fn load(name_or_path: &str) -> Result<Protocol, LoadError> {
     let (path, text) = match find(name_or_path) {
         Some(b) => (PathBuf::from(b.name), b.source.to_owned()),
         None => {
             let path = PathBuf::from(name_or_path);
-            let text = std::fs::read_to_string(&path).map_err(|source| LoadError::Unreadable {
-                path: path.clone(),
-                source,
-            })?;
+            let text =
+                read_text(&path, MAX_PROTOCOL_BYTES, "a .cards protocol").map_err(|e| match e {
+                    InputError::Unreadable { path, source } => {
+                        LoadError::Unreadable { path, source }
+                    }
+                    other => LoadError::Input(other),
+                })?;
             (path, text)
         }
     };

@@ -830,14 +830,18 @@ impl Compiled {
             return Err(SimulateError::TooManyRuns(runs));
         }
         let base_rng = ChaCha8Rng::seed_from_u64(seed);
-        let chunks: Vec<(usize, u64, u64)> = chosen
-            .iter()
-            .flat_map(|&i| {
-                (0..runs.div_ceil(CHUNK)).map(move |c| (i, c * CHUNK, ((c + 1) * CHUNK).min(runs)))
-            })
-            .collect();
-        let tally = chunks
+        // Chunks are numbered, not listed: their number grows with `runs`, memory must not.
+        let per_input = runs.div_ceil(CHUNK);
+        let chunks = per_input
+            .checked_mul(chosen.len() as u64)
+            .ok_or(SimulateError::TooManyRuns(runs))?;
+        let tally = (0..chunks)
             .into_par_iter()
+            .map(|k| {
+                let input = chosen[(k / per_input) as usize];
+                let c = k % per_input;
+                (input, c * CHUNK, ((c + 1) * CHUNK).min(runs))
+            })
             .map(|(input, from, to)| {
                 let mut tally = Tally::new(self.inputs);
                 let mut blocks = first_blocks(&base_rng, input as u64 * runs + from);

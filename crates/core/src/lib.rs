@@ -13,8 +13,10 @@
 //! * [`cost`]: message, byte and round accounting.
 //! * [`party`]: party identifiers, numbered from 1 as in the papers.
 //! * [`table`]: the face-down table trait every backend implements, and the ideal table.
+//! * [`input`]: bounded reading of input files (a size limit with an error naming the file).
 
 pub mod cost;
+pub mod input;
 pub mod party;
 pub mod perm;
 pub mod rng;

@@ -25,6 +25,7 @@ use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
 
 use crate::audit::{audit, AuditReport};
+use crate::deal::DealShape;
 use crate::error::DealerError;
 use crate::messages::{Envelope, Roster, SessionId};
 use crate::player::{Deviation, Learned, Params, Player, PlayerDone, PlayerReady, View};
@@ -279,16 +280,11 @@ impl Table {
     /// `(p − 1)·hand .. p·hand`, all opened in one parallel batch.
     pub fn deal_hands(&mut self, hand: usize) -> Result<Batch, DealerError> {
         let scheme = self.scheme().clone();
-        if scheme.players * hand > scheme.cards {
-            return Err(DealerError::Config(format!(
-                "{} hands of {hand} need more than {} cards",
-                scheme.players, scheme.cards
-            )));
-        }
+        let shape = DealShape::new(&scheme, hand, 0)?;
         let mut openings = Vec::new();
         for p in PartyId::all(scheme.players).filter(|_| hand > 0) {
             let route = scheme.private_route(p)?;
-            openings.extend((p.index() * hand..(p.index() + 1) * hand).map(|i| (i, route)));
+            openings.extend(shape.hand_positions(p).map(|i| (i, route)));
         }
         self.run("deal hands (private openings)", &openings)
     }
@@ -377,17 +373,10 @@ pub fn play_with_rng<R: RngCore + CryptoRng + ?Sized>(
     cheat: Option<(PartyId, Deviation)>,
     rng: &mut R,
 ) -> Result<Game, DealerError> {
-    let n_players = scheme.players;
-    if n_players * hand + public > scheme.cards {
-        return Err(DealerError::Config(format!(
-            "{n_players} hands of {hand} and {public} public cards need more than {} cards",
-            scheme.cards
-        )));
-    }
+    let shape = DealShape::new(&scheme, hand, public)?;
     let mut table = Table::setup_with_rng(scheme, cheat, rng)?;
     let hands_batch = table.deal_hands(hand)?;
-    let start = n_players * hand;
-    let positions: Vec<usize> = (start..start + public).collect();
+    let positions: Vec<usize> = shape.public_positions().collect();
     let public_batch = if public > 0 {
         Some(table.open_public(&positions)?)
     } else {

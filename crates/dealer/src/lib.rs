@@ -20,6 +20,7 @@
 //!
 //! * [`rank`]: ordinal numbers of permutations (Lehmer code), exact on big integers;
 //! * [`commit`](mod@commit): commitments to `X + k·n!` with a 256-bit salt, range-checked;
+//! * [`deal`]: the shape of a deal (hands and public cards), checked against the deck;
 //! * [`scheme`]: who holds what, and the message path ([`Plan`]) of every kind of opening;
 //! * [`messages`]: signed serde messages and their wire encoding;
 //! * [`player`]: players as sans-IO typestate machines with their complete [`View`], and the
@@ -44,6 +45,7 @@
 
 pub mod audit;
 pub mod commit;
+pub mod deal;
 pub mod driver;
 pub mod error;
 mod hexser;
@@ -56,6 +58,7 @@ pub mod table;
 pub mod transcript;
 
 pub use audit::{audit, AuditReport, Finding, FindingKind};
+pub use deal::DealShape;
 pub use driver::{play_with_rng, Batch, Finished, Game, Phase, Table};
 pub use error::DealerError;
 pub use messages::{Body, Envelope, Roster, SessionId};
@@ -63,4 +66,4 @@ pub use player::{
     Deviation, Learned, Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady, View,
 };
 pub use scheme::{Hop, Operation, Plan, Recipient, Route, Scheme, Slot, Variant};
-pub use transcript::Transcript;
+pub use transcript::{Transcript, MAX_TRANSCRIPT_BYTES};

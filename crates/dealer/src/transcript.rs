@@ -16,6 +16,11 @@ use crate::scheme::Operation;
 /// Version tag written into saved transcripts.
 pub const TRANSCRIPT_FORMAT: &str = "facedown-dealer-transcript/v1";
 
+/// Largest transcript file `facedown dealer audit` reads: the largest deal the scheme allows
+/// (64 players, 1024 cards) saves well under 100 MB, so this leaves room without letting an
+/// endless input exhaust memory.
+pub const MAX_TRANSCRIPT_BYTES: u64 = 256 << 20;
+
 /// Everything needed to audit a deal.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Transcript {

@@ -137,6 +137,67 @@ fn learned(game: &Played) -> Vec<(u16, u32, u16)> {
     out
 }
 
+/// What the games of one deviation add up to.
+#[derive(Debug, Default)]
+struct Outcome {
+    steered: u64,
+    aborted: u64,
+    detected: u64,
+    named: u64,
+    framed: u64,
+    first_findings: BTreeMap<String, u64>,
+    /// Completed games whose first public card is in the upper half, and completed games.
+    favourable: (u64, u64),
+}
+
+impl Outcome {
+    /// One game of the deviation of `cheater`: whether it steered what was learned, and what
+    /// the audit said.
+    fn of(g: &Played, steered: bool, cheater: PartyId, half: u16) -> Outcome {
+        let a = &g.finished.audit;
+        let mut o = Outcome {
+            steered: u64::from(steered),
+            aborted: u64::from(!g.aborted.is_empty()),
+            ..Outcome::default()
+        };
+        if !a.passed {
+            o.detected = 1;
+            match a.blame {
+                Some(b) if b == cheater => o.named = 1,
+                Some(_) => o.framed = 1,
+                None => {}
+            }
+        }
+        if let Some(f) = a.first() {
+            let kind = serde_json::to_value(&f.what)
+                .ok()
+                .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(String::from))
+                .unwrap_or_else(|| "unknown".into());
+            o.first_findings.insert(kind, 1);
+        }
+        if g.aborted.is_empty() {
+            if let Some(&c) = g.public.first() {
+                o.favourable = (u64::from(c >= half), 1);
+            }
+        }
+        o
+    }
+
+    fn merge(mut self, other: Outcome) -> Outcome {
+        self.steered += other.steered;
+        self.aborted += other.aborted;
+        self.detected += other.detected;
+        self.named += other.named;
+        self.framed += other.framed;
+        for (k, n) in other.first_findings {
+            *self.first_findings.entry(k).or_insert(0) += n;
+        }
+        self.favourable.0 += other.favourable.0;
+        self.favourable.1 += other.favourable.1;
+        self
+    }
+}
+
 /// Runs every deviation `trials` times on a deal of `hand` cards per player and `public`
 /// public cards; `tick` is called once per game.
 pub fn cheat_table(
@@ -150,7 +211,9 @@ pub fn cheat_table(
     let half = (scheme.cards / 2) as u16;
     devs.into_iter()
         .map(|(p, dev, name, models)| {
-            let games: Result<Vec<_>, LeakageError> = (0..trials)
+            // Each game is summed into an [`Outcome`] as it ends: memory does not grow with
+            // the number of trials.
+            let sum = (0..trials)
                 .into_par_iter()
                 .map(|t| {
                     let honest = play_schedule(schedule, None, &mut trial_rng(seed, t))?;
@@ -181,52 +244,30 @@ pub fn cheat_table(
                         None => honest.clone(),
                     };
                     tick();
-                    Ok((learned(&honest) != learned(&game), game))
+                    Ok::<_, LeakageError>(Outcome::of(
+                        &game,
+                        learned(&honest) != learned(&game),
+                        p,
+                        half,
+                    ))
                 })
-                .collect();
-            let games = games?;
+                .try_reduce(Outcome::default, |a, b| Ok(a.merge(b)))?;
             let mut row = CheatRow {
                 player: p.0,
                 deviation: name.into(),
                 models: models.into(),
                 trials,
-                steered: 0,
-                aborted: 0,
-                detected: 0,
+                steered: sum.steered,
+                aborted: sum.aborted,
+                detected: sum.detected,
                 detected_interval: (0.0, 1.0),
-                named: 0,
+                named: sum.named,
                 named_interval: (0.0, 1.0),
-                framed: 0,
-                first_findings: BTreeMap::new(),
+                framed: sum.framed,
+                first_findings: sum.first_findings,
                 favourable: None,
             };
-            let mut fav = (0u64, 0u64);
-            for (steered, g) in &games {
-                row.steered += u64::from(*steered);
-                row.aborted += u64::from(!g.aborted.is_empty());
-                let a = &g.finished.audit;
-                if !a.passed {
-                    row.detected += 1;
-                    match a.blame {
-                        Some(b) if b == p => row.named += 1,
-                        Some(_) => row.framed += 1,
-                        None => {}
-                    }
-                }
-                if let Some(f) = a.first() {
-                    let kind = serde_json::to_value(&f.what)
-                        .ok()
-                        .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(String::from))
-                        .unwrap_or_else(|| "unknown".into());
-                    *row.first_findings.entry(kind).or_insert(0) += 1;
-                }
-                if g.aborted.is_empty() {
-                    if let Some(&c) = g.public.first() {
-                        fav.1 += 1;
-                        fav.0 += u64::from(c >= half);
-                    }
-                }
-            }
+            let fav = sum.favourable;
             if name == "selective-abort" {
                 row.favourable = Some(fav);
             }

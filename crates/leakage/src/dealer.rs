@@ -49,7 +49,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 use facedown_core::{PartyId, Perm};
-use facedown_dealer::{Plan, Recipient, Route, Scheme, Slot};
+use facedown_dealer::{DealShape, Plan, Recipient, Route, Scheme, Slot};
 use num_bigint::BigInt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
@@ -233,24 +233,17 @@ impl Schedule {
     /// The schedule for `scheme`. In the published scheme player 2 has no private path and so
     /// gets no hand (his positions stay undealt).
     pub fn new(scheme: &Scheme, hand: usize, public: usize) -> Result<Schedule, LeakageError> {
-        let n_players = scheme.players;
-        if n_players * hand + public > scheme.cards {
-            return Err(LeakageError::Schedule(format!(
-                "{n_players} hands of {hand} and {public} public cards need more than {} cards",
-                scheme.cards
-            )));
-        }
+        let shape = DealShape::new(scheme, hand, public)?;
         let mut openings = Vec::new();
-        for p in PartyId::all(n_players) {
+        for p in PartyId::all(scheme.players) {
             let Ok(route) = scheme.private_route(p) else {
                 continue;
             };
-            for i in p.index() * hand..(p.index() + 1) * hand {
+            for i in shape.hand_positions(p) {
                 openings.push(Opening::new(scheme, i, route)?);
             }
         }
-        let start = n_players * hand;
-        for i in start..start + public {
+        for i in shape.public_positions() {
             openings.push(Opening::new(scheme, i, Route::Public)?);
         }
         Ok(Schedule {

@@ -68,6 +68,15 @@ struct Tally {
     wrong: u64,
 }
 
+impl Tally {
+    fn add(&mut self, other: &Tally) {
+        self.recovered += other.recovered;
+        self.all += other.all;
+        self.guessed += other.guessed;
+        self.wrong += other.wrong;
+    }
+}
+
 /// Runs `trials` seeded games of `schedule` and estimates every coalition × target; `tick` is
 /// called once per finished trial (for a progress bar).
 pub fn monte_carlo(
@@ -100,7 +109,8 @@ pub fn monte_carlo(
                 .collect()
         })
         .collect();
-    let per_trial: Result<Vec<Vec<Tally>>, LeakageError> = (0..trials)
+    // Each trial's tallies are added up as it ends: memory does not grow with `trials`.
+    let sums: Vec<Tally> = (0..trials)
         .into_par_iter()
         .map(|t| {
             let mut rng = trial_rng(seed, t);
@@ -141,19 +151,19 @@ pub fn monte_carlo(
                 out.push(tally);
             }
             tick();
-            Ok(out)
+            Ok::<_, LeakageError>(out)
         })
-        .collect();
-    let per_trial = per_trial?;
+        .try_reduce(
+            || vec![Tally::default(); jobs.len()],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(&b) {
+                    x.add(y);
+                }
+                Ok(a)
+            },
+        )?;
     let mut rows = Vec::with_capacity(jobs.len());
-    for (k, ((c, t), hid)) in jobs.iter().zip(&hidden).enumerate() {
-        let mut sum = Tally::default();
-        for tr in &per_trial {
-            sum.recovered += tr[k].recovered;
-            sum.all += tr[k].all;
-            sum.guessed += tr[k].guessed;
-            sum.wrong += tr[k].wrong;
-        }
+    for (((c, t), hid), sum) in jobs.iter().zip(&hidden).zip(sums) {
         let frac = if hid.is_empty() || trials == 0 {
             0.0
         } else {

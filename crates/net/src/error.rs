@@ -66,6 +66,17 @@ pub enum NetError {
         /// The limit.
         max: u64,
     },
+    /// `peer` sent more frames the protocol did not ask for than a game allows
+    /// ([`crate::channel::OffProtocol`]): over an authenticated link, its own doing.
+    #[error("{peer} sent {frames} frames ({bytes} bytes) the protocol did not ask for, more than allowed")]
+    Flooded {
+        /// The peer.
+        peer: PartyId,
+        /// Such frames so far.
+        frames: u32,
+        /// Their bytes.
+        bytes: u64,
+    },
     /// A correctly decrypted frame from `peer` does not decode as a message of this protocol,
     /// or comes at a time the protocol does not allow.
     #[error("malformed message from {peer}: {reason}")]
@@ -91,6 +102,12 @@ pub enum NetError {
     /// The roster or a key file is unusable.
     #[error("bad roster or key file: {0}")]
     Config(String),
+    /// The roster is refused: a weak or shared key, a shared address, bad ids.
+    #[error("refused roster: {0}")]
+    Roster(#[from] crate::roster::RosterError),
+    /// An input file (roster, key file) is unreadable, too large or not text.
+    #[error(transparent)]
+    Input(#[from] facedown_core::input::InputError),
     /// An I/O error on the socket of `peer`.
     #[error("I/O error with {peer}: {source}")]
     Io {
@@ -128,12 +145,17 @@ impl NetError {
             | NetError::Handshake { peer, .. }
             | NetError::Corrupted { peer, .. }
             | NetError::FrameTooLarge { peer, .. }
+            | NetError::Flooded { peer, .. }
             | NetError::Malformed { peer, .. }
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
             NetError::Dealer(e) => dealer_blame(e),
             NetError::Poker(e) => e.blamed(),
-            NetError::UnknownParty(_) | NetError::Config(_) | NetError::LocalIo { .. } => None,
+            NetError::UnknownParty(_)
+            | NetError::Config(_)
+            | NetError::Roster(_)
+            | NetError::Input(_)
+            | NetError::LocalIo { .. } => None,
         }
     }
 }

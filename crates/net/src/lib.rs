@@ -14,6 +14,8 @@
 //!   comparison can show what rounds cost;
 //! * [`tcp`]: TCP with Noise_KK (static keys from the roster, a prologue binding the session
 //!   and both parties, length-prefixed framing with chunking, timeouts, fault injection);
+//! * [`handshake`]: establishing the mesh — strangers on the listening port, key
+//!   confirmation;
 //! * [`roster`]: static key files and the `parties.toml` roster;
 //! * [`wire`]: what a frame carries;
 //! * [`game`]: one networked player of either backend, with buffering of early messages,
@@ -33,17 +35,18 @@
 pub mod channel;
 pub mod error;
 pub mod game;
+pub mod handshake;
 pub mod memory;
 pub mod roster;
 pub mod tcp;
 pub mod wire;
 
-pub use channel::{total_cost, Channel, Frame, WireStats};
+pub use channel::{total_cost, Channel, Deadline, Frame, Limits, OffProtocol, WireStats};
 pub use error::NetError;
 pub use game::{
     merge_phases, play_in_memory, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost,
     PlayerReport, Workload,
 };
-pub use memory::{memory_network, Latency, MemoryChannel};
-pub use roster::{Party, Roster, StaticKeypair};
+pub use memory::{memory_network, memory_network_with_limits, Latency, MemoryChannel};
+pub use roster::{Party, Roster, RosterError, StaticKeypair};
 pub use tcp::{TcpMesh, Timeouts, WireFault};

@@ -7,6 +7,11 @@
 //! so a run's wall time grows with its rounds: what a comparison needs to show
 //! round-dominated costs without a real network. Dropping an end reports it as disconnected to
 //! every other end.
+//!
+//! Each end holds at most [`Limits::queue_frames`] frames and [`Limits::queue_bytes`] bytes from
+//! one sender; a send into a full share waits for the receiver to take frames, up to
+//! [`Limits::send_wait`], and then fails naming the receiver — the same back-pressure a TCP
+//! window gives, so a flooding sender blocks itself rather than growing its victim's memory.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -14,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use facedown_core::PartyId;
 
-use crate::channel::{Channel, Frame, WireStats};
+use crate::channel::{Channel, Frame, Limits, WireStats};
 use crate::error::NetError;
 
 /// A per-message delay model.
@@ -58,12 +63,17 @@ struct Inbox {
     arrivals: u64,
     /// Latest visible-at per sender, to keep links FIFO.
     last_from: BTreeMap<PartyId, Instant>,
+    /// Frames and payload bytes queued per sender.
+    pending: BTreeMap<PartyId, (usize, u64)>,
 }
 
 #[derive(Debug)]
 struct Mailbox {
     inbox: Mutex<Inbox>,
+    /// Signalled when an item is queued.
     ready: Condvar,
+    /// Signalled when a frame is taken (room for its sender).
+    room: Condvar,
 }
 
 fn lock(m: &Mailbox) -> MutexGuard<'_, Inbox> {
@@ -77,17 +87,28 @@ pub struct MemoryChannel {
     me: PartyId,
     boxes: Arc<Vec<Mailbox>>,
     latency: Option<Latency>,
+    limits: Limits,
     stats: WireStats,
 }
 
 /// Builds a fully connected in-memory network of `players` ends (player `j` is element
-/// `j − 1`), with an optional latency model.
+/// `j − 1`), with an optional latency model and the default [`Limits`].
 pub fn memory_network(players: usize, latency: Option<Latency>) -> Vec<MemoryChannel> {
+    memory_network_with_limits(players, latency, Limits::default())
+}
+
+/// [`memory_network`] with other [`Limits`].
+pub fn memory_network_with_limits(
+    players: usize,
+    latency: Option<Latency>,
+    limits: Limits,
+) -> Vec<MemoryChannel> {
     let boxes: Arc<Vec<Mailbox>> = Arc::new(
         (0..players)
             .map(|_| Mailbox {
                 inbox: Mutex::new(Inbox::default()),
                 ready: Condvar::new(),
+                room: Condvar::new(),
             })
             .collect(),
     );
@@ -96,21 +117,72 @@ pub fn memory_network(players: usize, latency: Option<Latency>) -> Vec<MemoryCha
             me,
             boxes: Arc::clone(&boxes),
             latency,
+            limits,
             stats: WireStats::default(),
         })
         .collect()
 }
 
 impl MemoryChannel {
+    /// Frames and payload bytes from `peer` queued at this end and not yet received.
+    pub fn queued_from(&self, peer: PartyId) -> (usize, u64) {
+        lock(&self.boxes[self.me.index()])
+            .pending
+            .get(&peer)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Waits, up to [`Limits::send_wait`], until `to` has room for `len` more bytes from this
+    /// end.
+    fn wait_for_room<'a>(
+        &self,
+        to: PartyId,
+        mailbox: &'a Mailbox,
+        mut inbox: MutexGuard<'a, Inbox>,
+        len: usize,
+    ) -> Result<MutexGuard<'a, Inbox>, NetError> {
+        let give_up = Instant::now().checked_add(self.limits.send_wait);
+        loop {
+            let (frames, bytes) = inbox.pending.get(&self.me).copied().unwrap_or_default();
+            if self.limits.has_room(frames, bytes, len as u64) {
+                return Ok(inbox);
+            }
+            let left = match give_up {
+                None => Duration::from_secs(3600),
+                Some(t) => t.saturating_duration_since(Instant::now()),
+            };
+            if left.is_zero() {
+                return Err(NetError::Timeout {
+                    peer: to,
+                    what: "room in its queue (it is not taking frames)".into(),
+                    after: self.limits.send_wait,
+                });
+            }
+            inbox = mailbox
+                .room
+                .wait_timeout(inbox, left)
+                .map(|(g, _)| g)
+                .unwrap_or_else(|p| p.into_inner().0);
+        }
+    }
+
     fn push(&self, to: PartyId, len: usize, item: Item) -> Result<(), NetError> {
         let mailbox = self
             .boxes
             .get(to.index())
             .filter(|_| to.0 != 0)
             .ok_or(NetError::UnknownParty(to.0))?;
-        let now = Instant::now();
         let mut inbox = lock(mailbox);
-        let mut at = now + self.latency.map_or(Duration::ZERO, |l| l.delay(len));
+        if matches!(item, Item::Frame(_)) {
+            inbox = self.wait_for_room(to, mailbox, inbox, len)?;
+            let share = inbox.pending.entry(self.me).or_default();
+            share.0 += 1;
+            share.1 += len as u64;
+        }
+        let now = Instant::now();
+        let delay = self.latency.map_or(Duration::ZERO, |l| l.delay(len));
+        let mut at = now.checked_add(delay).unwrap_or(now);
         if let Some(&prev) = inbox.last_from.get(&self.me) {
             at = at.max(prev);
         }
@@ -136,6 +208,13 @@ impl Channel for MemoryChannel {
         if to == self.me {
             return Err(NetError::UnknownParty(to.0));
         }
+        if payload.len() as u64 > self.limits.max_frame_bytes {
+            return Err(NetError::FrameTooLarge {
+                peer: self.me,
+                len: payload.len() as u64,
+                max: self.limits.max_frame_bytes,
+            });
+        }
         self.push(
             to,
             payload.len(),
@@ -153,7 +232,8 @@ impl Channel for MemoryChannel {
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
-        let deadline = Instant::now() + timeout;
+        let now = Instant::now();
+        let deadline = now.checked_add(timeout);
         let mailbox = &self.boxes[self.me.index()];
         let mut inbox = lock(mailbox);
         loop {
@@ -162,6 +242,13 @@ impl Channel for MemoryChannel {
             let wake = match first {
                 Some(key) if key.0 <= now => {
                     let item = inbox.queue.remove(&key);
+                    if let Some(Item::Frame(f)) = &item {
+                        if let Some(share) = inbox.pending.get_mut(&f.from) {
+                            share.0 = share.0.saturating_sub(1);
+                            share.1 = share.1.saturating_sub(f.payload.len() as u64);
+                        }
+                        mailbox.room.notify_all();
+                    }
                     drop(inbox);
                     return match item {
                         Some(Item::Frame(f)) => {
@@ -174,10 +261,10 @@ impl Channel for MemoryChannel {
                         None => Ok(None),
                     };
                 }
-                Some(key) => key.0.min(deadline),
-                None => deadline,
+                Some(key) => deadline.map_or(key.0, |d| key.0.min(d)),
+                None => deadline.unwrap_or(now + Duration::from_secs(3600)),
             };
-            if now >= deadline {
+            if deadline.is_some_and(|d| now >= d) {
                 return Ok(None);
             }
             inbox = mailbox
@@ -186,6 +273,10 @@ impl Channel for MemoryChannel {
                 .map(|(g, _)| g)
                 .unwrap_or_else(|p| p.into_inner().0);
         }
+    }
+
+    fn limits(&self) -> Limits {
+        self.limits
     }
 
     fn stats(&self) -> WireStats {

@@ -12,16 +12,109 @@
 //! address = "127.0.0.1:40001"
 //! public_key = "8a0e…"      # 64 hex digits
 //! ```
+//!
+//! A roster is checked before it is used ([`Roster::validate`], called by the parser and by
+//! [`crate::TcpMesh::connect`]): every public key must be a canonical encoding of a point of
+//! large order — a low-order point (the all-zero key among them) makes every Diffie–Hellman
+//! with it predictable, so its "authentication" proves nothing — and no two players may share
+//! a key or an address, or one player could answer for another. Each refusal is a
+//! [`RosterError`] naming the players involved.
 
 use std::net::SocketAddr;
 use std::path::Path;
 
 use curve25519_dalek::montgomery::MontgomeryPoint;
+use facedown_core::input::read_text;
 use facedown_core::PartyId;
 use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
 
 use crate::error::NetError;
+
+/// Most players a roster may list (a full mesh of that many is far beyond what this crate is
+/// measured on; the limit keeps every size derived from a roster small).
+pub const MAX_ROSTER_PARTIES: usize = 256;
+
+/// Largest roster file read ([`Roster::load`]).
+pub const MAX_ROSTER_BYTES: u64 = 1 << 20;
+
+/// Largest key file read ([`StaticKeypair::load`]).
+pub const MAX_KEY_FILE_BYTES: u64 = 16 << 10;
+
+/// Why a roster is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RosterError {
+    /// Fewer than two or more than [`MAX_ROSTER_PARTIES`] players.
+    #[error("a roster lists 2..={MAX_ROSTER_PARTIES} parties, this one {0}")]
+    Size(usize),
+    /// Player ids are not exactly `1..=N`.
+    #[error("party id {id} is outside 1..={players}")]
+    IdOutOfRange {
+        /// The id found.
+        id: u16,
+        /// Number of parties listed.
+        players: usize,
+    },
+    /// One id listed twice.
+    #[error("party {0} is listed twice")]
+    DuplicateId(u16),
+    /// Two players share one public key: either could answer for the other.
+    #[error("{first} and {second} have the same public key")]
+    DuplicateKey {
+        /// The first player with the key.
+        first: PartyId,
+        /// The second.
+        second: PartyId,
+    },
+    /// Two players share one address: a connection to it cannot tell them apart.
+    #[error("{first} and {second} have the same address {address}")]
+    DuplicateAddress {
+        /// The first player at the address.
+        first: PartyId,
+        /// The second.
+        second: PartyId,
+        /// The address.
+        address: SocketAddr,
+    },
+    /// A public key that authenticates nobody: not a canonical field element, or a point of
+    /// small order (the all-zero key is one), whose Diffie–Hellman outputs anyone can compute.
+    #[error("the public key of {party} is unusable: {reason}")]
+    WeakKey {
+        /// Whose key.
+        party: PartyId,
+        /// What is wrong with it.
+        reason: &'static str,
+    },
+    /// An address nobody can dial (port 0 or an unspecified IP such as `0.0.0.0`).
+    #[error("the address {address} of {party} cannot be dialled")]
+    UndialableAddress {
+        /// Whose address.
+        party: PartyId,
+        /// The address.
+        address: SocketAddr,
+    },
+}
+
+/// Why an X25519 public key cannot authenticate anyone, if it cannot.
+///
+/// The key must be the canonical encoding of a field element (`u < 2^255 − 19`, top bit clear:
+/// X25519 ignores the top bit and reduces `u`, so other encodings alias canonical keys and
+/// would slip past a duplicate check), and the point must not have small order: its multiple by
+/// a clamped scalar (a multiple of the cofactor 8) is the identity exactly when the point lies in
+/// the small subgroup of the curve or of its twist.
+pub fn weak_key_reason(key: &[u8; 32]) -> Option<&'static str> {
+    let top = key[31];
+    let at_least_p = top == 0x7f && key[1..31].iter().all(|&b| b == 0xff) && key[0] >= 0xed;
+    if top & 0x80 != 0 || at_least_p {
+        return Some("not a canonical encoding (u ≥ 2^255 − 19 or the top bit set)");
+    }
+    // Any clamped scalar works; this one is fixed so the check is deterministic.
+    let product = MontgomeryPoint(*key).mul_clamped([0x5a; 32]);
+    if product.to_bytes() == [0u8; 32] {
+        return Some("a point of small order (every Diffie–Hellman with it is predictable)");
+    }
+    None
+}
 
 /// A static X25519 key pair (the `s` of Noise).
 #[derive(Clone, PartialEq, Eq)]
@@ -94,12 +187,9 @@ impl StaticKeypair {
         Ok(kp)
     }
 
-    /// Reads a key file.
+    /// Reads a key file (at most [`MAX_KEY_FILE_BYTES`]).
     pub fn load(path: &Path) -> Result<StaticKeypair, NetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| NetError::LocalIo {
-            context: format!("cannot read key file {}", path.display()),
-            source,
-        })?;
+        let text = read_text(path, MAX_KEY_FILE_BYTES, "a key file")?;
         StaticKeypair::from_toml(&text)
     }
 
@@ -175,24 +265,24 @@ impl Roster {
     }
 
     /// Parses `parties.toml`: ids must be exactly `1..=N` (in any order), addresses must parse
-    /// as `IP:port`, keys and session must be 32 bytes of hex.
+    /// as `IP:port`, keys and session must be 32 bytes of hex, and the whole roster must pass
+    /// [`Roster::validate`].
     pub fn from_toml(text: &str) -> Result<Roster, NetError> {
         let f: RosterFile = toml::from_str(text)
             .map_err(|e| NetError::Config(format!("roster: {}", e.message())))?;
         let session = hex32(&f.session, "roster session")?;
         let n = f.party.len();
-        if n < 2 {
-            return Err(NetError::Config(format!(
-                "roster: need at least 2 parties, got {n}"
-            )));
+        if !(2..=MAX_ROSTER_PARTIES).contains(&n) {
+            return Err(RosterError::Size(n).into());
         }
         let mut parties: Vec<Option<Party>> = vec![None; n];
         for p in f.party {
             if p.id == 0 || usize::from(p.id) > n {
-                return Err(NetError::Config(format!(
-                    "roster: party id {} is outside 1..={n}",
-                    p.id
-                )));
+                return Err(RosterError::IdOutOfRange {
+                    id: p.id,
+                    players: n,
+                }
+                .into());
             }
             let address: SocketAddr = p.address.parse().map_err(|e| {
                 NetError::Config(format!(
@@ -203,10 +293,7 @@ impl Roster {
             let public_key = hex32(&p.public_key, &format!("public_key of party {}", p.id))?;
             let slot = &mut parties[usize::from(p.id) - 1];
             if slot.is_some() {
-                return Err(NetError::Config(format!(
-                    "roster: party {} is listed twice",
-                    p.id
-                )));
+                return Err(RosterError::DuplicateId(p.id).into());
             }
             *slot = Some(Party {
                 id: PartyId(p.id),
@@ -218,7 +305,56 @@ impl Roster {
             .into_iter()
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| NetError::Config("roster: a party id is missing".into()))?;
-        Ok(Roster { session, parties })
+        let roster = Roster { session, parties };
+        roster.validate()?;
+        Ok(roster)
+    }
+
+    /// Checks what every use of a roster relies on: `2..=`[`MAX_ROSTER_PARTIES`] players
+    /// numbered `1..=N` in order, every key usable ([`weak_key_reason`]), every address
+    /// dialable, and no key or address shared by two players.
+    pub fn validate(&self) -> Result<(), RosterError> {
+        let n = self.parties.len();
+        if !(2..=MAX_ROSTER_PARTIES).contains(&n) {
+            return Err(RosterError::Size(n));
+        }
+        for (j, p) in self.parties.iter().enumerate() {
+            if p.id != PartyId::from_index(j) {
+                return Err(RosterError::IdOutOfRange {
+                    id: p.id.0,
+                    players: n,
+                });
+            }
+            if let Some(reason) = weak_key_reason(&p.public_key) {
+                return Err(RosterError::WeakKey {
+                    party: p.id,
+                    reason,
+                });
+            }
+            if p.address.port() == 0 || p.address.ip().is_unspecified() {
+                return Err(RosterError::UndialableAddress {
+                    party: p.id,
+                    address: p.address,
+                });
+            }
+            if let Some(q) = self.parties[..j]
+                .iter()
+                .find(|q| q.public_key == p.public_key)
+            {
+                return Err(RosterError::DuplicateKey {
+                    first: q.id,
+                    second: p.id,
+                });
+            }
+            if let Some(q) = self.parties[..j].iter().find(|q| q.address == p.address) {
+                return Err(RosterError::DuplicateAddress {
+                    first: q.id,
+                    second: p.id,
+                    address: p.address,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// The roster as `parties.toml` text.
@@ -235,12 +371,9 @@ impl Roster {
         out
     }
 
-    /// Reads `parties.toml`.
+    /// Reads `parties.toml` (at most [`MAX_ROSTER_BYTES`]).
     pub fn load(path: &Path) -> Result<Roster, NetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| NetError::LocalIo {
-            context: format!("cannot read roster {}", path.display()),
-            source,
-        })?;
+        let text = read_text(path, MAX_ROSTER_BYTES, "a roster")?;
         Roster::from_toml(&text)
     }
 }

@@ -6,7 +6,8 @@
 //! Player `i` listens on its roster address and dials every player `j < i`, so each pair has
 //! exactly one connection. The dialer (Noise initiator) first sends an 8-byte clear hello,
 //! `"FDN1" ‖ i ‖ j` (big-endian `u16`s), so that the listener knows which roster key to expect;
-//! a false claim simply fails the handshake. KK authenticates both sides with their static keys
+//! a false claim simply fails the handshake, and a failed handshake is dropped without
+//! aborting anything (see [`crate::handshake`]: strangers on the port, key confirmation). KK authenticates both sides with their static keys
 //! (`-> e, es, ss` / `<- e, ee, se`); the prologue
 //! `"facedown-net/noise-kk/v1" ‖ session ‖ initiator ‖ responder` binds the session and both
 //! parties, so a handshake meant for another game or another pair fails.
@@ -17,29 +18,32 @@
 //! 65535 bytes including the 16-byte tag, as the Noise specification requires). An
 //! application frame is `len (u32) ‖ depth (u32) ‖ payload` (big-endian), split into as many
 //! Noise messages as needed (at most 65519 plaintext bytes each); frames above
-//! [`MAX_FRAME_BYTES`] are refused. Noise's implicit nonce means that a corrupted, replayed,
+//! [`Limits::max_frame_bytes`] (at most [`MAX_FRAME_BYTES`]) are refused. Noise's implicit nonce means that a corrupted, replayed,
 //! reordered or dropped message fails authenticated decryption: the receiver rejects it with
 //! [`NetError::Corrupted`] naming the peer and stops reading from that link.
 //!
 //! # Threads and timeouts
 //!
 //! One reader thread per link decrypts frames and queues them; [`Channel::recv`] waits on that
-//! queue with its timeout. Connecting, the handshake and writes have their own timeouts
+//! queue with its timeout. The queue holds at most [`Limits::queue_frames`] frames and
+//! [`Limits::queue_bytes`] bytes from each peer: while a peer's share is full its reader stops
+//! reading, the kernel's receive window closes, and the flooding peer's own writes block (and
+//! time out). A frame header announcing more than [`Limits::max_frame_bytes`] is refused before
+//! any of the payload is read, and payload buffers grow with what really arrives, never with
+//! what a header announces. Connecting, the handshake and writes have their own timeouts
 //! ([`Timeouts`]). Dropping the mesh shuts every socket down and joins the reader threads.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::net::{TcpListener, TcpStream};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use facedown_core::PartyId;
-use snow::{Builder, HandshakeState, TransportState};
+use snow::TransportState;
 
-use crate::channel::{Channel, Frame, WireStats};
+use crate::channel::{Channel, Frame, Limits, WireStats};
 use crate::error::NetError;
 use crate::roster::{Roster, StaticKeypair};
 
@@ -53,11 +57,11 @@ pub const TAG_LEN: usize = 16;
 pub const MAX_CHUNK: usize = MAX_NOISE_MESSAGE - TAG_LEN;
 /// Application frame header: payload length and depth.
 pub const FRAME_HEADER: usize = 8;
-/// Largest accepted application payload.
+/// Largest application payload the framing can carry at all (a `u32` length, and a bound on
+/// [`Limits::max_frame_bytes`]).
 pub const MAX_FRAME_BYTES: u64 = 64 << 20;
 /// Domain separator of the prologue.
 pub const PROLOGUE_LABEL: &[u8] = b"facedown-net/noise-kk/v1";
-const HELLO_MAGIC: &[u8; 4] = b"FDN1";
 
 /// The prologue both sides of the pair `(initiator, responder)` feed into the handshake.
 pub fn prologue(session: &[u8; 32], initiator: PartyId, responder: PartyId) -> Vec<u8> {
@@ -99,19 +103,6 @@ pub enum WireFault {
     Replay,
 }
 
-fn noise_params() -> Result<snow::params::NoiseParams, NetError> {
-    NOISE_PARAMS
-        .parse()
-        .map_err(|e| NetError::Config(format!("Noise parameters: {e:?}")))
-}
-
-fn snow_err(peer: PartyId, what: &str) -> impl Fn(snow::Error) -> NetError + '_ {
-    move |e| NetError::Handshake {
-        peer,
-        reason: format!("{what}: {e}"),
-    }
-}
-
 fn io_err(peer: PartyId, what: &'static str) -> impl Fn(std::io::Error) -> NetError {
     move |e| match e.kind() {
         ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
@@ -127,7 +118,7 @@ fn io_err(peer: PartyId, what: &'static str) -> impl Fn(std::io::Error) -> NetEr
     }
 }
 
-fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
     let len = u16::try_from(msg.len())
         .map_err(|_| std::io::Error::new(ErrorKind::InvalidInput, "noise message too long"))?;
     let mut out = Vec::with_capacity(2 + msg.len());
@@ -136,7 +127,7 @@ fn write_noise(stream: &mut TcpStream, msg: &[u8]) -> std::io::Result<()> {
     stream.write_all(&out)
 }
 
-fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
     let mut len = [0u8; 2];
     stream.read_exact(&mut len)?;
     let mut msg = vec![0u8; usize::from(u16::from_be_bytes(len))];
@@ -144,130 +135,106 @@ fn read_noise(stream: &mut TcpStream) -> std::io::Result<Vec<u8>> {
     Ok(msg)
 }
 
-fn handshake_failed(peer: PartyId) -> impl Fn(std::io::Error) -> NetError {
-    move |e| match e.kind() {
-        ErrorKind::WouldBlock | ErrorKind::TimedOut => NetError::Timeout {
-            peer,
-            what: "the Noise handshake".into(),
-            after: Duration::ZERO,
-        },
-        _ => NetError::Handshake {
-            peer,
-            reason: format!(
-                "the connection failed during the handshake ({e}): the peer rejected it — do \
-                 our static key and the roster agree?"
-            ),
-        },
-    }
-}
-
-fn finish(hs: HandshakeState, peer: PartyId) -> Result<TransportState, NetError> {
-    let t = hs
-        .into_transport_mode()
-        .map_err(snow_err(peer, "entering transport mode"))?;
-    Ok(t)
-}
-
-/// Runs the initiator side of the handshake on a connected stream. Returns the transport and
-/// the bytes written and read.
-fn initiate(
-    stream: &mut TcpStream,
-    me: PartyId,
-    peer: PartyId,
-    key: &StaticKeypair,
-    peer_key: &[u8; 32],
-    session: &[u8; 32],
-    timeout: Duration,
-) -> Result<(TransportState, u64, u64), NetError> {
-    stream
-        .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(io_err(peer, "configuring the socket"))?;
-    let pro = prologue(session, me, peer);
-    let mut hs = Builder::new(noise_params()?)
-        .local_private_key(&key.private)
-        .and_then(|b| b.remote_public_key(peer_key))
-        .and_then(|b| b.prologue(&pro))
-        .and_then(|b| b.build_initiator())
-        .map_err(snow_err(peer, "building the initiator"))?;
-    let mut hello = HELLO_MAGIC.to_vec();
-    hello.extend_from_slice(&me.0.to_be_bytes());
-    hello.extend_from_slice(&peer.0.to_be_bytes());
-    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
-    let len = hs
-        .write_message(&[], &mut buf)
-        .map_err(snow_err(peer, "writing the first handshake message"))?;
-    stream
-        .write_all(&hello)
-        .and_then(|()| write_noise(stream, &buf[..len]))
-        .map_err(handshake_failed(peer))?;
-    let reply = read_noise(stream).map_err(handshake_failed(peer))?;
-    hs.read_message(&reply, &mut buf)
-        .map_err(|e| NetError::Handshake {
-            peer,
-            reason: format!(
-                "the responder's message does not authenticate ({e}): its static key is not the \
-             roster's, or it is in another session"
-            ),
-        })?;
-    let sent = (hello.len() + 2 + len) as u64;
-    let received = (2 + reply.len()) as u64;
-    Ok((finish(hs, peer)?, sent, received))
-}
-
-/// Runs the responder side on an accepted stream: reads the hello, checks the claimed
-/// initiator against the roster, completes the handshake.
-fn respond(
-    stream: &mut TcpStream,
-    me: PartyId,
-    roster: &Roster,
-    key: &StaticKeypair,
-    timeout: Duration,
-) -> Result<(PartyId, TransportState, u64, u64), Option<NetError>> {
-    stream
-        .set_read_timeout(Some(timeout))
-        .and_then(|()| stream.set_write_timeout(Some(timeout)))
-        .map_err(|_| None)?;
-    let mut hello = [0u8; 8];
-    stream.read_exact(&mut hello).map_err(|_| None)?;
-    let from = PartyId(u16::from_be_bytes([hello[4], hello[5]]));
-    let to = PartyId(u16::from_be_bytes([hello[6], hello[7]]));
-    // A stranger or a misdirected connection is dropped without aborting the game.
-    if &hello[..4] != HELLO_MAGIC || to != me || from <= me {
-        return Err(None);
-    }
-    let peer_key = roster.party(from).map_err(|_| None)?.public_key;
-    let pro = prologue(&roster.session, from, me);
-    let mut hs = Builder::new(noise_params().map_err(Some)?)
-        .local_private_key(&key.private)
-        .and_then(|b| b.remote_public_key(&peer_key))
-        .and_then(|b| b.prologue(&pro))
-        .and_then(|b| b.build_responder())
-        .map_err(|e| Some(snow_err(from, "building the responder")(e)))?;
-    let first = read_noise(stream).map_err(|e| Some(handshake_failed(from)(e)))?;
-    let mut buf = vec![0u8; MAX_NOISE_MESSAGE];
-    hs.read_message(&first, &mut buf).map_err(|e| {
-        Some(NetError::Handshake {
-            peer: from,
-            reason: format!(
-                "its first message does not authenticate ({e}): its static key is not the \
-                 roster's, or it is in another session"
-            ),
-        })
-    })?;
-    let len = hs
-        .write_message(&[], &mut buf)
-        .map_err(|e| Some(snow_err(from, "writing the reply")(e)))?;
-    write_noise(stream, &buf[..len]).map_err(|e| Some(handshake_failed(from)(e)))?;
-    let received = (hello.len() + 2 + first.len()) as u64;
-    let sent = (2 + len) as u64;
-    Ok((from, finish(hs, from).map_err(Some)?, sent, received))
-}
-
 enum Event {
     Frame(Frame, u64),
     Closed(PartyId),
     Failed(NetError),
+}
+
+#[derive(Default)]
+struct QueueState {
+    events: VecDeque<Event>,
+    /// Frames and payload bytes queued per peer.
+    pending: BTreeMap<PartyId, (usize, u64)>,
+    /// Reader threads still running.
+    readers: usize,
+    /// Set when the mesh is dropped: blocked readers give up.
+    closed: bool,
+}
+
+/// What the reader threads hand to [`Channel::recv`], bounded per peer by [`Limits`].
+#[derive(Default)]
+struct Queue {
+    state: Mutex<QueueState>,
+    /// Signalled when an event is queued or a reader ends.
+    ready: Condvar,
+    /// Signalled when a frame is taken or the mesh closes.
+    room: Condvar,
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, QueueState> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues a frame of `peer` once its share has room; `false` if the mesh closed meanwhile.
+    fn push_frame(&self, frame: Frame, wire: u64, limits: &Limits) -> bool {
+        let len = frame.payload.len() as u64;
+        let mut st = self.lock();
+        loop {
+            if st.closed {
+                return false;
+            }
+            let (frames, bytes) = st.pending.get(&frame.from).copied().unwrap_or_default();
+            if limits.has_room(frames, bytes, len) {
+                break;
+            }
+            st = self.room.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+        let share = st.pending.entry(frame.from).or_default();
+        share.0 += 1;
+        share.1 += len;
+        st.events.push_back(Event::Frame(frame, wire));
+        self.ready.notify_all();
+        true
+    }
+
+    /// Queues the end of a link (not counted against any share) and retires its reader.
+    fn push_end(&self, event: Event) {
+        let mut st = self.lock();
+        st.events.push_back(event);
+        st.readers = st.readers.saturating_sub(1);
+        self.ready.notify_all();
+    }
+
+    /// The next event within `timeout`; `Err(())` when every reader has ended and nothing is
+    /// left.
+    fn pop(&self, timeout: Duration) -> Result<Option<Event>, ()> {
+        let give_up = Instant::now().checked_add(timeout);
+        let mut st = self.lock();
+        loop {
+            if let Some(event) = st.events.pop_front() {
+                if let Event::Frame(f, _) = &event {
+                    if let Some(share) = st.pending.get_mut(&f.from) {
+                        share.0 = share.0.saturating_sub(1);
+                        share.1 = share.1.saturating_sub(f.payload.len() as u64);
+                    }
+                    self.room.notify_all();
+                }
+                return Ok(Some(event));
+            }
+            if st.readers == 0 {
+                return Err(());
+            }
+            let left = match give_up {
+                None => Duration::from_secs(3600),
+                Some(t) => t.saturating_duration_since(Instant::now()),
+            };
+            if left.is_zero() {
+                return Ok(None);
+            }
+            st = self
+                .ready
+                .wait_timeout(st, left)
+                .map(|(g, _)| g)
+                .unwrap_or_else(|p| p.into_inner().0);
+        }
+    }
+
+    fn close(&self) {
+        self.lock().closed = true;
+        self.room.notify_all();
+    }
 }
 
 struct Link {
@@ -281,7 +248,8 @@ pub struct TcpMesh {
     me: PartyId,
     players: usize,
     links: BTreeMap<PartyId, Link>,
-    events: Receiver<Event>,
+    queue: Arc<Queue>,
+    limits: Limits,
     stats: WireStats,
     fault: Option<WireFault>,
 }
@@ -292,164 +260,97 @@ impl core::fmt::Debug for TcpMesh {
             .field("me", &self.me)
             .field("players", &self.players)
             .field("peers", &self.links.keys().collect::<Vec<_>>())
+            .field("limits", &self.limits)
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
 }
 
-type Accepted = Result<(PartyId, TcpStream, TransportState, u64, u64), NetError>;
-
-fn accept_loop(
-    listener: TcpListener,
-    me: PartyId,
-    roster: Roster,
-    key: StaticKeypair,
-    timeouts: Timeouts,
-    (deadline, stop): (Instant, Arc<AtomicBool>),
-    tx: Sender<Accepted>,
-) {
-    let expected = roster.players().saturating_sub(me.0.into());
-    let mut done = 0;
-    while done < expected && Instant::now() < deadline && !stop.load(Ordering::Relaxed) {
-        match listener.accept() {
-            Ok((mut stream, _)) => {
-                if stream.set_nonblocking(false).is_err() {
-                    continue;
-                }
-                match respond(&mut stream, me, &roster, &key, timeouts.handshake) {
-                    Ok((peer, t, sent, received)) => {
-                        done += 1;
-                        if tx.send(Ok((peer, stream, t, sent, received))).is_err() {
-                            return;
-                        }
-                    }
-                    Err(Some(e)) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                    Err(None) => {}
-                }
-            }
-            Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            Err(_) => std::thread::sleep(Duration::from_millis(5)),
-        }
-    }
-}
-
-fn dial(address: SocketAddr, peer: PartyId, deadline: Instant) -> Result<TcpStream, NetError> {
-    loop {
-        let remaining = deadline.saturating_duration_since(Instant::now());
-        if remaining.is_zero() {
-            return Err(NetError::Connect {
-                peer,
-                address: address.to_string(),
-                reason: "nobody accepted the connection before the connect timeout".into(),
-            });
-        }
-        match TcpStream::connect_timeout(&address, remaining.min(Duration::from_secs(1))) {
-            Ok(s) => return Ok(s),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    ErrorKind::ConnectionRefused | ErrorKind::TimedOut | ErrorKind::WouldBlock
-                ) =>
-            {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-            Err(e) => {
-                return Err(NetError::Connect {
-                    peer,
-                    address: address.to_string(),
-                    reason: e.to_string(),
-                })
-            }
-        }
-    }
-}
-
-fn reader_loop(
-    mut stream: TcpStream,
+/// What a reader thread reads from its peer, and the bounds it keeps.
+struct Reader {
+    stream: TcpStream,
     peer: PartyId,
     transport: Arc<Mutex<TransportState>>,
-    tx: Sender<Event>,
-) {
-    let mut plain = vec![0u8; MAX_NOISE_MESSAGE];
-    let decrypt = |msg: &[u8], plain: &mut [u8]| -> Result<usize, NetError> {
-        let mut t = transport.lock().unwrap_or_else(|p| p.into_inner());
+    queue: Arc<Queue>,
+    limits: Limits,
+}
+
+impl Reader {
+    fn decrypt(&self, msg: &[u8], plain: &mut [u8]) -> Result<usize, NetError> {
+        let mut t = self.transport.lock().unwrap_or_else(|p| p.into_inner());
         t.read_message(msg, plain).map_err(|e| NetError::Corrupted {
-            peer,
+            peer: self.peer,
             reason: format!(
                 "authenticated decryption failed ({e}): the frame was corrupted, replayed or \
                  reordered"
             ),
         })
-    };
-    loop {
-        let Ok(first) = read_noise(&mut stream) else {
-            let _ = tx.send(Event::Closed(peer));
-            return;
-        };
-        let mut wire = 2 + first.len() as u64;
-        let n = match decrypt(&first, &mut plain) {
-            Ok(n) => n,
-            Err(e) => {
-                let _ = tx.send(Event::Failed(e));
-                return;
-            }
-        };
+    }
+
+    /// Reads and decrypts one Noise message: its plaintext length and its wire bytes.
+    fn next_message(&mut self, plain: &mut [u8]) -> Result<(usize, u64), Event> {
+        let msg = read_noise(&mut self.stream).map_err(|_| Event::Closed(self.peer))?;
+        let n = self.decrypt(&msg, plain).map_err(Event::Failed)?;
+        Ok((n, 2 + msg.len() as u64))
+    }
+
+    /// Reads one whole frame: header, then as many chunks as its length needs.
+    fn next_frame(&mut self, plain: &mut [u8]) -> Result<(Frame, u64), Event> {
+        let peer = self.peer;
+        let (n, mut wire) = self.next_message(plain)?;
         if n < FRAME_HEADER {
-            let _ = tx.send(Event::Failed(NetError::Malformed {
+            return Err(Event::Failed(NetError::Malformed {
                 peer,
                 reason: format!("a frame of {n} bytes has no header"),
             }));
-            return;
         }
         let len = u64::from(u32::from_be_bytes([plain[0], plain[1], plain[2], plain[3]]));
         let depth = u32::from_be_bytes([plain[4], plain[5], plain[6], plain[7]]);
-        if len > MAX_FRAME_BYTES {
-            let _ = tx.send(Event::Failed(NetError::FrameTooLarge {
-                peer,
-                len,
-                max: MAX_FRAME_BYTES,
-            }));
-            return;
+        let max = self.limits.max_frame_bytes.min(MAX_FRAME_BYTES);
+        if len > max {
+            return Err(Event::Failed(NetError::FrameTooLarge { peer, len, max }));
         }
         let len = len as usize;
-        let mut payload = Vec::with_capacity(len);
+        // Grow with what arrives, not with what the header announces.
+        let mut payload = Vec::with_capacity(len.min(MAX_CHUNK));
         payload.extend_from_slice(&plain[FRAME_HEADER..n]);
         while payload.len() < len {
-            let Ok(next) = read_noise(&mut stream) else {
-                let _ = tx.send(Event::Closed(peer));
-                return;
-            };
-            wire += 2 + next.len() as u64;
-            match decrypt(&next, &mut plain) {
-                Ok(n) => payload.extend_from_slice(&plain[..n]),
-                Err(e) => {
-                    let _ = tx.send(Event::Failed(e));
-                    return;
-                }
-            }
+            let (n, w) = self.next_message(plain)?;
+            wire += w;
+            payload.extend_from_slice(&plain[..n]);
         }
         if payload.len() != len {
-            let _ = tx.send(Event::Failed(NetError::Malformed {
+            return Err(Event::Failed(NetError::Malformed {
                 peer,
                 reason: format!(
                     "a frame announced {len} bytes and carried {}",
                     payload.len()
                 ),
             }));
-            return;
         }
         let frame = Frame {
             from: peer,
             depth,
             payload,
         };
-        if tx.send(Event::Frame(frame, wire)).is_err() {
-            return;
+        Ok((frame, wire))
+    }
+
+    fn run(mut self) {
+        let mut plain = vec![0u8; MAX_NOISE_MESSAGE];
+        loop {
+            match self.next_frame(&mut plain) {
+                Ok((frame, wire)) => {
+                    if !self.queue.push_frame(frame, wire, &self.limits) {
+                        self.queue.push_end(Event::Closed(self.peer));
+                        return;
+                    }
+                }
+                Err(end) => {
+                    self.queue.push_end(end);
+                    return;
+                }
+            }
         }
     }
 }
@@ -465,7 +366,8 @@ impl TcpMesh {
     }
 
     /// Connects player `me` (static key `key`, listening on `listener`) to every other player
-    /// of `roster` and completes every handshake, within `timeouts.connect`.
+    /// of `roster` and completes every handshake, within `timeouts.connect`, with the default
+    /// [`Limits`].
     pub fn connect(
         roster: &Roster,
         me: PartyId,
@@ -473,85 +375,31 @@ impl TcpMesh {
         listener: TcpListener,
         timeouts: Timeouts,
     ) -> Result<TcpMesh, NetError> {
+        TcpMesh::connect_with_limits(roster, me, key, listener, timeouts, Limits::default())
+    }
+
+    /// [`TcpMesh::connect`] with other [`Limits`].
+    pub fn connect_with_limits(
+        roster: &Roster,
+        me: PartyId,
+        key: &StaticKeypair,
+        listener: TcpListener,
+        timeouts: Timeouts,
+        limits: Limits,
+    ) -> Result<TcpMesh, NetError> {
+        roster.validate()?;
         roster.party(me)?;
         let players = roster.players();
-        let deadline = Instant::now() + timeouts.connect;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| NetError::LocalIo {
-                context: "cannot configure the listener".into(),
-                source,
-            })?;
-        let (acc_tx, acc_rx) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
-        let acceptor = {
-            let (roster, key, stop) = (roster.clone(), key.clone(), Arc::clone(&stop));
-            std::thread::spawn(move || {
-                accept_loop(
-                    listener,
-                    me,
-                    roster,
-                    key,
-                    timeouts,
-                    (deadline, stop),
-                    acc_tx,
-                )
-            })
+        let established = crate::handshake::establish(roster, me, key, listener, timeouts)?;
+        let stats = WireStats {
+            wire_bytes_sent: established.sent,
+            wire_bytes_received: established.received,
+            ..WireStats::default()
         };
-        let mut stats = WireStats::default();
-        let mut conns: BTreeMap<PartyId, (TcpStream, TransportState)> = BTreeMap::new();
-        let result = (|| {
-            for peer in PartyId::all(players).filter(|&p| p < me) {
-                let party = roster.party(peer)?;
-                let mut stream = dial(party.address, peer, deadline)?;
-                let (t, sent, received) = initiate(
-                    &mut stream,
-                    me,
-                    peer,
-                    key,
-                    &party.public_key,
-                    &roster.session,
-                    timeouts.handshake,
-                )?;
-                stats.wire_bytes_sent += sent;
-                stats.wire_bytes_received += received;
-                conns.insert(peer, (stream, t));
-            }
-            while conns.len() + 1 < players {
-                let remaining = deadline.saturating_duration_since(Instant::now());
-                match acc_rx.recv_timeout(remaining) {
-                    Ok(Ok((peer, stream, t, sent, received))) => {
-                        stats.wire_bytes_sent += sent;
-                        stats.wire_bytes_received += received;
-                        conns.insert(peer, (stream, t));
-                    }
-                    Ok(Err(e)) => return Err(e),
-                    Err(_) => {
-                        let missing = PartyId::all(players)
-                            .find(|p| *p != me && !conns.contains_key(p))
-                            .unwrap_or(me);
-                        return Err(NetError::Timeout {
-                            peer: missing,
-                            what: "its connection and handshake".into(),
-                            after: timeouts.connect,
-                        });
-                    }
-                }
-            }
-            Ok(())
-        })();
-        drop(acc_rx);
-        if let Err(e) = result {
-            stop.store(true, Ordering::Relaxed);
-            for (s, _) in conns.values() {
-                let _ = s.shutdown(std::net::Shutdown::Both);
-            }
-            let _ = acceptor.join();
-            return Err(e);
-        }
-        let _ = acceptor.join();
-        let (tx, events) = mpsc::channel();
-        let mut links = BTreeMap::new();
+        let conns = established.links;
+        let queue = Arc::new(Queue::default());
+        queue.lock().readers = conns.len();
+        let mut links: BTreeMap<PartyId, Link> = BTreeMap::new();
         for (peer, (stream, t)) in conns {
             let setup = |s: &TcpStream| -> std::io::Result<TcpStream> {
                 s.set_nodelay(true)?;
@@ -559,18 +407,30 @@ impl TcpMesh {
                 s.set_write_timeout(Some(timeouts.write))?;
                 s.try_clone()
             };
-            let read_half = setup(&stream).map_err(|source| NetError::Io { peer, source })?;
+            let read_half = match setup(&stream) {
+                Ok(r) => r,
+                Err(source) => {
+                    queue.close();
+                    for link in links.values() {
+                        let _ = link.stream.shutdown(std::net::Shutdown::Both);
+                    }
+                    return Err(NetError::Io { peer, source });
+                }
+            };
             let transport = Arc::new(Mutex::new(t));
-            let reader = {
-                let (transport, tx) = (Arc::clone(&transport), tx.clone());
-                std::thread::spawn(move || reader_loop(read_half, peer, transport, tx))
+            let reader = Reader {
+                stream: read_half,
+                peer,
+                transport: Arc::clone(&transport),
+                queue: Arc::clone(&queue),
+                limits,
             };
             links.insert(
                 peer,
                 Link {
                     stream,
                     transport,
-                    reader: Some(reader),
+                    reader: Some(std::thread::spawn(move || reader.run())),
                 },
             );
         }
@@ -578,10 +438,21 @@ impl TcpMesh {
             me,
             players,
             links,
-            events,
+            queue,
+            limits,
             stats,
             fault: None,
         })
+    }
+
+    /// Frames and payload bytes from `peer` queued at this end and not yet received.
+    pub fn queued_from(&self, peer: PartyId) -> (usize, u64) {
+        self.queue
+            .lock()
+            .pending
+            .get(&peer)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// Makes the next frame sent carry `fault` (for fault-injection experiments and tests).
@@ -604,13 +475,14 @@ impl Channel for TcpMesh {
             .links
             .get_mut(&to)
             .ok_or(NetError::UnknownParty(to.0))?;
+        let max = self.limits.max_frame_bytes.min(MAX_FRAME_BYTES);
         let len = u32::try_from(payload.len())
             .ok()
-            .filter(|&l| u64::from(l) <= MAX_FRAME_BYTES)
+            .filter(|&l| u64::from(l) <= max)
             .ok_or(NetError::FrameTooLarge {
                 peer: self.me,
                 len: payload.len() as u64,
-                max: MAX_FRAME_BYTES,
+                max,
             })?;
         let mut plain = Vec::with_capacity(FRAME_HEADER + payload.len());
         plain.extend_from_slice(&len.to_be_bytes());
@@ -654,17 +526,17 @@ impl Channel for TcpMesh {
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
-        match self.events.recv_timeout(timeout) {
-            Ok(Event::Frame(f, wire)) => {
+        match self.queue.pop(timeout) {
+            Ok(Some(Event::Frame(f, wire))) => {
                 self.stats.frames_received += 1;
                 self.stats.wire_bytes_received += wire;
                 self.stats.max_depth = self.stats.max_depth.max(f.depth);
                 Ok(Some(f))
             }
-            Ok(Event::Closed(peer)) => Err(NetError::Disconnected { peer }),
-            Ok(Event::Failed(e)) => Err(e),
-            Err(RecvTimeoutError::Timeout) => Ok(None),
-            Err(RecvTimeoutError::Disconnected) => Err(NetError::Config(
+            Ok(Some(Event::Closed(peer))) => Err(NetError::Disconnected { peer }),
+            Ok(Some(Event::Failed(e))) => Err(e),
+            Ok(None) => Ok(None),
+            Err(()) => Err(NetError::Config(
                 "every link of this player is closed".into(),
             )),
         }
@@ -673,10 +545,15 @@ impl Channel for TcpMesh {
     fn stats(&self) -> WireStats {
         self.stats
     }
+
+    fn limits(&self) -> Limits {
+        self.limits
+    }
 }
 
 impl Drop for TcpMesh {
     fn drop(&mut self) {
+        self.queue.close();
         for link in self.links.values() {
             let _ = link.stream.shutdown(std::net::Shutdown::Both);
         }

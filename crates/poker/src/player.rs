@@ -42,18 +42,27 @@ pub struct DealParams {
     pub public: usize,
 }
 
+/// Most players of a deal: every player shuffles and proves in turn, so the cost grows with
+/// `N²`; the dealer's scheme has the same limit.
+pub const MAX_PLAYERS: usize = 64;
+
+/// Largest deck: each shuffle proves a permutation of the whole deck (Bayer–Groth), and each
+/// player checks every other's; the dealer's scheme has the same limit.
+pub const MAX_CARDS: u16 = 1024;
+
 impl DealParams {
-    /// Checks that the deal fits the deck.
+    /// Checks that the players and the deck are within [`MAX_PLAYERS`] and [`MAX_CARDS`] and
+    /// that the deal fits the deck (with checked arithmetic).
     pub fn validate(&self) -> Result<()> {
-        if self.players < 2 || self.players >= usize::from(u16::MAX) {
+        if !(2..=MAX_PLAYERS).contains(&self.players) {
             return Err(PokerError::InvalidParameters(format!(
-                "need at least 2 players, got {}",
+                "need 2..={MAX_PLAYERS} players, got {}",
                 self.players
             )));
         }
-        if self.cards < 2 {
+        if !(2..=MAX_CARDS).contains(&self.cards) {
             return Err(PokerError::InvalidParameters(format!(
-                "need at least 2 cards, got {}",
+                "need a deck of 2..={MAX_CARDS} cards, got {}",
                 self.cards
             )));
         }

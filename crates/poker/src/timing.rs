@@ -130,7 +130,21 @@ pub fn measure_with_rng<R: RngCore + CryptoRng>(
             "at least one repetition".to_owned(),
         ));
     }
-    let total = 2 * shuffle_reps + 2 * token_reps;
+    if !(2..=crate::player::MAX_CARDS).contains(&cards) {
+        return Err(PokerError::InvalidParameters(format!(
+            "need a deck of 2..={} cards, got {cards}",
+            crate::player::MAX_CARDS
+        )));
+    }
+    let total = shuffle_reps
+        .checked_add(token_reps)
+        .and_then(|r| r.checked_mul(2))
+        .ok_or_else(|| {
+            PokerError::InvalidParameters(format!(
+                "{shuffle_reps} shuffle and {token_reps} token repetitions are more than can be \
+                 counted"
+            ))
+        })?;
     let mut done = 0;
     let sks: Vec<SecretKey> = (0..4).map(|_| SecretKey::random_with_rng(rng)).collect();
     let pks: Vec<_> = sks.iter().map(|s| *s.public()).collect();

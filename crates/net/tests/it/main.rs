@@ -2,4 +2,7 @@
 
 mod common;
 mod games;
+mod hostile_peer;
+mod roster;
+mod stranger;
 mod tcp;

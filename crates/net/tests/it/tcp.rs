@@ -12,6 +12,14 @@ use facedown_net::{Channel, NetError, StaticKeypair, TcpMesh, WireFault};
 
 use common::{loopback, quick, tcp_meshes};
 
+/// [`quick`] with a one-second connect deadline, for connections that can never succeed.
+fn brief() -> facedown_net::Timeouts {
+    facedown_net::Timeouts {
+        connect: Duration::from_secs(1),
+        ..quick()
+    }
+}
+
 #[test]
 fn frames_larger_than_a_noise_message_are_chunked_and_arrive_intact_in_order() {
     let mut m = tcp_meshes(3, 1);
@@ -52,8 +60,10 @@ fn a_wrong_static_key_fails_the_handshake_naming_the_peer() {
     let (l1, k1) = it.next().expect("player 1");
     let (l2, k2) = it.next().expect("player 2");
     let r1 = roster.clone();
-    let h1 = thread::spawn(move || TcpMesh::connect(&r1, PartyId(1), &k1, l1, quick()));
-    let h2 = thread::spawn(move || TcpMesh::connect(&roster, PartyId(2), &k2, l2, quick()));
+    // Both sides keep trying until the connect deadline (a failed handshake may be a
+    // stranger's), then report the handshake failure.
+    let h1 = thread::spawn(move || TcpMesh::connect(&r1, PartyId(1), &k1, l1, brief()));
+    let h2 = thread::spawn(move || TcpMesh::connect(&roster, PartyId(2), &k2, l2, brief()));
     match h1.join().expect("thread") {
         Err(NetError::Handshake { peer, .. }) => assert_eq!(peer, PartyId(2)),
         other => panic!("player 1 should reject player 2's handshake, got {other:?}"),
@@ -72,8 +82,8 @@ fn another_session_fails_the_handshake() {
     let mut it = listeners.into_iter().zip(keys);
     let (l1, k1) = it.next().expect("player 1");
     let (l2, k2) = it.next().expect("player 2");
-    let h1 = thread::spawn(move || TcpMesh::connect(&roster, PartyId(1), &k1, l1, quick()));
-    let h2 = thread::spawn(move || TcpMesh::connect(&other, PartyId(2), &k2, l2, quick()));
+    let h1 = thread::spawn(move || TcpMesh::connect(&roster, PartyId(1), &k1, l1, brief()));
+    let h2 = thread::spawn(move || TcpMesh::connect(&other, PartyId(2), &k2, l2, brief()));
     assert!(matches!(
         h1.join().expect("thread"),
         Err(NetError::Handshake {

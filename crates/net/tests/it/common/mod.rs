@@ -44,6 +44,15 @@ pub fn quick() -> Timeouts {
 /// Connects every player of a fresh loopback roster ([`loopback`]), one thread each, and returns
 /// their meshes in party order.
 pub fn tcp_meshes(n: usize, seed: u64) -> Vec<facedown_net::TcpMesh> {
+    tcp_meshes_with(n, seed, |_| facedown_net::Limits::default())
+}
+
+/// [`tcp_meshes`] with each player's [`facedown_net::Limits`] chosen by `limits`.
+pub fn tcp_meshes_with(
+    n: usize,
+    seed: u64,
+    limits: impl Fn(PartyId) -> facedown_net::Limits,
+) -> Vec<facedown_net::TcpMesh> {
     let (roster, keys, listeners) = loopback(n, seed);
     let handles: Vec<_> = listeners
         .into_iter()
@@ -51,8 +60,10 @@ pub fn tcp_meshes(n: usize, seed: u64) -> Vec<facedown_net::TcpMesh> {
         .enumerate()
         .map(|(j, (l, k))| {
             let roster = roster.clone();
+            let me = PartyId::from_index(j);
+            let limits = limits(me);
             std::thread::spawn(move || {
-                facedown_net::TcpMesh::connect(&roster, PartyId::from_index(j), &k, l, quick())
+                facedown_net::TcpMesh::connect_with_limits(&roster, me, &k, l, quick(), limits)
             })
         })
         .collect();
