@@ -2,7 +2,7 @@
 //! log and the rule audit), solve, the seeds' claims, the Chopsticks census, the Devyatka
 //! importance problem and its checker, and the audit of a saved log.
 
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -14,6 +14,7 @@ use facedown::games::devyatka::{self, importance, Deal, Devyatka, Found, Player,
 use facedown::games::game::{audit, play_out, Bot, Game, Log, RandomBot};
 use facedown::games::golf::{self, Golf, GreedyBot};
 use facedown::games::ninety_nine::{self, HeuristicBot, Length, NinetyNine, SeriesLog, Variant};
+use facedown_core::input::{read_text, read_text_from};
 use facedown_core::rng::seeded_rng;
 use facedown_core::PartyId;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -739,18 +740,19 @@ fn principal_line(graph: &Graph, solution: &Solution, max: usize) -> Vec<String>
     line
 }
 
+/// Reads a Devyatka output or deal (a file, or `-` for stdin), at most 1 MB.
 fn read_input(source: &str) -> anyhow::Result<String> {
-    let limit = importance::MAX_OUTPUT as u64 + 1;
-    let mut text = String::new();
+    let limit = importance::MAX_OUTPUT as u64;
+    let what = "a Devyatka output";
     if source == "-" {
-        std::io::stdin().take(limit).read_to_string(&mut text)?;
-    } else {
-        let file = std::fs::File::open(source).with_context(|| format!("cannot open {source}"))?;
-        file.take(limit)
-            .read_to_string(&mut text)
-            .with_context(|| format!("cannot read {source}"))?;
+        return Ok(read_text_from(
+            std::io::stdin(),
+            Path::new("stdin"),
+            limit,
+            what,
+        )?);
     }
-    Ok(text)
+    Ok(read_text(Path::new(source), limit, what)?)
 }
 
 fn parse_deal(text: &str) -> anyhow::Result<Deal> {
@@ -1042,15 +1044,9 @@ fn devyatka_sample(n: u64, seed: u64, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A saved log, at most 64 MB.
 fn read_record(path: &Path) -> anyhow::Result<Record> {
-    const LIMIT: u64 = 64 << 20;
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let mut text = String::new();
-    file.take(LIMIT + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > LIMIT {
-        bail!("{} is larger than {} MB", path.display(), LIMIT >> 20);
-    }
+    let text = read_text(path, 64 << 20, "a saved game log")?;
     serde_json::from_str(&text)
         .with_context(|| format!("{} is not a saved game log", path.display()))
 }
