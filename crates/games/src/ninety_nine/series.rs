@@ -1,6 +1,6 @@
 //! Deals in series: a fixed number of deals, a game to 100, a rubber of games.
 //!
-//! Each deal is its own [`Game`] with its own log; a deal's setup follows from the deals before
+//! Each deal is its own [`Game`](crate::game::Game) with its own log; a deal's setup follows from the deals before
 //! it (the deal passes to the left; trumps by the previous deal's successes, or from the
 //! Eighteen Ninety-Nine stack; the run of successes of the two-hand game). [`audit_series`]
 //! audits every deal's log, checks that each setup is the one the previous deals fix, and
