@@ -67,6 +67,56 @@ fn ninety_nine_views_show_other_hands_and_bids_only_where_the_rules_open_them() 
     }
 }
 
+/// The cards the player to play may play, worked out from his view alone.
+fn plays_from_view(view: &facedown_games::ninety_nine::View) -> Vec<Card> {
+    use facedown_games::ninety_nine::trick::played;
+    let Some(seat) = view.to_play else {
+        return Vec::new();
+    };
+    let hand = if view.dummy == Some(seat) {
+        view.open_hands[seat].clone().unwrap_or_default()
+    } else {
+        view.hand.clone()
+    };
+    let suit = |c: &Card| played(*c, view.turned).suit;
+    let led = view.current.first().map(|(_, c)| suit(c));
+    let following: Vec<Card> = hand
+        .iter()
+        .copied()
+        .filter(|c| Some(suit(c)) == led)
+        .collect();
+    if following.is_empty() {
+        hand
+    } else {
+        following
+    }
+}
+
+#[test]
+fn a_player_can_work_out_his_legal_plays_from_his_own_view() {
+    for v in Variant::ALL {
+        let (log, _) = nn_deal(v, 31, 0b101);
+        for game in states(&log) {
+            if game.phase() != Phase::Play {
+                continue;
+            }
+            let mover = game.to_move().expect("someone plays");
+            let mut legal: Vec<Card> = game
+                .legal_moves()
+                .into_iter()
+                .filter_map(|m| match m {
+                    Move::Play(c) => Some(c),
+                    _ => None,
+                })
+                .collect();
+            let mut derived = plays_from_view(&game.view(mover));
+            legal.sort();
+            derived.sort();
+            assert_eq!(legal, derived, "{v}");
+        }
+    }
+}
+
 #[test]
 fn the_dummy_stays_hidden_until_the_bids_and_declarations_are_made() {
     for v in [Variant::TwoDummy, Variant::TwoDummyTurnUp] {
