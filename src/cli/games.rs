@@ -474,8 +474,25 @@ fn play_ninety_nine(a: &PlayArgs) -> anyhow::Result<()> {
             }
         }
     }
+    println!();
+    if matches!(length, Length::Games { .. }) {
+        for (i, g) in standing.games.iter().enumerate() {
+            let limit = if g.at_limit {
+                " (closed at the deal limit, nobody reached the target)"
+            } else {
+                ""
+            };
+            println!(
+                "game {}: {} deals, points {:?}, winner: {}{limit}",
+                i + 1,
+                g.deals,
+                g.points,
+                seat_name(g.winner, &variant)
+            );
+        }
+    }
     println!(
-        "\ntotals {:?}, winner: {}",
+        "totals {:?}, winner: {}",
         standing.totals,
         seat_name(standing.winner, &variant)
     );

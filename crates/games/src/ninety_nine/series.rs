@@ -29,10 +29,31 @@ pub enum Length {
         games: u32,
         /// Points that end a game.
         target: i32,
+        /// Deals after which a game that nobody has won is closed as it stands, without the
+        /// bonus (the seeds set no limit; without one, players who keep failing their bids in
+        /// Long Ninety-Nine or their declarations with five players never finish).
+        #[serde(default = "default_deal_limit")]
+        limit: u32,
     },
 }
 
+/// The deal limit of a game to 100 unless one is given: [`Length::DEAL_LIMIT`].
+fn default_deal_limit() -> u32 {
+    Length::DEAL_LIMIT
+}
+
 impl Length {
+    /// Deals after which an unfinished game to 100 is closed as it stands.
+    pub const DEAL_LIMIT: u32 = 200;
+
+    /// The most deals a series of this length can have.
+    pub fn max_deals(self) -> usize {
+        match self {
+            Length::Deals(n) => n as usize,
+            Length::Games { games, limit, .. } => games as usize * limit.max(1) as usize,
+        }
+    }
+
     /// The length the variant's rules give: nine deals (classic), eighteen (Eighteen
     /// Ninety-Nine), otherwise a rubber of as many games as players, each to 100.
     pub fn rubber(variant: Variant) -> Length {
@@ -42,6 +63,7 @@ impl Length {
             _ => Length::Games {
                 games: variant.rules().players.max(3) as u32,
                 target: 100,
+                limit: Length::DEAL_LIMIT,
             },
         }
     }
@@ -49,7 +71,11 @@ impl Length {
     /// One game to 100 (nine deals for the classic rules, eighteen for Eighteen Ninety-Nine).
     pub fn game(variant: Variant) -> Length {
         match Length::rubber(variant) {
-            Length::Games { target, .. } => Length::Games { games: 1, target },
+            Length::Games { target, limit, .. } => Length::Games {
+                games: 1,
+                target,
+                limit,
+            },
             deals => deals,
         }
     }
@@ -80,6 +106,8 @@ pub struct GameResult {
     /// The winner; `None` for a tie at the top or a game won by the dummy (a draw between the
     /// live players).
     pub winner: Option<usize>,
+    /// Whether the game was closed at the deal limit, nobody having reached the target.
+    pub at_limit: bool,
 }
 
 /// Totals of a series.
@@ -168,7 +196,7 @@ impl Progress {
         self.deals += 1;
         self.in_game += 1;
         self.previous = Some(outcome.clone());
-        if let Length::Games { target, .. } = self.length {
+        if let Length::Games { target, limit, .. } = self.length {
             let top = self.game_points.iter().copied().max().unwrap_or(0);
             let long = self.variant == Variant::Long;
             let tied = self.game_points.iter().filter(|&&p| p == top).count() > 1;
@@ -179,17 +207,21 @@ impl Progress {
                         *p += 100;
                     }
                 }
-                self.close_game(points);
+                self.close_game(points, false);
+            } else if self.in_game >= limit.max(1) as usize {
+                let points = self.game_points.clone();
+                self.close_game(points, true);
             }
         }
     }
 
-    fn close_game(&mut self, points: Vec<i32>) {
+    fn close_game(&mut self, points: Vec<i32>, at_limit: bool) {
         let winner = top_seat(&points, self.variant);
         self.games.push(GameResult {
             deals: self.in_game,
             points,
             winner,
+            at_limit,
         });
         self.in_game = 0;
         self.game_points = vec![0; self.game_points.len()];
@@ -198,7 +230,7 @@ impl Progress {
     fn standing(mut self) -> Standing {
         if matches!(self.length, Length::Deals(_)) && self.in_game > 0 {
             let points = self.game_points.clone();
-            self.close_game(points);
+            self.close_game(points, false);
         }
         let seats = self.variant.rules().seats;
         let mut totals = vec![0; seats];
@@ -271,8 +303,7 @@ pub fn play_series(
     };
     let mut progress = Progress::new(variant, length);
     let mut deals = Vec::new();
-    let cap = 1000;
-    while !progress.over() && deals.len() < cap {
+    while !progress.over() && deals.len() < length.max_deals() {
         let mut deck = variant.rules().pack();
         deck.shuffle(rng);
         let setup = progress.next_setup(all_trumps, &stack, deck);

@@ -90,6 +90,7 @@ fn a_game_of_ninety_nine_to_100_and_a_rubber_pass_the_series_audit() {
             Length::Games {
                 games: 2,
                 target: 100,
+                limit: Length::DEAL_LIMIT,
             },
         ),
         (Variant::TwoOpen, Length::game(Variant::TwoOpen)),
@@ -107,13 +108,41 @@ fn a_game_of_ninety_nine_to_100_and_a_rubber_pass_the_series_audit() {
             verdict.bad_setup
         );
         assert_eq!(verdict.standing.as_ref(), Some(&standing));
-        if let Length::Games { games, target } = length {
+        if let Length::Games { games, target, .. } = length {
             assert_eq!(standing.games.len(), games as usize);
             for g in &standing.games {
                 assert!(
                     g.points.iter().any(|&p| p >= target),
                     "{v}: a game ends at {target}"
                 );
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 6, ..ProptestConfig::default() })]
+
+    /// Random players keep failing their bids in Long Ninety-Nine and their declarations with
+    /// five players, so their games reach 100 rarely or never: the deal limit closes them, and
+    /// the audit, which knows the limit, agrees.
+    #[test]
+    fn a_game_of_every_variant_ends_from_any_seed_even_among_random_bots(seed in any::<u64>()) {
+        for v in Variant::ALL {
+            let mut rng = seeded_rng(seed);
+            let mut bots = nn_bots(v.rules().players, 0xff);
+            let length = Length::game(v);
+            let (log, standing) = play_series(v, false, length, &mut bots, &mut rng).expect("plays");
+            prop_assert!(log.deals.len() <= length.max_deals());
+            let verdict = audit_series(&log);
+            prop_assert!(verdict.passed(), "{}: {:?} {:?}", v, verdict.offence, verdict.bad_setup);
+            prop_assert_eq!(verdict.standing.as_ref(), Some(&standing));
+            if let Length::Games { target, .. } = length {
+                let g = &standing.games[0];
+                prop_assert!(g.at_limit || g.points.iter().any(|&p| p >= target));
+                if g.at_limit {
+                    prop_assert_eq!(g.deals, Length::DEAL_LIMIT as usize);
+                }
             }
         }
     }
