@@ -880,7 +880,11 @@ fn rollover_range(text: &str) -> anyhow::Result<Vec<u8>> {
             .with_context(|| format!("`{s}` is not a rollover"))
     };
     match text.split_once("..") {
-        Some((a, b)) => Ok((parse(a)?..=parse(b)?).collect()),
+        Some((a, b)) => {
+            let (a, b) = (parse(a)?, parse(b)?);
+            anyhow::ensure!(a <= b, "the rollover range `{text}` is empty ({a} > {b})");
+            Ok((a..=b).collect())
+        }
         None => Ok(vec![parse(text)?]),
     }
 }

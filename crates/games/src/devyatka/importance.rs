@@ -47,16 +47,33 @@ impl Found {
     }
 }
 
-/// The search ran out of evaluations.
+/// No importance exceeds this: a result lies in −18..=−1 or 1..=18 (never 0, someone empties his
+/// hand first), so two results are at most 36 apart.
+pub const MAX_IMPORTANCE: u32 = 36;
+
+/// Why [`distinct_importances`] found no answer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("found only {found} distinct importances in {evaluations} solved deals, {wanted} wanted")]
-pub struct SearchExhausted {
-    /// Distinct importances found.
-    pub found: usize,
-    /// Wanted.
-    pub wanted: usize,
-    /// Deals solved.
-    pub evaluations: u64,
+pub enum SearchError {
+    /// More distinct importances were asked for than there are values `0..=36`.
+    #[error(
+        "{wanted} distinct importances cannot exist: every importance is in 0..={MAX_IMPORTANCE}"
+    )]
+    Impossible {
+        /// Wanted.
+        wanted: usize,
+    },
+    /// The search ran out of evaluations.
+    #[error(
+        "found only {found} distinct importances in {evaluations} solved deals, {wanted} wanted"
+    )]
+    Exhausted {
+        /// Distinct importances found.
+        found: usize,
+        /// Wanted.
+        wanted: usize,
+        /// Deals solved.
+        evaluations: u64,
+    },
 }
 
 /// A local search over deals; every deal it solves is offered to `seen`.
@@ -118,7 +135,10 @@ pub fn distinct_importances(
     budget: u64,
     rng: &mut dyn RngCore,
     progress: &mut dyn FnMut(usize),
-) -> Result<Vec<Found>, SearchExhausted> {
+) -> Result<Vec<Found>, SearchError> {
+    if k > MAX_IMPORTANCE as usize + 1 {
+        return Err(SearchError::Impossible { wanted: k });
+    }
     let mut found: BTreeMap<u32, Found> = BTreeMap::new();
     found.insert(0, Found::solve(&mut Solver::new(), nines_to_alice()));
     let mut climb = Climb {
@@ -136,7 +156,7 @@ pub fn distinct_importances(
         });
     }
     if found.len() < k {
-        return Err(SearchExhausted {
+        return Err(SearchError::Exhausted {
             found: found.len(),
             wanted: k,
             evaluations: climb.evaluations,

@@ -2,7 +2,9 @@
 //! k = 13 checked by the checker, and the checker's refusals.
 
 use facedown_core::rng::seeded_rng;
-use facedown_games::devyatka::importance::{format_output, nines_to_alice, MAX_OUTPUT};
+use facedown_games::devyatka::importance::{
+    format_output, nines_to_alice, SearchError, MAX_IMPORTANCE, MAX_OUTPUT,
+};
 use facedown_games::devyatka::{
     check_output, distinct_importances, CheckError, Deal, DealError, Found, Player, Solver,
 };
@@ -27,6 +29,16 @@ fn claim_the_output_for_k_13_passes_the_checker() {
             "two-character cards: {line}"
         );
     }
+}
+
+#[test]
+fn more_distinct_importances_than_0_to_36_are_refused_without_a_search() {
+    let wanted = MAX_IMPORTANCE as usize + 2;
+    let mut solved = 0;
+    let err = distinct_importances(wanted, 1_000_000, &mut seeded_rng(0), &mut |_| solved += 1)
+        .expect_err("there are only 37 values");
+    assert_eq!(err, SearchError::Impossible { wanted });
+    assert_eq!(solved, 0);
 }
 
 #[test]
