@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
-use facedown::games::chopsticks::{self, Chopsticks, Graph, Solution, SolverBot};
+use facedown::games::chopsticks::solve::GraphError;
+use facedown::games::chopsticks::{self, Census, Chopsticks, Graph, Solution, SolverBot, Summary};
 use facedown::games::claims;
 use facedown::games::devyatka::{self, importance, Deal, Devyatka, Found, Player, Solver};
 use facedown::games::game::{audit, play_out, Bot, Game, Log, RandomBot};
@@ -20,6 +21,9 @@ use facedown_core::PartyId;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+
+/// Most reachable positions the Chopsticks solver explores (2^21: about 0.5 GB for four players).
+const SOLVE_LIMIT: usize = 1 << 21;
 
 /// Arguments of `facedown games`.
 #[derive(Debug, clap::Args)]
@@ -189,6 +193,11 @@ pub struct CensusArgs {
     /// Print a Markdown table.
     #[arg(long)]
     pub markdown: bool,
+    /// Also solve every game (retrograde analysis): who can force a win where, the longest
+    /// forced win, the value of the start; games of more than 2^21 reachable positions are
+    /// counted but not solved.
+    #[arg(long)]
+    pub solve: bool,
 }
 
 /// Arguments of `facedown games devyatka`.
@@ -644,7 +653,7 @@ fn play_chopsticks(a: &PlayArgs) -> anyhow::Result<()> {
     let make = |name: &str| -> anyhow::Result<Box<dyn Bot<Chopsticks>>> {
         match name {
             "random" => Ok(Box::new(RandomBot)),
-            "solver" => Ok(Box::new(SolverBot::new(&rules, 1 << 21)?)),
+            "solver" => Ok(Box::new(SolverBot::new(&rules, SOLVE_LIMIT)?)),
             _ => Err(unknown_bot(name, "chopsticks", "random, solver")),
         }
     };
@@ -701,7 +710,7 @@ fn solve_chopsticks(a: &SolveArgs) -> anyhow::Result<()> {
         None => rules.start(),
     };
     let t = Instant::now();
-    let graph = Graph::explore(&rules, start, 1 << 21)?;
+    let graph = Graph::explore(&rules, start, SOLVE_LIMIT)?;
     let solution = Solution::retrograde(&graph);
     let elapsed = t.elapsed();
     let line = principal_line(&graph, &solution, 30);
@@ -904,34 +913,90 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
         if let Some(b) = progress {
             b.finish_and_clear();
         }
-        rows.push((c, t.elapsed().as_secs_f64()));
+        let seconds = t.elapsed().as_secs_f64();
+        let solved = if a.solve {
+            let t = Instant::now();
+            match Summary::of(&rules, SOLVE_LIMIT) {
+                Ok(s) => Some((Some(s), t.elapsed().as_secs_f64())),
+                Err(GraphError::TooLarge(_)) => Some((None, 0.0)),
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            None
+        };
+        rows.push((c, seconds, solved));
     }
     if a.json {
         let out: Vec<_> = rows
             .iter()
-            .map(|(c, s)| json!({ "census": c, "seconds": s }))
+            .map(|(c, s, solved)| {
+                let mut row = json!({ "census": c, "seconds": s });
+                if let Some((summary, secs)) = solved {
+                    row["solved"] = json!(summary);
+                    row["solve_seconds"] = json!(secs);
+                }
+                row
+            })
             .collect();
         return print_json(&json!({ "players": a.players, "rules": a.rules, "rows": out }));
     }
     if a.markdown {
-        println!("| r | positions (codes) | functionally distinct | reachable | ends | seconds |");
-        println!("|---|---|---|---|---|---|");
+        census_markdown(&rows, a.solve);
+        return Ok(());
     }
-    for (c, s) in rows {
+    for (c, s, solved) in rows {
         let codes = c.codes.map_or("—".into(), |n| n.to_string());
-        if a.markdown {
-            println!(
-                "| {} | {codes} | {} | {} | {} | {s:.2} |",
-                c.rollover, c.distinct, c.reachable, c.ends
-            );
-        } else {
-            println!(
-                "r = {:>2}: {codes:>14} codes  {:>10} distinct  {:>10} reachable  {:>4} ends  ({s:.2} s)",
-                c.rollover, c.distinct, c.reachable, c.ends
-            );
+        println!(
+            "r = {:>2}: {codes:>14} codes  {:>10} distinct  {:>10} reachable  {:>4} ends  ({s:.2} s)",
+            c.rollover, c.distinct, c.reachable, c.ends
+        );
+        match solved {
+            Some((Some(x), secs)) => println!(
+                "        solved ({secs:.2} s): mover wins {}, another player wins {}, nobody {}; longest forced win {}; start: {}",
+                x.mover_wins, x.other_wins, x.nobody, x.longest_win, x.start_in_words()
+            ),
+            Some((None, _)) => println!("        not solved: more than {SOLVE_LIMIT} reachable positions"),
+            None => {}
         }
     }
     Ok(())
+}
+
+/// A census row: the counts, their time, and the solution (`None` inside: too large) with its time.
+type CensusRow = (Census, f64, Option<(Option<Summary>, f64)>);
+
+fn census_markdown(rows: &[CensusRow], solve: bool) {
+    if solve {
+        println!("| r | reachable | ends | mover wins | another wins | nobody | longest forced win | start | seconds |");
+        println!("|---|---|---|---|---|---|---|---|---|");
+    } else {
+        println!("| r | positions (codes) | functionally distinct | reachable | ends | seconds |");
+        println!("|---|---|---|---|---|---|");
+    }
+    for (c, s, solved) in rows {
+        let codes = c.codes.map_or("—".into(), |n| n.to_string());
+        match solved {
+            None => println!(
+                "| {} | {codes} | {} | {} | {} | {s:.2} |",
+                c.rollover, c.distinct, c.reachable, c.ends
+            ),
+            Some((Some(x), secs)) => println!(
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {secs:.2} |",
+                c.rollover,
+                x.reachable,
+                x.ends,
+                x.mover_wins,
+                x.other_wins,
+                x.nobody,
+                x.longest_win,
+                x.start_in_words()
+            ),
+            Some((None, _)) => println!(
+                "| {} | {} | {} | — | — | — | — | not solved (over {SOLVE_LIMIT} positions) | — |",
+                c.rollover, c.reachable, c.ends
+            ),
+        }
+    }
 }
 
 fn devyatka_command(a: DevyatkaArgs) -> anyhow::Result<()> {

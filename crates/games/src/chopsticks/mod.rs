@@ -13,6 +13,8 @@
 //!   moves;
 //! * [`solve`]: the reachable game graph and its retrograde [`Solution`] — win, loss or draw
 //!   and the distance to the end for every position;
+//! * [`summary`]: the solution counted — positions won by the mover, by another player, by
+//!   nobody, the longest forced win and the value of the start;
 //! * [`census`](mod@census): codes, distinct, reachable and end positions of any `(p, r)`;
 //! * [`index`]: the dense numbering of positions the census uses.
 //!
@@ -39,10 +41,12 @@ pub mod census;
 pub mod index;
 pub mod rules;
 pub mod solve;
+pub mod summary;
 
 pub use census::{census, Census};
 pub use rules::{Move, Overflow, Position, Rules, Splits, Status};
 pub use solve::{Graph, Solution, Value};
+pub use summary::Summary;
 
 use facedown_core::PartyId;
 use rand::RngCore;

@@ -1,10 +1,12 @@
 //! The exact solvers checked against independent computations: the Devyatka solver against a
 //! plain minimax, against the symmetry of the deal, and against the game engine playing its
-//! best cards.
+//! best cards; the Chopsticks solution table against a depth-bounded search over the engine.
 
 use std::collections::HashMap;
 
 use facedown_core::rng::seeded_rng;
+use facedown_core::PartyId;
+use facedown_games::chopsticks::{self, Chopsticks, Rules as ChopRules, Summary};
 use facedown_games::devyatka::{self, card_index, Deal, Devyatka, Move, Player, Solver};
 use facedown_games::game::Game;
 
@@ -89,4 +91,72 @@ fn playing_the_solvers_best_cards_reaches_the_solvers_result() {
             assert_eq!(game.outcome().expect("over").result, expected);
         }
     }
+}
+
+/// Whether `player` can force a win within `plies` moves, by a depth-bounded search over the
+/// game engine (no graph, no retrograde labels), memoised on the position and the depth.
+fn forces_within(
+    game: &Chopsticks,
+    player: PartyId,
+    plies: u32,
+    memo: &mut HashMap<(String, PartyId, u32), bool>,
+) -> bool {
+    if game.to_move().is_none() {
+        return game.outcome().and_then(|o| o.winner) == Some(player);
+    }
+    if plies == 0 {
+        return false;
+    }
+    let mover = game.to_move().expect("ongoing");
+    let key = (game.view(mover).code, mover, plies);
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut wins = game.legal_moves().into_iter().map(|mv| {
+        let mut next = game.clone();
+        next.play(&mv).expect("legal");
+        forces_within(&next, player, plies - 1, memo)
+    });
+    let v = if mover == player {
+        wins.any(|w| w)
+    } else {
+        wins.all(|w| w)
+    };
+    memo.insert(key, v);
+    v
+}
+
+/// The solver's table (docs/games.md) against the bounded search: where the retrograde analysis
+/// says a player forces a win from the start in `d` moves, the search finds it in `d` and not in
+/// `d − 1`; where it says nobody can, the search finds no forced win for either within 40 moves.
+#[test]
+fn the_two_player_solution_table_agrees_with_a_bounded_search_from_the_start() {
+    for r in 3..=8 {
+        let rules = ChopRules::pr(2, r);
+        let summary = Summary::of(&rules, 1 << 16).expect("small");
+        assert_eq!(
+            summary.reachable,
+            summary.ends + summary.mover_wins + summary.other_wins + summary.nobody
+        );
+        let game = Chopsticks::start(&chopsticks::Setup::new(rules, u32::MAX)).expect("valid");
+        let mut memo = HashMap::new();
+        match summary.start {
+            Some((seat, d)) => {
+                let winner = PartyId::from_index(seat);
+                assert!(forces_within(&game, winner, d, &mut memo), "r = {r}");
+                assert!(!forces_within(&game, winner, d - 1, &mut memo), "r = {r}");
+            }
+            None => {
+                for p in [PartyId(1), PartyId(2)] {
+                    assert!(!forces_within(&game, p, 40, &mut memo), "r = {r}, {p}");
+                }
+            }
+        }
+    }
+    // What the table says, computed: rollover 4 is a first-player win in 11, 3 and 5..8 draws,
+    // and with rollover 5 no forced win anywhere is longer than 3 moves.
+    let start = |r| Summary::of(&ChopRules::pr(2, r), 1 << 16).expect("small");
+    assert_eq!(start(4).start, Some((0, 11)));
+    assert!((5..=8).all(|r| start(r).start.is_none()) && start(3).start.is_none());
+    assert_eq!(start(5).longest_win, 3);
 }
