@@ -8,8 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
-use facedown::games::chopsticks::solve::GraphError;
-use facedown::games::chopsticks::{self, Census, Chopsticks, Graph, Solution, SolverBot, Summary};
+use facedown::games::chopsticks::{self, Census, Chopsticks, Graph, Solution, SolverBot, Summary, SweepError};
 use facedown::games::claims;
 use facedown::games::devyatka::{self, importance, Deal, Devyatka, Found, Player, Solver};
 use facedown::games::game::{audit, play_out, Bot, Game, Log, RandomBot};
@@ -193,9 +192,8 @@ pub struct CensusArgs {
     /// Print a Markdown table.
     #[arg(long)]
     pub markdown: bool,
-    /// Also solve every game (retrograde analysis): who can force a win where, the longest
-    /// forced win, the value of the start; games of more than 2^21 reachable positions are
-    /// counted but not solved.
+    /// Also solve every game (retrograde labels by sweeps over all positions): who can force a
+    /// win where, the longest forced win, the value of the start.
     #[arg(long)]
     pub solve: bool,
 }
@@ -915,10 +913,19 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
         }
         let seconds = t.elapsed().as_secs_f64();
         let solved = if a.solve {
+            let progress = bar(0, &format!("({}, {r}) sweeps", a.players));
             let t = Instant::now();
-            match Summary::of(&rules, SOLVE_LIMIT) {
+            let summary = Summary::by_sweeps(&rules, &mut |k| {
+                if let Some(b) = &progress {
+                    b.set_position(u64::from(k));
+                }
+            });
+            if let Some(b) = progress {
+                b.finish_and_clear();
+            }
+            match summary {
                 Ok(s) => Some((Some(s), t.elapsed().as_secs_f64())),
-                Err(GraphError::TooLarge(_)) => Some((None, 0.0)),
+                Err(SweepError::TooLarge(_)) => Some((None, 0.0)),
                 Err(e) => return Err(e.into()),
             }
         } else {
@@ -955,7 +962,7 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
                 "        solved ({secs:.2} s): mover wins {}, another player wins {}, nobody {}; longest forced win {}; start: {}",
                 x.mover_wins, x.other_wins, x.nobody, x.longest_win, x.start_in_words()
             ),
-            Some((None, _)) => println!("        not solved: more than {SOLVE_LIMIT} reachable positions"),
+            Some((None, _)) => println!("        not solved: too many positions to label"),
             None => {}
         }
     }
@@ -992,7 +999,7 @@ fn census_markdown(rows: &[CensusRow], solve: bool) {
                 x.start_in_words()
             ),
             Some((None, _)) => println!(
-                "| {} | {} | {} | — | — | — | — | not solved (over {SOLVE_LIMIT} positions) | — |",
+                "| {} | {} | {} | — | — | — | — | not solved (too many positions) | — |",
                 c.rollover, c.reachable, c.ends
             ),
         }

@@ -46,7 +46,7 @@ pub mod summary;
 pub use census::{census, Census};
 pub use rules::{Move, Overflow, Position, Rules, Splits, Status};
 pub use solve::{Graph, Solution, Value};
-pub use summary::Summary;
+pub use summary::{Summary, SweepError};
 
 use facedown_core::PartyId;
 use rand::RngCore;
