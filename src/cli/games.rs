@@ -605,7 +605,10 @@ fn play_golf(a: &PlayArgs) -> anyhow::Result<()> {
             print_moves(round);
             println!("      scores {:?}", result.rounds[i]);
         }
-        println!("\ntotals {:?}, winner: {:?}", result.totals, result.winner);
+        let winner = result
+            .winner
+            .map_or("none (a tie)".into(), |w| w.to_string());
+        println!("\ntotals {:?}, winner: {winner}", result.totals);
         println!(
             "audit: {}",
             if verdict.passed() { "passed" } else { "FAILED" }
@@ -627,7 +630,10 @@ fn play_golf(a: &PlayArgs) -> anyhow::Result<()> {
     );
     print_moves(&log);
     if let Some(o) = outcome {
-        println!("scores {:?}, out first: {:?}", o.scores, o.out);
+        let out = o
+            .out
+            .map_or("nobody (the stock ran out)".into(), |p| p.to_string());
+        println!("scores {:?}, out first: {out}", o.scores);
     }
     println!("{audit_line}");
     Ok(())
