@@ -8,7 +8,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
-use facedown::games::chopsticks::{self, Census, Chopsticks, Graph, Solution, SolverBot, Summary, SweepError};
+use facedown::games::chopsticks::{
+    self, Census, Chopsticks, Graph, Solution, SolverBot, Summary, SweepError,
+};
 use facedown::games::claims;
 use facedown::games::devyatka::{self, importance, Deal, Devyatka, Found, Player, Solver};
 use facedown::games::game::{audit, play_out, Bot, Game, Log, RandomBot};

@@ -522,6 +522,23 @@ fn general_claims() -> Vec<Claim> {
         Verdict::of(true, skip4 > 25_000 && pass4 > 25_000),
         "",
     ));
+    let alone = [1, 0].map(|p| {
+        let rules = Chop::pr(p, 5);
+        rules.status(&rules.start())
+    });
+    out.push(claim(
+        "fewer-than-two",
+        "003",
+        g,
+        "with one player he wins at once, being the last left; with none nobody wins",
+        "one: wins; none: no winner",
+        format!(
+            "one player: the start is over, {:?}; no players: {:?}",
+            alone[0], alone[1]
+        ),
+        Verdict::of([Status::Won(0), Status::NoWinner], alone),
+        "the end test of the engine (the last player standing wins) applied to the start",
+    ));
     let r1 = Chop::pr(2, 1);
     out.push(claim(
         "rollover-1",

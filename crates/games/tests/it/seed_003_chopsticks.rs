@@ -321,6 +321,14 @@ fn claim_over_25000_positions_for_four_players() {
 }
 
 #[test]
+fn claim_one_player_wins_at_once_and_no_players_leave_no_winner() {
+    let one = Rules::pr(1, 5);
+    assert_eq!(one.status(&one.start()), Status::Won(0));
+    let none = Rules::pr(0, 5);
+    assert_eq!(none.status(&none.start()), Status::NoWinner);
+}
+
+#[test]
 fn claim_rollover_1_is_trivial_and_rollover_2_a_forced_first_player_win() {
     let r1 = Rules::pr(2, 1);
     assert_eq!(r1.status(&r1.start()), Status::NoWinner);
