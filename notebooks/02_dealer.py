@@ -18,7 +18,8 @@
 # opened by passing a value along a chain of players, each applying his layer. Messages are
 # signed, every permutation is committed to (a salted SHA3-256 hash of its Lehmer rank), and an
 # end-of-game **audit** opens every commitment, recomputes every forwarded value and names the
-# first player who deviated (see `shared/reference/dealer.md` and the `facedown-dealer` docs).
+# first player who deviated (see `papers/notes/perm-sharing-dealer.md` and the `facedown-dealer`
+# docs).
 #
 # The scheme is information-theoretic and **honest-but-curious without collusion**: the harness
 # below measures exactly what a coalition learns beyond what an ideal dealer would tell it

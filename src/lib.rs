@@ -17,7 +17,16 @@
 //! Noise. [`games`] holds the games of the seed documents — Ninety-Nine, Devyatka, Golf,
 //! Chopsticks — as rules engines with a rule audit, bots and exact solvers.
 //!
+//! Three library modules tie the strands together: [`workload`] (a card protocol or a deal,
+//! run on any face-down table, by every player at once or by one player on its own view),
+//! [`play`] (one networked player of any workload on either backend) and [`compare`] (every
+//! workload on every backend, side by side: what `facedown compare` prints).
+//!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
+
+pub mod compare;
+pub mod play;
+pub mod workload;
 
 pub use facedown_cards as cards;
 pub use facedown_core as core;

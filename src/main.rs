@@ -12,8 +12,11 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {}", one_line(&err));
-            ExitCode::FAILURE
+            match err.downcast_ref::<cli::Diagnostic>() {
+                Some(shown) => eprint!("{shown}"),
+                None => eprintln!("error: {}", one_line(&err)),
+            }
+            ExitCode::from(cli::exit_status(&err))
         }
     }
 }

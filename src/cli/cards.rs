@@ -3,17 +3,21 @@
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::Subcommand;
 use facedown::cards::analyze::{analyze, Analysis};
-use facedown::cards::library::{builtins, load, Builtin};
-use facedown::cards::model::Protocol;
+use facedown::cards::claim::{check, Check, Claim};
+use facedown::cards::library::{builtins, load, Builtin, LoadError};
+use facedown::cards::print::analysis_text;
 use facedown::cards::simulate::{Compiled, SimulationReport};
-use facedown::cards::{trace, tree};
+use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+
+use super::{CheckFailed, Diagnostic};
 
 /// Arguments of `facedown cards`.
 #[derive(Debug, clap::Args)]
@@ -21,6 +25,11 @@ pub struct Args {
     /// What to do.
     #[command(subcommand)]
     pub command: CardsCommand,
+}
+
+/// Verdicts to expect, comma-separated (`correct,perfect,finite,expected-shuffles=1`).
+fn expectation(text: &str) -> Result<Claim, String> {
+    text.parse::<Claim>().map_err(|e| e.to_string())
 }
 
 /// The `facedown cards` subcommands.
@@ -33,12 +42,57 @@ pub enum CardsCommand {
         json: bool,
     },
     /// Analyze a protocol exactly: correctness, security, runtime, shuffles, leak.
+    ///
+    /// Exits 0 whatever the verdict (an insecure protocol is a result, not an error), unless
+    /// --expect is given: then 3 when an expected verdict does not hold. A `claim` line in the
+    /// file is checked and shown, but never changes the exit status; use `check` for that.
+    #[command(after_help = "Example: facedown cards analyze mks-four-card-and --json")]
     Analyze {
         /// A built-in name (see `list`) or a `.cards` file.
         protocol: String,
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Verdicts to expect, comma-separated, e.g. `correct,perfect,finite`; exit 3 when one
+        /// does not hold.
+        #[arg(long, value_parser = expectation)]
+        expect: Option<Claim>,
+    },
+    /// Check protocols against their claim line and --expect, for CI.
+    ///
+    /// Each protocol is parsed and analysed; its `claim` line and the verdicts of --expect
+    /// must hold (correctness is expected when neither says otherwise). Exit status: 0 every
+    /// check holds, 1 an error (unreadable file, parse error, analysis limit), 2 a usage error,
+    /// 3 a check that failed.
+    #[command(
+        after_help = "Example: facedown cards check crates/cards/protocols/*.cards --expect correct"
+    )]
+    Check {
+        /// Built-in names or `.cards` files.
+        #[arg(required = true)]
+        protocols: Vec<String>,
+        /// Verdicts to expect of every protocol, comma-separated, e.g. `correct,perfect`.
+        #[arg(long, value_parser = expectation)]
+        expect: Option<Claim>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print `.cards` files in the canonical form (comments kept).
+    ///
+    /// Without --check or --write the formatted text goes to standard output. Exit status 3
+    /// with --check when a file is not in canonical form.
+    #[command(after_help = "Example: facedown cards fmt --check crates/cards/protocols/*.cards")]
+    Fmt {
+        /// `.cards` files (or built-in names, printed formatted).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Change nothing; exit 3 when a file is not in canonical form.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite the files in place.
+        #[arg(long)]
+        write: bool,
     },
     /// Monte-Carlo runs of a protocol, seeded and parallel.
     Simulate {
@@ -91,7 +145,21 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         CardsCommand::List { json } => list(json),
         CardsCommand::Search(args) => super::cards_search::run(args),
-        CardsCommand::Analyze { protocol, json } => analyze_cmd(&protocol, json),
+        CardsCommand::Analyze {
+            protocol,
+            json,
+            expect,
+        } => analyze_cmd(&protocol, json, expect.as_ref()),
+        CardsCommand::Check {
+            protocols,
+            expect,
+            json,
+        } => check_cmd(&protocols, expect.as_ref(), json),
+        CardsCommand::Fmt {
+            files,
+            check,
+            write,
+        } => fmt_cmd(&files, check, write),
         CardsCommand::Simulate {
             protocol,
             runs,
@@ -112,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         } => {
             let p = load_protocol(&protocol)?;
             if json {
-                return print_json(&tree_json(&p)?);
+                return print_json(&tree::to_json(&p).context("cannot build the state tree")?);
             }
             print!(
                 "{}",
@@ -123,8 +191,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
+/// Whether standard error may be coloured: a terminal, and `NO_COLOR` unset.
+fn color_on_stderr() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+/// Loads a protocol; a parse error becomes a [`Diagnostic`] showing the source line.
 fn load_protocol(name_or_path: &str) -> anyhow::Result<Protocol> {
-    Ok(load(name_or_path)?)
+    load(name_or_path).map_err(|e| match e {
+        e @ LoadError::Parse { .. } => anyhow::Error::new(Diagnostic(e.render(color_on_stderr()))),
+        other => anyhow::Error::new(other),
+    })
 }
 
 fn print_json<T: Serialize>(value: &T) -> anyhow::Result<()> {
@@ -159,9 +236,10 @@ struct ListEntry {
     function: String,
     citation: &'static str,
     summary: &'static str,
-    claimed_security: &'static str,
-    claimed_runtime: &'static str,
-    claimed_expected_shuffles: &'static str,
+    claim: String,
+    claimed_security: Option<facedown::cards::analyze::Security>,
+    claimed_runtime: Option<facedown::cards::analyze::Runtime>,
+    claimed_expected_shuffles: Option<String>,
     negative_example: bool,
 }
 
@@ -170,16 +248,21 @@ fn list(json: bool) -> anyhow::Result<()> {
         .iter()
         .map(|b| {
             let p = b.protocol();
+            let claim = b.claim();
             ListEntry {
                 name: b.name,
                 cards: p.cards(),
-                function: facedown::cards::analyze::function_name(&p.function),
+                function: p.function().to_string(),
                 citation: b.citation,
                 summary: b.summary,
-                claimed_security: b.claim.security,
-                claimed_runtime: b.claim.runtime,
-                claimed_expected_shuffles: b.claim.expected_shuffles,
-                negative_example: b.claim.negative_example,
+                claim: claim.to_string(),
+                claimed_security: claim.security,
+                claimed_runtime: claim.runtime,
+                claimed_expected_shuffles: claim
+                    .expected_shuffles
+                    .as_ref()
+                    .map(ToString::to_string),
+                negative_example: b.negative_example,
             }
         })
         .collect();
@@ -196,96 +279,196 @@ fn list(json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn analyze_cmd(name: &str, json: bool) -> anyhow::Result<()> {
+/// The JSON of `analyze`: the analysis, and the check of the file's claim and `--expect`.
+#[derive(Serialize)]
+struct AnalyzeOutput<'a> {
+    #[serde(flatten)]
+    analysis: &'a Analysis,
+    claim: Option<String>,
+    claim_holds: Option<bool>,
+    claim_mismatches: Vec<String>,
+}
+
+fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
     let start = Instant::now();
     let a = analyze(&p).context("cannot analyze")?;
     let elapsed = start.elapsed();
+    let claimed = p.claim().map(|c| check(a.clone(), Some(c), None));
+    let expected = expect.map(|e| check(a.clone(), None, Some(e)));
     if json {
-        return print_json(&a);
+        print_json(&AnalyzeOutput {
+            analysis: &a,
+            claim: p.claim().map(ToString::to_string),
+            claim_holds: claimed.as_ref().map(Check::holds),
+            claim_mismatches: mismatch_texts(claimed.as_ref()),
+        })?;
+    } else {
+        print!("{}", analysis_text(&a));
+        if let Some(c) = &claimed {
+            print_claim_line("claim", c);
+        }
+        if let Some(c) = &expected {
+            print_claim_line("expected", c);
+        }
+        println!("analysis time       {:.1} µs", elapsed.as_secs_f64() * 1e6);
     }
-    print_analysis(&a, elapsed);
+    match expected {
+        Some(c) if !c.holds() => Err(CheckFailed(format!(
+            "{}: {}",
+            p.name(),
+            mismatch_texts(Some(&c)).join("; ")
+        ))
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+fn mismatch_texts(check: Option<&Check>) -> Vec<String> {
+    check.map_or_else(Vec::new, |c| {
+        c.mismatches.iter().map(ToString::to_string).collect()
+    })
+}
+
+fn print_claim_line(label: &str, c: &Check) {
+    let stated = c.claim.as_ref().or(c.expect.as_ref());
+    let stated = stated.map(ToString::to_string).unwrap_or_default();
+    if c.holds() {
+        println!("{label:<20}{stated} ✓");
+    } else {
+        println!("{label:<20}{stated} ✗");
+        for m in &c.mismatches {
+            println!("  ✗ {m}");
+        }
+    }
+}
+
+/// One protocol's line in the JSON of `check`.
+#[derive(Serialize)]
+struct CheckEntry {
+    protocol: String,
+    name: Option<String>,
+    claim: Option<String>,
+    expect: Option<String>,
+    holds: bool,
+    mismatches: Vec<String>,
+    error: Option<String>,
+}
+
+fn check_cmd(protocols: &[String], expect: Option<&Claim>, json: bool) -> anyhow::Result<()> {
+    let mut entries = Vec::new();
+    let (mut errors, mut failed) = (0usize, 0usize);
+    for name in protocols {
+        let entry = check_one(name, expect, json);
+        errors += usize::from(entry.error.is_some());
+        failed += usize::from(entry.error.is_none() && !entry.holds);
+        entries.push(entry);
+    }
+    if json {
+        print_json(&entries)?;
+    }
+    let summary = format!(
+        "{} checked: {} hold, {failed} failed, {errors} could not be checked",
+        entries.len(),
+        entries.len() - failed - errors
+    );
+    if errors > 0 {
+        bail!("{summary}");
+    }
+    if failed > 0 {
+        return Err(CheckFailed(summary).into());
+    }
+    if !json {
+        println!("{summary}");
+    }
     Ok(())
 }
 
-fn print_analysis(a: &Analysis, elapsed: Duration) {
-    let opt = |x: &Option<String>| x.clone().unwrap_or_else(|| "—".to_owned());
-    println!("protocol            {}", a.name);
-    println!(
-        "function            {} of {} input(s), {} cards",
-        a.function,
-        a.inputs.first().map_or(0, String::len),
-        a.cards
-    );
-    println!("correct             {}", a.correct);
-    println!(
-        "security            {}{}",
-        a.security,
-        if a.committed {
-            " (committed)"
-        } else {
-            " (non-committed: alike = same output)"
+fn check_one(name: &str, expect: Option<&Claim>, json: bool) -> CheckEntry {
+    let mut entry = CheckEntry {
+        protocol: name.to_owned(),
+        name: None,
+        claim: None,
+        expect: expect.map(ToString::to_string),
+        holds: false,
+        mismatches: Vec::new(),
+        error: None,
+    };
+    let p = match load(name) {
+        Ok(p) => p,
+        Err(e) => {
+            eprint!("{}", e.render(color_on_stderr()));
+            entry.error = Some(e.to_string());
+            return entry;
         }
-    );
-    println!("runtime             {}", a.runtime);
-    println!("expected shuffles   {}", opt(&a.expected_shuffles));
-    println!(
-        "min / max shuffles  {} / {}",
-        a.min_shuffles.map_or("—".to_owned(), |m| m.to_string()),
-        a.max_shuffles
-            .map_or("unbounded".to_owned(), |m| m.to_string())
-    );
-    if let Some(tv) = &a.tv_distance {
-        let f = a.tv_distance_f64.unwrap_or(f64::NAN);
-        println!("TV distance         {tv} (≈ {f:.6})");
-    }
-    if let Some(w) = &a.tv_worst {
-        if a.tv_distance.as_deref() != Some("0") {
-            println!(
-                "  worst pair        inputs {} vs {} on view {}: {} vs {}",
-                w.inputs[0], w.inputs[1], w.view, w.probabilities[0], w.probabilities[1]
-            );
+    };
+    entry.name = Some(p.name().to_owned());
+    entry.claim = p.claim().map(ToString::to_string);
+    let c = match analyze(&p) {
+        Ok(a) => check(a, p.claim(), expect),
+        Err(e) => {
+            eprintln!("error: {name}: cannot analyze: {e}");
+            entry.error = Some(e.to_string());
+            return entry;
+        }
+    };
+    entry.holds = c.holds();
+    entry.mismatches = mismatch_texts(Some(&c));
+    if !json {
+        let verdict = if c.holds() { "✓" } else { "✗" };
+        println!("{verdict} {name}");
+        for m in &entry.mismatches {
+            println!("    {m}");
         }
     }
-    if let Some(k) = &a.tv_from_uniform_shuffles {
-        println!("TV from uniform     {k} (each input's view vs. the same protocol with uniform shuffles)");
-    }
-    if let Some(mi) = a.mutual_information_bits {
-        println!("I(X;V)              {mi:.6} bits");
-    }
-    if let Some(mi) = a.leak_beyond_output_bits {
-        println!("I(X;V | f(X))       {mi:.6} bits");
-    }
-    println!(
-        "branches (Pr[observation | reached], per input {}):",
-        a.inputs.join(" ")
-    );
-    for b in &a.branches {
-        let probs: Vec<String> = b
-            .probability
-            .iter()
-            .map(|p| p.clone().unwrap_or_else(|| "—".to_owned()))
-            .collect();
-        let after = if b.after == "(nothing)" {
-            String::new()
-        } else {
-            format!(" after {}", b.after)
+    entry
+}
+
+fn fmt_cmd(files: &[String], check: bool, write: bool) -> anyhow::Result<()> {
+    let mut unformatted = Vec::new();
+    for name in files {
+        let (path, text) = match facedown::cards::library::find(name) {
+            Some(b) if !std::path::Path::new(name).exists() => {
+                (PathBuf::from(b.name), b.source.to_owned())
+            }
+            _ => {
+                let text = std::fs::read_to_string(name)
+                    .with_context(|| format!("cannot read `{name}`"))?;
+                (PathBuf::from(name), text)
+            }
         };
-        println!(
-            "  [{}] {:>6}{after}: {:<6} {}",
-            b.node,
-            b.at,
-            b.observation,
-            probs.join(" ")
-        );
+        let formatted = facedown::cards::canonical::format_source(&text).map_err(|source| {
+            let e = LoadError::Parse {
+                path: path.clone(),
+                text: text.clone(),
+                source: Box::new(source),
+            };
+            Diagnostic(e.render(color_on_stderr()))
+        })?;
+        if check {
+            if formatted != text {
+                println!("{} is not in canonical form", path.display());
+                unformatted.push(path.display().to_string());
+            }
+        } else if write {
+            if formatted != text {
+                std::fs::write(&path, &formatted)
+                    .with_context(|| format!("cannot write `{}`", path.display()))?;
+            }
+        } else {
+            print!("{formatted}");
+        }
     }
-    for e in &a.errors {
-        println!("error: {e}");
+    if unformatted.is_empty() {
+        Ok(())
+    } else {
+        Err(CheckFailed(format!(
+            "{} of {} file(s) not in canonical form (run `facedown cards fmt --write`)",
+            unformatted.len(),
+            files.len()
+        ))
+        .into())
     }
-    for n in &a.notes {
-        println!("note: {n}");
-    }
-    println!("analysis time       {:.1} µs", elapsed.as_secs_f64() * 1e6);
 }
 
 #[derive(Serialize)]
@@ -311,7 +494,7 @@ fn simulate_cmd(
     let compiled = Compiled::new(&p).context("cannot simulate this protocol")?;
     let chosen: Vec<usize> = match input {
         Some(text) => {
-            let bits = parse_bits(text, p.inputs.len())?;
+            let bits = parse_bits(text, p.inputs().len())?;
             vec![facedown::cards::model::input_index(&bits)]
         }
         None => Vec::new(),
@@ -341,7 +524,7 @@ fn simulate_cmd(
         }
     };
     let start = Instant::now();
-    let report = compiled.simulate(&p.name, &chosen, runs, seed, Some(&tick))?;
+    let report = compiled.simulate(p.name(), &chosen, runs, seed, Some(&tick))?;
     let elapsed = start.elapsed().as_secs_f64();
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -437,56 +620,9 @@ fn analyze_views(p: &Protocol) -> BTreeMap<String, Option<bool>> {
         .unwrap_or_default()
 }
 
-/// The state tree as JSON: vertices with their sequences and per-input probabilities, edges.
-fn tree_json(p: &Protocol) -> anyhow::Result<serde_json::Value> {
-    use facedown::cards::analyze::{explore, glyphs, is_bottom, AnalysisOptions};
-    let opts = AnalysisOptions {
-        record_tree: true,
-        ..AnalysisOptions::default()
-    };
-    let ex = explore(p, &opts).context("cannot build the state tree")?;
-    let tree = ex.tree.clone().unwrap_or_default();
-    let vertices: Vec<serde_json::Value> = tree
-        .vertices
-        .iter()
-        .enumerate()
-        .map(|(id, v)| {
-            let sequences: Vec<serde_json::Value> = v
-                .state
-                .entries
-                .iter()
-                .map(|(seq, probs)| {
-                    serde_json::json!({
-                        "row": glyphs(seq),
-                        "probabilities": probs.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                        "bottom": is_bottom(probs, &ex.outputs),
-                    })
-                })
-                .collect();
-            serde_json::json!({
-                "id": id,
-                "kind": v.kind,
-                "reached": v.mass.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                "sequences": sequences,
-            })
-        })
-        .collect();
-    let edges: Vec<serde_json::Value> = tree
-        .edges
-        .iter()
-        .map(|e| serde_json::json!({ "from": e.from, "to": e.to, "label": e.label }))
-        .collect();
-    Ok(serde_json::json!({
-        "name": p.name,
-        "inputs": ex.inputs,
-        "vertices": vertices,
-        "edges": edges,
-    }))
-}
-
 fn trace_cmd(name: &str, input: &str, seed: u64, json: bool) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
-    let bits = parse_bits(input, p.inputs.len())?;
+    let bits = parse_bits(input, p.inputs().len())?;
     let t = trace::trace(&p, &bits, seed).context("cannot trace")?;
     if json {
         return print_json(&t);
@@ -505,39 +641,7 @@ struct HeadlineRow {
 }
 
 fn claim_mismatches(b: &Builtin, a: &Analysis) -> Vec<String> {
-    let c = &b.claim;
-    let mut out = Vec::new();
-    if c.correct != a.correct {
-        out.push(format!(
-            "correct: claimed {}, found {}",
-            c.correct, a.correct
-        ));
-    }
-    if c.security != a.security.as_str() {
-        out.push(format!(
-            "security: claimed {}, found {}",
-            c.security, a.security
-        ));
-    }
-    if c.runtime != a.runtime.as_str() {
-        out.push(format!(
-            "runtime: claimed {}, found {}",
-            c.runtime, a.runtime
-        ));
-    }
-    if Some(c.expected_shuffles) != a.expected_shuffles.as_deref() {
-        out.push(format!(
-            "expected shuffles: claimed {}, found {:?}",
-            c.expected_shuffles, a.expected_shuffles
-        ));
-    }
-    if c.max_shuffles.map(u64::from) != a.max_shuffles {
-        out.push(format!(
-            "max shuffles: claimed {:?}, found {:?}",
-            c.max_shuffles, a.max_shuffles
-        ));
-    }
-    out
+    b.claim().check(a).iter().map(ToString::to_string).collect()
 }
 
 /// Analyzes every built-in protocol; the fastest of a few repetitions is the time reported.
@@ -593,20 +697,22 @@ pub fn headline(json: bool) -> anyhow::Result<()> {
     for (r, _) in &rows {
         let a = &r.analysis;
         let leak = match (&a.tv_distance, a.leak_beyond_output_bits) {
-            (Some(tv), _) if tv == "0" => "0".to_owned(),
+            (Some(tv), _) if tv.to_string() == "0" => "0".to_owned(),
             (Some(tv), Some(mi)) => format!("{tv} / {mi:.4}"),
-            (Some(tv), None) => tv.clone(),
+            (Some(tv), None) => tv.to_string(),
             (None, _) => "—".to_owned(),
         };
         println!(
             "{:<name_w$}  {:>5}  {:<8}  {:<7}  {:<20}  {:<17}  {:>7}  {:>3}  {:<25}  {:<6}  {:>6.1} µs",
             a.name,
             a.cards,
-            a.function,
+            a.function.to_string(),
             if a.correct { "yes" } else { "NO" },
             a.security.as_str(),
             a.runtime.as_str(),
-            a.expected_shuffles.as_deref().unwrap_or("—"),
+            a.expected_shuffles
+                .as_ref()
+                .map_or("—".to_owned(), ToString::to_string),
             a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
             leak,
             if r.claim_matches { "✓" } else { "✗" },

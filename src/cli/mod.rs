@@ -29,7 +29,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Card-based protocols: list, analyze, simulate, trace, tree.
+    /// Card-based protocols: list, analyze, check, fmt, simulate, trace, tree, search.
     Cards(cards::Args),
     /// The permutation-sharing dealer: deal, audit.
     Dealer(dealer::Args),
@@ -62,6 +62,28 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
         Some(Command::Games(args)) => games::run(args),
+    }
+}
+
+/// A check that ran and did not hold (`cards check`, `cards analyze --expect`, `cards fmt
+/// --check`): exit status 3, so that a CI can tell it from an error (1) and a usage error (2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckFailed(pub String);
+
+/// An error already rendered with its context (a parse error under its source line): printed
+/// as it is, exit status 1.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Diagnostic(pub String);
+
+/// The exit status for an error: 3 for a failed check, 1 otherwise (clap's usage errors exit
+/// 2 before any command runs).
+pub fn exit_status(err: &anyhow::Error) -> u8 {
+    if err.downcast_ref::<CheckFailed>().is_some() {
+        3
+    } else {
+        1
     }
 }
 

@@ -1,5 +1,7 @@
 //! `facedown keygen`, `facedown party` and `facedown play-local`: players as separate
-//! processes over TCP with Noise_KK (see the `facedown-net` crate).
+//! processes over TCP with Noise_KK (see the `facedown-net` crate), playing any workload — a
+//! card protocol of the library, each input committed by its own player, or a deal — on
+//! either backend ([`facedown::play`]).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,12 +10,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use clap::ValueEnum;
-use facedown_core::rng::trial_rng;
-use facedown_core::{Cost, PartyId};
-use facedown_net::{
-    merge_phases, play_with_rng, total_cost, Backend, GameSpec, Party, PlayerReport, Roster,
-    StaticKeypair, TcpMesh, Timeouts, WireFault, Workload,
+use facedown::play::{
+    check_reports, merge_phases, play, player_rng, total_cost, Backend, GameSpec, PlayerReport,
 };
+use facedown::workload::{Outcome, Workload};
+use facedown_core::PartyId;
+use facedown_net::{Party, Roster, StaticKeypair, TcpMesh, Timeouts, WireFault};
 use rand::rngs::OsRng;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -36,24 +38,6 @@ impl From<BackendArg> for Backend {
         match b {
             BackendArg::Dealer => Backend::Dealer,
             BackendArg::Poker => Backend::Poker,
-        }
-    }
-}
-
-/// Which deal (command-line form).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WorkloadArg {
-    /// 37 cards, twelve to each of three players, one trump face up.
-    NinetyNine,
-    /// 52 cards, two to each player, five public cards.
-    Poker52,
-}
-
-impl From<WorkloadArg> for Workload {
-    fn from(w: WorkloadArg) -> Workload {
-        match w {
-            WorkloadArg::NinetyNine => Workload::NinetyNine,
-            WorkloadArg::Poker52 => Workload::Poker52,
         }
     }
 }
@@ -90,9 +74,14 @@ pub struct GameArgs {
     /// The protocol.
     #[arg(long, value_enum)]
     pub backend: BackendArg,
-    /// The deal.
-    #[arg(long, value_enum)]
-    pub workload: WorkloadArg,
+    /// What is played: a card protocol of the library (`facedown cards list`; input `k` is
+    /// committed by player `k + 1`), `ninety-nine` or `poker52`.
+    #[arg(long)]
+    pub workload: String,
+    /// Input bits of a card protocol, comma-separated (`1,0`): for `play-local` every input,
+    /// first first; for `party` the bits of the inputs this player owns.
+    #[arg(long, value_delimiter = ',', value_parser = parse_bit)]
+    pub input: Vec<bool>,
     /// Seed: player `id`'s randomness is ChaCha20 stream `id` of the seed (reproducible runs,
     /// not for real play). Without it, fresh randomness from the operating system.
     #[arg(long)]
@@ -105,16 +94,40 @@ pub struct GameArgs {
     pub json: bool,
 }
 
+/// Parses an input bit: `0`, `1`, `false` or `true`.
+fn parse_bit(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "0" | "false" => Ok(false),
+        "1" | "true" => Ok(true),
+        other => Err(format!("`{other}` is not an input bit (0 or 1)")),
+    }
+}
+
 impl GameArgs {
     /// The game of `players` players in the roster session `roster_session`.
-    fn spec(&self, players: usize, roster_session: [u8; 32]) -> GameSpec {
-        GameSpec {
-            backend: self.backend.into(),
-            workload: self.workload.into(),
-            players,
-            roster_session,
-            timeout: Duration::from_millis(self.timeout_ms),
+    fn spec(&self, players: usize, roster_session: [u8; 32]) -> anyhow::Result<GameSpec> {
+        let workload = Workload::parse(&self.workload)?;
+        if players < workload.min_players() {
+            bail!(
+                "{} needs at least {} players, not {players}",
+                workload.name(),
+                workload.min_players()
+            );
         }
+        let backend: Backend = self.backend.into();
+        if let Workload::Deal(d) = &workload {
+            facedown_core::table::deal_opening(players, usize::from(d.cards), d.hand, d.public)?;
+            if backend == Backend::Dealer && players < 3 {
+                bail!("the dealer's deal needs at least 3 players, not {players}");
+            }
+        }
+        Ok(GameSpec {
+            backend,
+            workload,
+            players,
+            context: roster_session.to_vec(),
+            timeout: Duration::from_millis(self.timeout_ms),
+        })
     }
 }
 
@@ -183,8 +196,17 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let roster = Roster::load(&args.roster)?;
     let key = StaticKeypair::load(&args.key)?;
     let me = PartyId(args.id);
-    let spec = args.game.spec(roster.players(), roster.session);
-    spec.validate()?;
+    let spec = args.game.spec(roster.players(), roster.session)?;
+    let own = &args.game.input;
+    let owned = spec.workload.owned_by(me).len();
+    if own.len() != owned {
+        bail!(
+            "player {} owns {owned} input(s) of {}; --input gives {}",
+            me.0,
+            spec.workload.name(),
+            own.len()
+        );
+    }
     let timeouts = Timeouts {
         connect: spec.timeout,
         handshake: spec.timeout.min(Duration::from_secs(5)),
@@ -193,26 +215,21 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let listener = TcpMesh::bind(&roster, me)?;
     let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
         .with_context(|| format!("player {}: connecting", me.0))?;
-    let mut rng = match args.game.seed {
-        Some(seed) => trial_rng(seed, u64::from(me.0)),
+    let rng = match args.game.seed {
+        Some(seed) => player_rng(seed, me),
         None => ChaCha20Rng::from_entropy(),
     };
     let fault = args.fault;
-    let mut hook = |phase: &str, mesh: &mut TcpMesh| {
-        if phase != "setup" && phase != "keys" {
-            return;
-        }
-        match fault {
-            Some(FaultArg::ExitAfterSetup) => std::process::exit(3),
-            Some(FaultArg::StallAfterSetup) => loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            },
-            Some(FaultArg::CorruptAfterSetup) => mesh.inject_fault(WireFault::Corrupt),
-            Some(FaultArg::ReplayAfterSetup) => mesh.inject_fault(WireFault::Replay),
-            None => {}
-        }
+    let mut after_setup = |mesh: &mut &mut TcpMesh| match fault {
+        Some(FaultArg::ExitAfterSetup) => std::process::exit(3),
+        Some(FaultArg::StallAfterSetup) => loop {
+            std::thread::sleep(Duration::from_secs(3600));
+        },
+        Some(FaultArg::CorruptAfterSetup) => mesh.inject_fault(WireFault::Corrupt),
+        Some(FaultArg::ReplayAfterSetup) => mesh.inject_fault(WireFault::Replay),
+        None => {}
     };
-    let report = play_with_rng(&mut mesh, &spec, &mut rng, &mut hook)
+    let report = play(&mut mesh, &spec, own, rng, &mut after_setup)
         .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {
@@ -240,18 +257,43 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
 
 fn print_view(r: &PlayerReport) {
     let me = usize::from(r.player).saturating_sub(1);
-    let hand = r.hands.get(me).map(Vec::as_slice).unwrap_or(&[]);
     let audit = match (&r.audit.passed, &r.audit.first) {
-        (true, _) => "audit passed".to_string(),
-        (false, Some(f)) => format!("audit FAILED: {f}"),
-        (false, None) => "audit FAILED".to_string(),
+        (true, _) => "checks passed".to_string(),
+        (false, Some(f)) => format!("checks FAILED: {f}"),
+        (false, None) => "checks FAILED".to_string(),
     };
-    println!(
-        "player {}: hand {} | public {} | {audit}",
-        r.player,
-        cards_text(hand),
-        cards_text(&r.public)
-    );
+    match &r.outcome {
+        Outcome::Deal { hands, public, .. } => {
+            let hand = hands.get(me).cloned().flatten().unwrap_or_default();
+            println!(
+                "player {}: hand {} | public {} | {audit}",
+                r.player,
+                cards_text(&hand),
+                cards_text(public)
+            );
+        }
+        Outcome::Card { outputs, .. } => {
+            let bits = |b: &[bool]| {
+                b.iter()
+                    .map(|&x| if x { "1" } else { "0" })
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            println!(
+                "player {}: own input {} | output {} | {audit}",
+                r.player,
+                if r.inputs.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    bits(&r.inputs)
+                },
+                bits(outputs)
+            );
+        }
+    }
+    for w in r.outcome.weakened() {
+        println!("  weakened: {w}");
+    }
 }
 
 fn free_ports(n: usize) -> anyhow::Result<Vec<u16>> {
@@ -299,8 +341,16 @@ fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf> {
 
 /// Runs `facedown play-local`: N player processes on 127.0.0.1.
 pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
-    let spec = args.game.spec(args.players, [0; 32]);
-    spec.validate()?;
+    let spec = args.game.spec(args.players, [0; 32])?;
+    let inputs = args.game.input.clone();
+    if inputs.len() != spec.workload.inputs() {
+        bail!(
+            "{} takes {} input bits (--input), got {}",
+            spec.workload.name(),
+            spec.workload.inputs(),
+            inputs.len()
+        );
+    }
     let fault = match &args.fault {
         Some(s) => {
             let (who, kind) = s.split_once(':').context("--fault takes PLAYER:FAULT")?;
@@ -329,7 +379,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .arg("--backend")
             .arg(Backend::from(args.game.backend).name())
             .arg("--workload")
-            .arg(Workload::from(args.game.workload).name())
+            .arg(spec.workload.name())
             .arg("--timeout-ms")
             .arg(args.game.timeout_ms.to_string())
             .arg("--json")
@@ -337,6 +387,16 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .stderr(Stdio::piped());
         if let Some(seed) = args.game.seed {
             cmd.arg("--seed").arg(seed.to_string());
+        }
+        // Each player is told only the inputs it owns.
+        let own: Vec<&str> = spec
+            .workload
+            .owned_by(PartyId::from_index(j - 1))
+            .iter()
+            .map(|&k| if inputs[k] { "1" } else { "0" })
+            .collect();
+        if !own.is_empty() {
+            cmd.arg("--input").arg(own.join(","));
         }
         if let Some((who, kind)) = fault {
             if usize::from(who) == j {
@@ -395,24 +455,25 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             })),
         }
     }
-    let costs: Vec<Cost> = reports.iter().map(|r| r.cost).collect();
-    let cost = total_cost(&costs);
+    let cost = total_cost(&reports);
     let phases = merge_phases(&reports);
     let (frames, wire_bytes) = reports.iter().fold((0, 0), |(f, b), r| {
         (f + r.wire.frames_sent, b + r.wire.wire_bytes_sent)
     });
-    let consistent = errors.is_empty() && check_consistency(&reports).is_ok();
     let problem = if errors.is_empty() {
-        check_consistency(&reports).err()
+        check_reports(&spec.workload, &inputs, &reports).err()
     } else {
         None
     };
+    let consistent = errors.is_empty() && problem.is_none();
     if args.game.json {
         let out = json!({
             "backend": Backend::from(args.game.backend).name(),
-            "workload": Workload::from(args.game.workload).name(),
+            "workload": spec.workload.name(),
             "players": args.players,
             "seed": args.game.seed,
+            "inputs": inputs,
+            "expected": spec.workload.expected(&inputs),
             "views": reports,
             "errors": errors,
             "consistent": consistent,
@@ -428,7 +489,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             args.players,
             args.players,
             Backend::from(args.game.backend).name(),
-            Workload::from(args.game.workload).name(),
+            spec.workload.name(),
             args.game
                 .seed
                 .map_or("none (fresh randomness)".into(), |s| s.to_string())
@@ -447,7 +508,15 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         if let Some(p) = &problem {
             println!("INCONSISTENT views: {p}");
         } else if errors.is_empty() {
-            println!("views consistent: hands disjoint and as dealt, same public cards, every audit passed");
+            match spec.workload.expected(&inputs) {
+                Some(out) => println!(
+                    "views consistent: every player read output {}, the ideal table's, every check passed",
+                    u8::from(out)
+                ),
+                None => println!(
+                    "views consistent: hands disjoint and as dealt, same public cards, every audit passed"
+                ),
+            }
         }
         println!("cost (messages = deliveries a player sent, bytes = protocol encoding; rounds = longest causal chain):");
         for p in &phases {
@@ -471,51 +540,6 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     }
     if let Some(p) = problem {
         bail!("the players' views are inconsistent: {p}");
-    }
-    Ok(())
-}
-
-/// Every audit passed, everyone saw the same public cards, the hands are disjoint, of the
-/// right size, and (dealer) what the audit opened.
-fn check_consistency(reports: &[PlayerReport]) -> Result<(), String> {
-    let Some(first) = reports.first() else {
-        return Err("no player reported".into());
-    };
-    let (_, hand, public) = first.workload.shape();
-    let mut seen = std::collections::BTreeSet::new();
-    for r in reports {
-        if !r.audit.passed {
-            return Err(format!("player {}'s audit failed", r.player));
-        }
-        if r.public != first.public || r.public.len() != public {
-            return Err(format!("player {} saw other public cards", r.player));
-        }
-        if r.deal != first.deal {
-            return Err(format!("player {} audited another deal", r.player));
-        }
-        let me = usize::from(r.player).saturating_sub(1);
-        let mine = r.hands.get(me).cloned().unwrap_or_default();
-        if mine.len() != hand {
-            return Err(format!("player {} holds {} cards", r.player, mine.len()));
-        }
-        if let Some(deal) = &r.deal {
-            if deal.get(me * hand..(me + 1) * hand) != Some(mine.as_slice()) {
-                return Err(format!("player {}'s hand is not what was dealt", r.player));
-            }
-        }
-        for c in mine.iter().chain(&r.public) {
-            if usize::from(*c) >= r.cards {
-                return Err(format!("player {} holds card {c}", r.player));
-            }
-        }
-        for c in &mine {
-            if !seen.insert(*c) {
-                return Err(format!("card {c} is in two hands"));
-            }
-        }
-    }
-    if first.public.iter().any(|c| seen.contains(c)) {
-        return Err("a public card is also in a hand".into());
     }
     Ok(())
 }

@@ -5,8 +5,7 @@ use std::io::IsTerminal;
 use anyhow::Context;
 use clap::Subcommand;
 use facedown_core::rng::seeded_rng;
-use facedown_poker::driver::deal_with_rng;
-use facedown_poker::player::DealParams;
+use facedown_poker::deal::{deal_with_rng, DealParams};
 use facedown_poker::timing::measure_with_rng;
 
 /// Arguments of `facedown poker`.

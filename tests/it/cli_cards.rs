@@ -46,7 +46,8 @@ type Verdict = (
     Option<u64>,
 );
 
-/// The five examples of protocol-format.md with their stated verdicts.
+/// Five examples of the format specification (`crates/cards/docs/format.md`) with their
+/// stated verdicts.
 const EXAMPLES: [Verdict; 5] = [
     ("five-card-trick", "and", 5, "finite", "1", Some(1)),
     ("mks-four-card-and", "and", 4, "finite", "2", Some(2)),

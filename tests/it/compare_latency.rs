@@ -38,10 +38,14 @@ fn latency_figure_of_a_networked_deal_grows_with_the_latency() {
     let zero = compare(&["--latency", "0"]);
     let five = compare(&["--latency", "5ms"]);
     assert_eq!(five["latency_ms"].as_f64(), Some(5.0));
-    let (w0, w5) = (at_latency(&zero, "dealer"), at_latency(&five, "dealer"));
-    // A deal needs several sequential rounds, each at least one 5 ms delay.
+    // Not a speed check: every sequential round sleeps for at least the delay, so the figure
+    // has a floor that no machine can beat, whatever its load. (Comparing against the 0 ms run
+    // would be a timing race.)
+    let rounds = row(&five, "dealer")["rounds"].as_f64().expect("rounds");
+    let w5 = at_latency(&five, "dealer");
+    assert!(rounds >= 3.0, "a deal takes several rounds, got {rounds}");
     assert!(w5 >= 15.0, "dealer deal at 5 ms took only {w5} ms");
-    assert!(w5 > w0, "5 ms: {w5} ms, 0 ms: {w0} ms");
+    assert!(at_latency(&zero, "dealer").is_finite());
     for b in ["dealer", "encrypted"] {
         let notes = row(&five, b)["notes"].to_string();
         assert!(notes.contains("in-memory network"), "{b}: {notes}");

@@ -3,6 +3,8 @@
 
 mod cli_bad_input;
 mod cli_cards;
+mod cli_cards_check;
+mod compare_engines;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
@@ -11,6 +13,7 @@ mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
 mod leakage_montecarlo;
+mod net_card_protocols;
 mod net_play_local;
 mod paper_cards_bias;
 mod paper_cards_den_boer;
@@ -22,3 +25,4 @@ mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
 mod play_local_cleanup;
 mod poker_cli;
+mod repository;

@@ -1,4 +1,5 @@
-//! The three pitfalls of a published probabilistic verifier (`cards.md`), each reproduced, and
+//! The three pitfalls of a published probabilistic verifier (listed in the analyzer's module
+//! docs, `facedown_cards::analyze`), each reproduced, and
 //! the negative cases: insecure variants flagged, a wrong function flagged incorrect, a missing
 //! branch reported with its line and column, loops checked.
 
@@ -32,9 +33,9 @@ fn pitfall_1_security_is_checked_per_observation_not_pooled() {
     assert!(a.correct);
     assert_eq!(a.security, Security::Insecure);
     assert!(
-        a.errors.iter().any(|e| e.contains("line 5, col 1")),
+        a.errors().iter().any(|e| e.contains("line 5, col 1")),
         "{:?}",
-        a.errors
+        a.errors()
     );
 }
 
@@ -85,7 +86,7 @@ fn pitfall_3_bottom_only_for_different_outputs() {
     let shared = "protocol or-shared\ninputs a b\nfunction or\nlayout a b\nshuffle {id, (1 3)(2 4)}\nturn 1 2 3 4\n";
     let a = analyze(&parse(shared).expect("parses")).expect("analyzes");
     assert_eq!(a.bottom_sequences, 0);
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     // Swapping within both commitments makes 00 and 11 share rows: ⊥, and then incorrect.
     let bottom = "protocol or-bottom\ninputs a b\nfunction or\nlayout a b\nshuffle {id, (1 2)(3 4)}\nturn 1 2 3 4\n";
     let a = analyze(&parse(bottom).expect("parses")).expect("analyzes");
@@ -123,8 +124,8 @@ fn missing_branch_names_line_and_column() {
     let text = "protocol half\ninputs a b\nfunction and\nlayout a b\nshuffle {id, (1 3)(2 4)}\nturn 2 {\n  ♥: turn 1\n}\n";
     let a = analyze(&parse(text).expect("parses")).expect("analyzes");
     assert!(!a.correct);
-    let e = a
-        .errors
+    let errors = a.errors();
+    let e = errors
         .iter()
         .find(|e| e.contains("no branch"))
         .expect("missing branch reported");

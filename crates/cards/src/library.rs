@@ -21,45 +21,18 @@
 //! | `five-card-trick-biased-cut` | \[dB89\] with the bias of \[KC25\] | AND | correct, input-possibilistic, 1 |
 //! | `toy-restart-xor` | toy, around \[MS09\] | XOR, committed | correct, perfect, Las Vegas with restart, 3 expected |
 //!
-//! The claims are what the analyzer ([`crate::analyze`]) is expected to report; the library
-//! only states them. Security and runtime use the analyzer's JSON spellings.
+//! Each file states its claim on its `claim` line ([`crate::claim`]), typed when read:
+//! [`Builtin::claim`] is what the analyzer ([`crate::analyze`]) is expected to report, and every
+//! library claim states every verdict ([`Claim::is_complete`]). The library only states them;
+//! the tests and the headline report check them.
 
 use std::path::PathBuf;
 
 use facedown_core::input::{read_text, InputError};
 
-use crate::model::Protocol;
+use crate::claim::Claim;
 use crate::parse::{parse, ParseError};
-
-/// What the literature (or a hand check, for the De Morgan variants and negative examples) says
-/// about a built-in protocol, in the analyzer's vocabulary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Claim {
-    /// Every terminating run yields f(inputs).
-    pub correct: bool,
-    /// The strongest security level that holds: `"perfect"`, `"input-possibilistic"`,
-    /// `"output-possibilistic"` or `"insecure"`.
-    pub security: &'static str,
-    /// `"finite"`, `"las-vegas"` (restart-free) or `"las-vegas-restart"`.
-    pub runtime: &'static str,
-    /// The exact expected number of shuffles, as a rational in lowest terms (`"1"`, `"8"`).
-    pub expected_shuffles: &'static str,
-    /// The largest number of shuffles in any run; `None` when unbounded.
-    pub max_shuffles: Option<u32>,
-    /// Whether the protocol is a deliberately broken example (a test that it *fails*).
-    pub negative_example: bool,
-}
-
-/// The security levels a [`Claim`] may state, strongest first.
-pub const SECURITY_LEVELS: [&str; 4] = [
-    "perfect",
-    "input-possibilistic",
-    "output-possibilistic",
-    "insecure",
-];
-
-/// The runtime classes a [`Claim`] may state.
-pub const RUNTIMES: [&str; 3] = ["finite", "las-vegas", "las-vegas-restart"];
+use crate::protocol::Protocol;
 
 /// A protocol that ships with facedown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,8 +45,8 @@ pub struct Builtin {
     pub summary: &'static str,
     /// The bibliography key of the paper it comes from (`"dB89"`).
     pub citation: &'static str,
-    /// The published or expected verdict.
-    pub claim: Claim,
+    /// Whether the protocol is a deliberately broken example (a test that it *fails*).
+    pub negative_example: bool,
 }
 
 impl Builtin {
@@ -85,32 +58,14 @@ impl Builtin {
     pub fn protocol(&self) -> Protocol {
         parse(self.source).expect("built-in protocols parse (checked by the tests)")
     }
-}
 
-const fn claim(
-    security: &'static str,
-    runtime: &'static str,
-    expected_shuffles: &'static str,
-    max_shuffles: Option<u32>,
-) -> Claim {
-    Claim {
-        correct: true,
-        security,
-        runtime,
-        expected_shuffles,
-        max_shuffles,
-        negative_example: false,
-    }
-}
-
-const fn finite_perfect(shuffles: &'static str, max: u32) -> Claim {
-    claim("perfect", "finite", shuffles, Some(max))
-}
-
-const fn negative(security: &'static str, shuffles: &'static str, max: u32) -> Claim {
-    Claim {
-        negative_example: true,
-        ..claim(security, "finite", shuffles, Some(max))
+    /// The published or expected verdict: the file's `claim` line.
+    ///
+    /// # Panics
+    /// Never for the shipped protocols (the tests check that each parses and states a
+    /// complete claim).
+    pub fn claim(&self) -> Claim {
+        self.protocol().claim().cloned().unwrap_or_default()
     }
 }
 
@@ -120,28 +75,28 @@ static BUILTINS: [Builtin; 14] = [
         source: include_str!("../protocols/five-card-trick.cards"),
         summary: "den Boer's five-card trick: AND with one random cut, output read from the row",
         citation: "dB89",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "mks-four-card-and",
         source: include_str!("../protocols/mks-four-card-and.cards"),
         summary: "Mizuki–Kumamoto–Sone: non-committed AND with four cards and two shuffles",
         citation: "MKS12",
-        claim: finite_perfect("2", 2),
+        negative_example: false,
     },
     Builtin {
         name: "ms09-six-card-and",
         source: include_str!("../protocols/ms09-six-card-and.cards"),
         summary: "Mizuki–Sone: committed AND with six cards and one random bisection cut",
         citation: "MS09",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "ms09-four-card-xor",
         source: include_str!("../protocols/ms09-four-card-xor.cards"),
         summary: "Mizuki–Sone: committed XOR with four cards and one random bisection cut",
         citation: "MS09",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "four-card-las-vegas-and",
@@ -149,56 +104,56 @@ static BUILTINS: [Builtin; 14] = [
         summary: "restart-free Las Vegas committed AND with four cards and non-uniform closed \
                   shuffles; 8 shuffles in expectation",
         citation: "KWH15",
-        claim: claim("perfect", "las-vegas", "8", None),
+        negative_example: false,
     },
     Builtin {
         name: "five-card-trick-or",
         source: include_str!("../protocols/five-card-trick-or.cards"),
         summary: "the five-card trick on negated inputs (layout a ♥ ~b): OR by De Morgan",
         citation: "dB89",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "mks-four-card-or",
         source: include_str!("../protocols/mks-four-card-or.cards"),
         summary: "the Mizuki–Kumamoto–Sone protocol on negated inputs: OR by De Morgan",
         citation: "MKS12",
-        claim: finite_perfect("2", 2),
+        negative_example: false,
     },
     Builtin {
         name: "ms09-six-card-nand",
         source: include_str!("../protocols/ms09-six-card-nand.cards"),
         summary: "the Mizuki–Sone committed AND with its output pair read swapped: NAND",
         citation: "MS09",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "ms09-six-card-or",
         source: include_str!("../protocols/ms09-six-card-or.cards"),
         summary: "the Mizuki–Sone committed AND on negated inputs, output swapped: OR by De Morgan",
         citation: "MS09",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "ms09-copy",
         source: include_str!("../protocols/ms09-copy.cards"),
         summary: "Mizuki–Sone COPY: two commitments to the input with six cards and one bisection",
         citation: "MS09",
-        claim: finite_perfect("1", 1),
+        negative_example: false,
     },
     Builtin {
         name: "five-card-trick-no-cut",
         source: include_str!("../protocols/five-card-trick-no-cut.cards"),
         summary: "NEGATIVE: the five-card trick without its cut shows the inputs",
         citation: "dB89",
-        claim: negative("insecure", "0", 0),
+        negative_example: true,
     },
     Builtin {
         name: "mks-without-first-shuffle",
         source: include_str!("../protocols/mks-without-first-shuffle.cards"),
         summary: "NEGATIVE: Mizuki–Kumamoto–Sone without the first shuffle tells 01 from 10",
         citation: "MKS12",
-        claim: negative("insecure", "1", 1),
+        negative_example: true,
     },
     Builtin {
         name: "five-card-trick-biased-cut",
@@ -206,7 +161,7 @@ static BUILTINS: [Builtin; 14] = [
         summary: "the five-card trick with a cut biased by ε = 1/20 (identity 3/20, other \
                   rotations 17/80): leaks in distribution, not in possibility",
         citation: "KC25",
-        claim: claim("input-possibilistic", "finite", "1", Some(1)),
+        negative_example: false,
     },
     Builtin {
         name: "toy-restart-xor",
@@ -214,7 +169,7 @@ static BUILTINS: [Builtin; 14] = [
         summary: "a toy Las Vegas protocol with restart: a fair coin of two helper cards, then \
                   the Mizuki–Sone XOR or a restart; 3 shuffles in expectation",
         citation: "MS09",
-        claim: claim("perfect", "las-vegas-restart", "3", None),
+        negative_example: false,
     },
 ];
 
@@ -233,12 +188,15 @@ pub fn find(name: &str) -> Option<&'static Builtin> {
 pub enum LoadError {
     /// Not a built-in name, and no readable file at that path.
     #[error(
-        "`{}` is neither a built-in protocol name nor a readable file: {source}",
-        .path.display()
+        "`{}` is neither a built-in protocol name nor a readable file: {source}{}",
+        .path.display(),
+        .suggestion.map_or_else(String::new, |s| format!(" (did you mean `{s}`?)"))
     )]
     Unreadable {
         /// The path tried.
         path: PathBuf,
+        /// The built-in protocol whose name is closest, when one is close.
+        suggestion: Option<&'static str>,
         /// Why reading failed.
         #[source]
         source: std::io::Error,
@@ -251,10 +209,31 @@ pub enum LoadError {
     Parse {
         /// The file, or the built-in's name.
         path: PathBuf,
+        /// The text read (to show the error in context, [`LoadError::render`]).
+        text: String,
         /// Where and what.
         #[source]
-        source: ParseError,
+        source: Box<ParseError>,
     },
+}
+
+impl LoadError {
+    /// The error for a terminal: a parse error under its source line with a caret
+    /// ([`ParseError::render`]); other errors as their one-line message. `color` adds ANSI
+    /// colours.
+    pub fn render(&self, color: bool) -> String {
+        match self {
+            LoadError::Parse { path, text, source } => {
+                source.render(&path.display().to_string(), text, color)
+            }
+            other => format!("error: {other}\n"),
+        }
+    }
+}
+
+/// The built-in protocol whose name is closest to `name`, if one is close.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    crate::suggest::closest(name, BUILTINS.iter().map(|b| b.name))
 }
 
 /// Largest `.cards` file read by [`load`] (the longest built-in is a few kilobytes).
@@ -269,15 +248,21 @@ pub fn load(name_or_path: &str) -> Result<Protocol, LoadError> {
             let path = PathBuf::from(name_or_path);
             let text =
                 read_text(&path, MAX_PROTOCOL_BYTES, "a .cards protocol").map_err(|e| match e {
-                    InputError::Unreadable { path, source } => {
-                        LoadError::Unreadable { path, source }
-                    }
+                    InputError::Unreadable { path, source } => LoadError::Unreadable {
+                        path,
+                        suggestion: suggest(name_or_path),
+                        source,
+                    },
                     other => LoadError::Input(other),
                 })?;
             (path, text)
         }
     };
-    parse(&text).map_err(|source| LoadError::Parse { path, source })
+    parse(&text).map_err(|source| LoadError::Parse {
+        path,
+        text,
+        source: Box::new(source),
+    })
 }
 
 #[cfg(test)]
@@ -292,9 +277,33 @@ mod tests {
                 "{} twice",
                 b.name
             );
-            assert_eq!(b.protocol().name, b.name);
+            assert_eq!(b.protocol().name(), b.name);
             assert_eq!(find(b.name), Some(b));
         }
         assert_eq!(find("no-such-protocol"), None);
+    }
+
+    #[test]
+    fn every_library_protocol_states_a_complete_claim() {
+        for b in builtins() {
+            assert!(b.claim().is_complete(), "{}: {}", b.name, b.claim());
+        }
+    }
+
+    #[test]
+    fn a_misspelt_name_gets_a_suggestion() {
+        assert_eq!(suggest("five-card-tric"), Some("five-card-trick"));
+        let err = load("five-card-tric").expect_err("no such file");
+        assert!(
+            err.to_string().contains("did you mean `five-card-trick`?"),
+            "{err}"
+        );
+        assert!(matches!(
+            load("no/such/file.cards"),
+            Err(LoadError::Unreadable {
+                suggestion: None,
+                ..
+            })
+        ));
     }
 }

@@ -42,21 +42,6 @@ pub struct Span {
     pub col: usize,
 }
 
-/// A whole protocol.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Protocol {
-    /// The name from `protocol NAME`.
-    pub name: String,
-    /// The input commitments, in the order the function takes them.
-    pub inputs: Vec<String>,
-    /// The function computed.
-    pub function: Function,
-    /// The starting row.
-    pub layout: Vec<LayoutItem>,
-    /// The top-level actions.
-    pub body: Vec<Action>,
-}
-
 /// A function of the input bits.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Function {
@@ -540,42 +525,13 @@ pub fn generate_group(n: usize, gens: &[Perm]) -> Result<Vec<Perm>, ShuffleError
     Ok(seen.into_iter().collect())
 }
 
-impl Protocol {
-    /// The number of cards in the layout.
-    pub fn cards(&self) -> usize {
-        self.layout.iter().map(LayoutItem::width).sum()
-    }
-
-    /// The starting row for the input assignment `bits` (first input first).
-    ///
-    /// Returns `None` when the layout names an input that is not declared or `bits` is too short.
-    pub fn initial_row(&self, bits: &[bool]) -> Option<Vec<Symbol>> {
-        let mut row = Vec::with_capacity(self.cards());
-        for item in &self.layout {
-            match item {
-                LayoutItem::Input { name, negated } => {
-                    let k = self.inputs.iter().position(|i| i == name)?;
-                    row.extend(encode_bit(*bits.get(k)? ^ negated));
-                }
-                LayoutItem::InputOn {
-                    name,
-                    negated,
-                    cards,
-                } => {
-                    let k = self.inputs.iter().position(|i| i == name)?;
-                    row.extend(encode_bit_on(*bits.get(k)? ^ negated, *cards));
-                }
-                LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
-                LayoutItem::Card(s) => row.push(*s),
-            }
-        }
-        Some(row)
-    }
-
-    /// The number of input assignments, `2^inputs`.
-    pub fn input_count(&self) -> usize {
-        1 << self.inputs.len()
-    }
+/// One observation of a view: a turn and the symbols it showed.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Observation {
+    /// The turn.
+    pub span: Span,
+    /// The symbols seen, in position order.
+    pub symbols: Vec<Symbol>,
 }
 
 #[cfg(test)]
@@ -659,7 +615,7 @@ mod tests {
 
     #[test]
     fn input_on_lays_its_cards_swapped_for_one_and_when_negated() {
-        let p = Protocol {
+        let p = crate::protocol::Protocol::new(crate::protocol::ProtocolParts {
             name: "p".into(),
             inputs: vec!["a".into()],
             function: Function::Copy,
@@ -672,7 +628,9 @@ mod tests {
                 LayoutItem::Card(Symbol::Card(1)),
             ],
             body: Vec::new(),
-        };
+            claim: None,
+        })
+        .expect("a valid protocol");
         assert_eq!(p.cards(), 3);
         let (c1, c3, c5) = (Symbol::Card(1), Symbol::Card(3), Symbol::Card(5));
         assert_eq!(p.initial_row(&[false]), Some(vec![c5, c3, c1]));

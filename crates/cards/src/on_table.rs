@@ -6,7 +6,7 @@
 //!
 //! | protocol | table |
 //! |---|---|
-//! | layout: input commitment `a` / `~a` / `a(#1 #2)` | [`commit`](FaceDownTable::commit) by the input's owner |
+//! | layout: input commitment `a` / `~a` / `a(#1 #2)` | [`commit`](FaceDownTable::commit) by the input's owner (or [`commit_hidden`](FaceDownTable::commit_hidden) where the input is another player's) |
 //! | layout: constants and helper cards | [`place`](FaceDownTable::place) |
 //! | `perm` | [`rearrange`](FaceDownTable::rearrange) |
 //! | `shuffle` (uniform support) | [`shuffle`](FaceDownTable::shuffle) with [`ShuffleSet::Uniform`] |
@@ -14,6 +14,12 @@
 //! | `turn` | [`turn`](FaceDownTable::turn), then the branch for what was seen |
 //! | `result` | optionally [`turn`](FaceDownTable::turn) of the result cards, to read the output |
 //! | `restart` | fresh input commitments appended to the row; the old cards stay unused |
+//!
+//! The runner is a walker of the protocol, not a party of it: [`run_on_table`] is given every
+//! input (a driver that seats every player, or the ideal table); [`run_as_party`] is one
+//! player's walk, given only the inputs it owns, on that player's own view of the table (a
+//! networked player). Every branch depends only on turned cards, so every player's walk
+//! takes the same path.
 //!
 //! Before each shuffle the runner consults the backend's [`Capabilities`]: an unsupported
 //! shuffle is an error ([`RunError::Unsupported`]) and a weakened one is recorded in
@@ -34,9 +40,9 @@ use num_traits::{One, ToPrimitive};
 use serde::Serialize;
 
 use crate::model::{
-    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Protocol,
-    Span, Q,
+    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Span, Q,
 };
+use crate::protocol::Protocol;
 
 /// Why a protocol could not be run on a table.
 #[derive(Debug, thiserror::Error)]
@@ -160,7 +166,21 @@ pub fn run_on_table<T: FaceDownTable>(
     table: &mut T,
     opts: RunOptions,
 ) -> Result<TableRun, RunError<T::Error>> {
-    let k = protocol.inputs.len();
+    let known: Vec<Option<bool>> = inputs.iter().map(|&b| Some(b)).collect();
+    run_as_party(protocol, &known, owners, table, opts)
+}
+
+/// One player's walk of `protocol` on its own view of the table: `inputs[k]` is input `k` if
+/// this player owns it and `None` otherwise (committed by `owners[k]` without this player
+/// learning its cards).
+pub fn run_as_party<T: FaceDownTable>(
+    protocol: &Protocol,
+    inputs: &[Option<bool>],
+    owners: &[PartyId],
+    table: &mut T,
+    opts: RunOptions,
+) -> Result<TableRun, RunError<T::Error>> {
+    let k = protocol.inputs().len();
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
             expected: k,
@@ -170,9 +190,9 @@ pub fn run_on_table<T: FaceDownTable>(
     }
     let n = protocol.cards();
     let caps = table.capabilities();
-    let labels = label_paths(&protocol.body);
+    let labels = label_paths(protocol.body());
     let outputs_by_input: Vec<Option<bool>> = (0..protocol.input_count())
-        .map(|i| protocol.function.eval(&input_bits(i, k)))
+        .map(|i| protocol.function().eval(&input_bits(i, k)))
         .collect();
 
     let mut run = TableRun {
@@ -194,7 +214,7 @@ pub fn run_on_table<T: FaceDownTable>(
             if steps > opts.max_steps {
                 return Err(RunError::StepLimit(opts.max_steps));
             }
-            let Some(action) = action_at(&protocol.body, &path) else {
+            let Some(action) = action_at(protocol.body(), &path) else {
                 // Fell off the end of a list: return to the enclosing list, or end.
                 if path.len() == 1 {
                     return open_ending(&possible, &outputs_by_input, run, Span::default());
@@ -304,30 +324,35 @@ pub fn run_on_table<T: FaceDownTable>(
 /// Places the layout: input commitments by their owners, everything else in public.
 fn lay_out<T: FaceDownTable>(
     protocol: &Protocol,
-    inputs: &[bool],
+    inputs: &[Option<bool>],
     owners: &[PartyId],
     table: &mut T,
 ) -> Result<(), RunError<T::Error>> {
     let span = Span::default();
-    for item in &protocol.layout {
+    for item in protocol.layout() {
         match item {
             LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
                 let k = protocol
-                    .inputs
+                    .inputs()
                     .iter()
                     .position(|i| i == name)
                     .ok_or_else(|| RunError::Protocol {
                         span,
                         reason: format!("the layout names the undeclared input `{name}`"),
                     })?;
-                let bit = inputs[k] ^ negated;
+                // The cards of the bit 0 have the same multiset as those of the bit 1.
+                let bit = inputs[k].map(|b| b ^ negated);
                 let cards = match item {
-                    LayoutItem::InputOn { cards, .. } => encode_bit_on(bit, *cards),
-                    _ => encode_bit(bit),
+                    LayoutItem::InputOn { cards, .. } => {
+                        encode_bit_on(bit.unwrap_or(false), *cards)
+                    }
+                    _ => encode_bit(bit.unwrap_or(false)),
                 };
-                table
-                    .commit(owners[k], &cards)
-                    .map_err(|source| RunError::Table { span, source })?;
+                let done = match bit {
+                    Some(_) => table.commit(owners[k], &cards),
+                    None => table.commit_hidden(owners[k], &cards),
+                };
+                done.map_err(|source| RunError::Table { span, source })?;
             }
             LayoutItem::Constant(b) => table
                 .place(&encode_bit(*b))
@@ -403,6 +428,22 @@ fn shuffle_set<E: std::error::Error>(
         .map(ShuffleSet::Weighted)
 }
 
+/// Whether a run of `protocol` can take a `goto` or a `restart` (so that its runs are not a
+/// finite tree).
+pub fn can_loop(protocol: &Protocol) -> bool {
+    fn walk(list: &[Action]) -> bool {
+        list.iter().any(|a| match &a.kind {
+            ActionKind::Goto(_) | ActionKind::Restart => true,
+            ActionKind::Turn {
+                branches: Some(branches),
+                ..
+            } => branches.iter().any(|b| walk(&b.body)),
+            _ => false,
+        })
+    }
+    walk(protocol.body())
+}
+
 /// Where each label is, as a path.
 fn label_paths(body: &[Action]) -> BTreeMap<String, Path> {
     fn walk(list: &[Action], prefix: &mut Path, out: &mut BTreeMap<String, Path>) {
@@ -456,7 +497,7 @@ struct Possible {
 
 impl Possible {
     fn start<E: std::error::Error>(protocol: &Protocol) -> Result<Self, RunError<E>> {
-        let k = protocol.inputs.len();
+        let k = protocol.inputs().len();
         let pairs = (0..protocol.input_count())
             .map(|i| {
                 protocol
@@ -519,17 +560,17 @@ mod tests {
     fn every_library_protocol_computes_its_function_on_the_ideal_table() {
         for builtin in library::builtins() {
             let p = builtin.protocol();
-            let k = p.inputs.len();
+            let k = p.inputs().len();
             for input in 0..p.input_count() {
                 let bits = input_bits(input, k);
-                let want = p.function.eval(&bits).expect("total function");
+                let want = p.function().eval(&bits).expect("total function");
                 for seed in 0..20 {
                     let mut table = IdealTable::with_rng(k.max(2), trial_rng(seed, input as u64));
                     let run =
                         run_on_table(&p, &bits, &owners(k), &mut table, RunOptions::default())
                             .unwrap_or_else(|e| panic!("{}: {e}", builtin.name));
                     let correct = run.outputs.iter().all(|&o| o == want);
-                    if builtin.claim.correct {
+                    if builtin.claim().correct == Some(true) {
                         assert!(
                             correct,
                             "{} input {bits:?}: {:?}",
@@ -539,6 +580,14 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_las_vegas_and_and_the_restarting_xor_can_loop_the_others_cannot() {
+        for builtin in library::builtins() {
+            let looping = ["four-card-las-vegas-and", "toy-restart-xor"].contains(&builtin.name);
+            assert_eq!(can_loop(&builtin.protocol()), looping, "{}", builtin.name);
         }
     }
 
@@ -559,7 +608,7 @@ mod tests {
             type Error = facedown_core::table::TableError;
             fn capabilities(&self) -> facedown_core::Capabilities {
                 let mut c = self.0.capabilities();
-                c.weighted_shuffle = Support::Unsupported("no weighted shuffles".to_owned());
+                c.other_shuffle = Support::Unsupported("no weighted shuffles".to_owned());
                 c
             }
             fn parties(&self) -> usize {
@@ -568,27 +617,11 @@ mod tests {
             fn len(&self) -> usize {
                 self.0.len()
             }
-            fn place(&mut self, cards: &[Symbol]) -> Result<(), Self::Error> {
-                self.0.place(cards)
-            }
-            fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), Self::Error> {
-                self.0.commit(party, cards)
-            }
-            fn rearrange(&mut self, perm: &Perm) -> Result<(), Self::Error> {
-                self.0.rearrange(perm)
-            }
-            fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), Self::Error> {
-                self.0.shuffle(set)
-            }
-            fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error> {
-                self.0.turn(positions)
-            }
-            fn open_to(
+            fn apply(
                 &mut self,
-                party: PartyId,
-                positions: &[usize],
-            ) -> Result<Vec<Symbol>, Self::Error> {
-                self.0.open_to(party, positions)
+                op: &facedown_core::TableOp,
+            ) -> Result<facedown_core::Seen, Self::Error> {
+                self.0.apply(op)
             }
             fn cost(&self) -> facedown_core::Cost {
                 self.0.cost()

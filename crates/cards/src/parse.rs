@@ -1,5 +1,5 @@
-//! The `.cards` parser: text in the format of `shared/reference/protocol-format.md` to a
-//! [`Protocol`].
+//! The `.cards` parser: text in the format of the specification ([`crate::spec`], the file
+//! `crates/cards/docs/format.md`) to a validated [`Protocol`].
 //!
 //! # Grammar
 //!
@@ -8,6 +8,7 @@
 //! sep       = NEWLINE | ";"
 //! stmt      = header | action
 //! header    = "protocol" NAME | "inputs" NAME+ | "function" FUNC | "layout" ITEM+
+//!           | "claim" CLAIM+                                       (optional, see crate::claim)
 //! FUNC      = and | or | xor | nand | nor | xnor | copy | [01]+        (a truth table)
 //! ITEM      = NAME | "~" NAME | "0" | "1" | SYMBOL
 //!           | NAME "(" CARD CARD ")" | "~" NAME "(" CARD CARD ")"   (standard deck, [KSK19])
@@ -27,7 +28,9 @@
 //! ```
 //!
 //! Positions are 1-indexed in the text and 0-indexed in the [`Protocol`]. The four header lines
-//! may come in any order but each exactly once and before the first action.
+//! may come in any order but each exactly once and before the first action; the `claim` line
+//! is optional, at most once, also in the header. A `CLAIM` item is a word of
+//! [`crate::claim`] (`correct`, `perfect`, `expected-shuffles=15/2`, …).
 //!
 //! # Lexical decisions (where the format leaves room)
 //!
@@ -83,7 +86,9 @@
 //! analyzer's job ([`crate::analyze`]).
 //!
 //! Every error is a [`ParseError`] with the 1-indexed line and column (counted in characters) and
-//! a typed [`ParseErrorKind`]; no input makes the parser panic.
+//! a typed [`ParseErrorKind`]; no input makes the parser panic. [`ParseError::render`] shows it
+//! under the source line with a caret. The text read is then validated once more as a whole
+//! ([`Protocol::new`]); a protocol the parser accepts always passes.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -93,20 +98,12 @@ use facedown_core::{Perm, Symbol};
 use num_bigint::BigInt;
 use num_traits::{Signed, Zero};
 
+use crate::claim::{Claim, ClaimError, ClaimItem};
 use crate::model::{
-    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Protocol, Shuffle,
-    ShuffleError, Span, Q,
+    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Shuffle, ShuffleError, Span, Q,
 };
-
-/// The largest number of cards a protocol may have (the limit of [`Perm`]).
-pub const MAX_CARDS: usize = 1 << 16;
-
-/// The largest number of inputs a protocol may declare (a truth table has `2^inputs` entries).
-pub const MAX_INPUTS: usize = 16;
-
-/// The deepest nesting of branching turns (so that no file can exhaust the stack of the parser,
-/// the printer or the analyzer).
-pub const MAX_NESTING: usize = 200;
+use crate::protocol::{Protocol, ProtocolError, ProtocolParts};
+pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING};
 
 /// A malformed `.cards` file: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -136,6 +133,123 @@ impl ParseError {
             col: self.col,
         }
     }
+
+    /// The error under its source line, the offending token underlined (through `ariadne`):
+    ///
+    /// ```text
+    /// error: line 5, column 1: unknown keyword `suffle` (expected …); did you mean `shuffle`?
+    ///    ╭─[ bad.cards:5:1 ]
+    ///    │
+    ///  5 │ suffle cut 1 2 3 4 5
+    ///    │ ──────
+    /// ───╯
+    /// ```
+    ///
+    /// `path` names the source in the header, `src` is the text that was parsed; `color` adds
+    /// ANSI colours.
+    pub fn render(&self, path: &str, src: &str, color: bool) -> String {
+        use ariadne::{CharSet, Color, Config, Label, Report, ReportKind, Source};
+        let range = token_range(src, self.span());
+        let config = Config::default()
+            .with_color(color)
+            .with_char_set(CharSet::Unicode);
+        let report = Report::build(
+            ReportKind::Custom("error", Color::Red),
+            (path, range.clone()),
+        )
+        .with_config(config)
+        .with_message(self)
+        .with_label(
+            Label::new((path, range))
+                .with_message(self.kind.label())
+                .with_color(Color::Red),
+        )
+        .finish();
+        let mut out = Vec::new();
+        match report.write((path, Source::from(src)), &mut out) {
+            Ok(()) if color => String::from_utf8_lossy(&out).into_owned(),
+            // A custom report kind keeps its colour whatever the configuration says.
+            Ok(()) => strip_ansi(&String::from_utf8_lossy(&out)),
+            Err(_) => format!("error: {path}: {self}\n"),
+        }
+    }
+}
+
+/// `text` without ANSI escape sequences (`ESC [ … letter`).
+fn strip_ansi(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl ParseErrorKind {
+    /// A few words for the underline of [`ParseError::render`].
+    pub fn label(&self) -> String {
+        match self {
+            ParseErrorKind::Unexpected { expected, .. } => format!("expected {expected}"),
+            ParseErrorKind::UnknownKeyword {
+                suggestion: Some(s),
+                ..
+            }
+            | ParseErrorKind::UnknownFunction {
+                suggestion: Some(s),
+                ..
+            } => format!("did you mean `{s}`?"),
+            ParseErrorKind::UnknownKeyword { .. } => "not a keyword".to_owned(),
+            ParseErrorKind::PositionOutOfRange { cards, .. } => format!("not in 1..={cards}"),
+            ParseErrorKind::TrailingGarbage { .. } => "expected a new line or `;`".to_owned(),
+            ParseErrorKind::UnterminatedBlock => "never closed".to_owned(),
+            _ => "here".to_owned(),
+        }
+    }
+}
+
+/// The characters of the token that starts at `span` (one character for punctuation, the
+/// whole word otherwise; the last character at the end of the text), as a range of
+/// character offsets.
+fn token_range(src: &str, span: Span) -> std::ops::Range<usize> {
+    let chars: Vec<char> = src.chars().collect();
+    let mut line = 1;
+    let mut start = chars.len();
+    let mut col = 1;
+    for (i, &c) in chars.iter().enumerate() {
+        if line == span.line && col == span.col {
+            start = i;
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else if !(c == '\u{feff}' && i == 0) {
+            col += 1;
+        }
+    }
+    if start >= chars.len() {
+        let last = chars.len().saturating_sub(1);
+        return last..chars.len().max(last + usize::from(chars.is_empty()));
+    }
+    let word = |c: &char| !c.is_whitespace() && !is_punct(*c);
+    let len = if chars[start] == '#' || !word(&chars[start]) {
+        let digits = chars[start + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        1 + if chars[start] == '#' { digits } else { 0 }
+    } else {
+        chars[start..].iter().take_while(|c| word(c)).count()
+    };
+    start..start + len
 }
 
 /// What is wrong with a `.cards` file.
@@ -151,12 +265,14 @@ pub enum ParseErrorKind {
     },
     /// A statement starts with a word that is no keyword of the format.
     #[error(
-        "unknown keyword `{found}` (expected protocol, inputs, function, layout, perm, shuffle, \
-         turn, result, label, goto or restart)"
+        "unknown keyword `{found}` (expected protocol, inputs, function, layout, claim, perm, \
+         shuffle, turn, result, label, goto or restart){}", did_you_mean(*.suggestion)
     )]
     UnknownKeyword {
         /// The word found.
         found: String,
+        /// The keyword it is closest to, when one is close.
+        suggestion: Option<&'static str>,
     },
     /// Something follows a complete statement on the same line.
     #[error("found {found} after the end of the statement, expected a new line or `;`")]
@@ -220,12 +336,21 @@ pub enum ParseErrorKind {
     /// `function` names neither a known function nor a truth table.
     #[error(
         "unknown function `{found}` (expected and, or, xor, nand, nor, xnor, copy, or a truth \
-         table of 0s and 1s)"
+         table of 0s and 1s){}", did_you_mean(*.suggestion)
     )]
     UnknownFunction {
         /// The word found.
         found: String,
+        /// The function it is closest to, when one is close.
+        suggestion: Option<&'static str>,
     },
+    /// A `claim` item that does not read, or states a verdict twice.
+    #[error("{0}")]
+    Claim(ClaimError),
+    /// The protocol read fails the whole-protocol validation (never for a protocol the parser
+    /// accepts; kept so that the two layers cannot disagree silently).
+    #[error("{0}")]
+    Invalid(Box<ProtocolError>),
     /// A truth table whose length is not `2^inputs`.
     #[error(
         "the truth table has {found} entries, but {inputs} inputs need 2^{inputs} = {expected}"
@@ -396,10 +521,48 @@ pub enum ParseErrorKind {
     },
 }
 
+fn did_you_mean(suggestion: Option<&str>) -> String {
+    suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
 /// Parses a `.cards` protocol (see the [module docs](self) for the grammar).
 pub fn parse(src: &str) -> Result<Protocol, ParseError> {
+    let (parts, header) = parse_parts(src)?;
+    Protocol::new(parts).map_err(|e| {
+        let span = e.span().unwrap_or(header);
+        ParseError::at(span, ParseErrorKind::Invalid(Box::new(e)))
+    })
+}
+
+/// Parses a `.cards` text into its parts without the whole-protocol validation, with the span
+/// of the first header line.
+pub(crate) fn parse_parts(src: &str) -> Result<(ProtocolParts, Span), ParseError> {
     let tokens = lex(src)?;
     Parser::new(tokens).file()
+}
+
+/// Whether `w` is one word of the format: not empty, no whitespace, no punctuation the lexer
+/// splits on (so that it prints and reads back as one token).
+pub(crate) fn is_word(w: &str) -> bool {
+    !w.is_empty() && !w.chars().any(|c| c.is_whitespace() || is_punct(c))
+}
+
+/// A non-negative or negative rational written `n` or `n/d` (`d` not zero), or `None`.
+pub(crate) fn rational(text: &str) -> Option<Q> {
+    let (num, den) = match text.split_once('/') {
+        Some((n, d)) => (n, Some(d)),
+        None => (text, None),
+    };
+    if !is_digits(num.strip_prefix('-').unwrap_or(num)) {
+        return None;
+    }
+    let n: BigInt = num.parse().ok()?;
+    let d: BigInt = match den {
+        Some(d) if is_digits(d) => d.parse().ok()?,
+        Some(_) => return None,
+        None => BigInt::from(1),
+    };
+    (!d.is_zero()).then(|| Q::new(n, d))
 }
 
 impl FromStr for Protocol {
@@ -470,8 +633,22 @@ fn is_punct(c: char) -> bool {
 }
 
 fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
+    Ok(lex_with_comments(src)?.0)
+}
+
+/// A `#` comment: where it starts, its text (from `#` to the end of the line, trailing
+/// whitespace removed), and whether it is alone on its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Comment {
+    pub(crate) span: Span,
+    pub(crate) text: String,
+    pub(crate) own_line: bool,
+}
+
+fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError> {
     let chars: Vec<char> = src.chars().collect();
-    let mut out = Vec::new();
+    let mut out: Vec<Token> = Vec::new();
+    let mut comments = Vec::new();
     let (mut line, mut col) = (1usize, 1usize);
     let mut i = 0;
     while i < chars.len() {
@@ -538,9 +715,23 @@ fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
                 col += j - i;
                 i = j;
             } else {
+                let start = i;
                 while i < chars.len() && chars[i] != '\n' {
                     i += 1;
                 }
+                let own_line = out
+                    .last()
+                    .map_or(true, |t| t.tok == Tok::Newline || t.span.line < line);
+                comments.push(Comment {
+                    span,
+                    text: chars[start..i]
+                        .iter()
+                        .collect::<String>()
+                        .trim_end()
+                        .to_owned(),
+                    own_line,
+                });
+                col += i - start;
             }
             continue;
         }
@@ -558,16 +749,68 @@ fn lex(src: &str) -> Result<Vec<Token>, ParseError> {
         tok: Tok::Eof,
         span: Span { line, col },
     });
-    Ok(out)
+    Ok((out, comments))
+}
+
+/// What the canonical formatter needs besides the parts: where each header statement starts,
+/// the comments, and which lines are blank.
+pub(crate) struct SourceLayout {
+    pub(crate) parts: ProtocolParts,
+    pub(crate) headers: Vec<(&'static str, Span)>,
+    pub(crate) comments: Vec<Comment>,
+    pub(crate) blank_lines: BTreeSet<usize>,
+}
+
+/// Parses `src` (validating it as [`parse`] does) and keeps its comments and layout.
+pub(crate) fn source_layout(src: &str) -> Result<SourceLayout, ParseError> {
+    let (tokens, comments) = lex_with_comments(src)?;
+    let mut headers = Vec::new();
+    let mut at_start = true;
+    for t in &tokens {
+        if let (true, Tok::Word(w)) = (at_start, &t.tok) {
+            if let Some(&h) = HEADERS.iter().find(|&&h| h == w) {
+                headers.push((h, t.span));
+            }
+        }
+        at_start = matches!(t.tok, Tok::Newline | Tok::Semi);
+    }
+    let (parts, span) = Parser::new(tokens).file()?;
+    let parts = Protocol::new(parts)
+        .map_err(|e| {
+            ParseError::at(
+                e.span().unwrap_or(span),
+                ParseErrorKind::Invalid(Box::new(e)),
+            )
+        })?
+        .into_parts();
+    let blank_lines = src
+        .split('\n')
+        .enumerate()
+        .filter(|(_, l)| l.trim().is_empty())
+        .map(|(i, _)| i + 1)
+        .collect();
+    Ok(SourceLayout {
+        parts,
+        headers,
+        comments,
+        blank_lines,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
 // Parser
 
-const HEADERS: [&str; 4] = ["protocol", "inputs", "function", "layout"];
+const HEADERS: [&str; 5] = ["protocol", "inputs", "function", "layout", "claim"];
 const ACTIONS: [&str; 7] = [
     "perm", "shuffle", "turn", "result", "label", "goto", "restart",
 ];
+/// Every keyword that starts a statement.
+const KEYWORDS: [&str; 12] = [
+    "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
+    "label", "goto", "restart",
+];
+/// Every word `function` takes (besides truth tables).
+const FUNCTIONS: [&str; 7] = ["and", "or", "xor", "nand", "nor", "xnor", "copy"];
 const EXPECTED_ACTION: &str = "an action (perm, shuffle, turn, result, label, goto or restart)";
 
 /// A layout item before the inputs are known (so `c` can be an input or a club).
@@ -590,6 +833,7 @@ struct Header {
     inputs: Option<(Span, Vec<(Span, String)>)>,
     function: Option<(Span, String)>,
     layout: Option<(Span, Vec<(Span, RawItem)>)>,
+    claim: Option<(Span, Claim)>,
 }
 
 struct Parser {
@@ -612,7 +856,7 @@ fn ascii_symbols(w: &str) -> Option<Vec<Symbol>> {
     w.chars().map(Symbol::from_char).collect()
 }
 
-fn is_identifier(w: &str) -> bool {
+pub(crate) fn is_identifier(w: &str) -> bool {
     let mut chars = w.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '\'')
@@ -707,7 +951,7 @@ impl Parser {
 
     // -- header ------------------------------------------------------------------------------
 
-    fn file(mut self) -> PResult<Protocol> {
+    fn file(mut self) -> PResult<(ProtocolParts, Span)> {
         let mut header = Header::default();
         loop {
             self.skip_separators();
@@ -721,6 +965,7 @@ impl Parser {
                 "protocol" => header.protocol.as_ref().map(|h| h.0),
                 "inputs" => header.inputs.as_ref().map(|h| h.0),
                 "function" => header.function.as_ref().map(|h| h.0),
+                "claim" => header.claim.as_ref().map(|h| h.0),
                 _ => header.layout.as_ref().map(|h| h.0),
             };
             if let Some(first) = first {
@@ -740,6 +985,10 @@ impl Parser {
                 "inputs" => {
                     let names = self.inputs_line()?;
                     header.inputs = Some((t.span, names));
+                }
+                "claim" => {
+                    let claim = self.claim_line()?;
+                    header.claim = Some((t.span, claim));
                 }
                 "function" => {
                     let f = self.word(
@@ -762,7 +1011,10 @@ impl Parser {
             Tok::Word(w) => {
                 return Err(ParseError::at(
                     t.span,
-                    ParseErrorKind::UnknownKeyword { found: w.clone() },
+                    ParseErrorKind::UnknownKeyword {
+                        found: w.clone(),
+                        suggestion: crate::suggest::closest(w, KEYWORDS),
+                    },
                 ))
             }
             Tok::RBrace => {
@@ -777,7 +1029,7 @@ impl Parser {
             _ => return Err(self.unexpected(EXPECTED_ACTION)),
         }
         let missing = |keyword| ParseError::at(t.span, ParseErrorKind::MissingHeader { keyword });
-        let (_, name) = header.protocol.ok_or_else(|| missing("protocol"))?;
+        let (protocol_span, name) = header.protocol.ok_or_else(|| missing("protocol"))?;
         let (_, inputs) = header.inputs.ok_or_else(|| missing("inputs"))?;
         let function = header.function.ok_or_else(|| missing("function"))?;
         let (layout_span, raw_layout) = header.layout.ok_or_else(|| missing("layout"))?;
@@ -807,13 +1059,48 @@ impl Parser {
                 ));
             }
         }
-        Ok(Protocol {
+        let parts = ProtocolParts {
             name,
             inputs: inputs.into_iter().map(|(_, n)| n).collect(),
             function,
             layout,
             body,
-        })
+            claim: header.claim.map(|(_, c)| c),
+        };
+        Ok((parts, protocol_span))
+    }
+
+    /// The items of a `claim` line: words, a value `n/d` read as one item.
+    fn claim_line(&mut self) -> PResult<Claim> {
+        let mut claim = Claim::default();
+        let mut any = false;
+        while let Tok::Word(w) = &self.peek().tok {
+            let mut text = w.clone();
+            let span = self.bump().span;
+            if self.peek().tok == Tok::Slash {
+                self.bump();
+                match &self.peek().tok {
+                    Tok::Word(d) => {
+                        text = format!("{text}/{d}");
+                        self.bump();
+                    }
+                    _ => return Err(self.unexpected("the denominator after `/`")),
+                }
+            }
+            let item: ClaimItem = text
+                .parse()
+                .map_err(|e| ParseError::at(span, ParseErrorKind::Claim(e)))?;
+            claim
+                .add(item)
+                .map_err(|e| ParseError::at(span, ParseErrorKind::Claim(e)))?;
+            any = true;
+        }
+        if !any {
+            return Err(
+                self.unexpected("claim items (correct, perfect, finite, expected-shuffles=1, …)")
+            );
+        }
+        Ok(claim)
     }
 
     fn inputs_line(&mut self) -> PResult<Vec<(Span, String)>> {
@@ -1041,6 +1328,7 @@ impl Parser {
                     span,
                     ParseErrorKind::UnknownKeyword {
                         found: other.to_owned(),
+                        suggestion: crate::suggest::closest(other, KEYWORDS),
                     },
                 ));
             }
@@ -1440,9 +1728,13 @@ fn interpret_function((span, word): (Span, String), inputs: usize) -> PResult<Fu
         }
         return Ok(Function::Table(word.chars().map(|c| c == '1').collect()));
     }
+    let suggestion = crate::suggest::closest(&word, FUNCTIONS);
     Err(ParseError::at(
         span,
-        ParseErrorKind::UnknownFunction { found: word },
+        ParseErrorKind::UnknownFunction {
+            found: word,
+            suggestion,
+        },
     ))
 }
 
@@ -1582,16 +1874,16 @@ mod tests {
     #[test]
     fn five_card_trick_parses_into_the_model() {
         let p = parse(TRICK).expect("the spec's example parses");
-        assert_eq!(p.name, "five-card-trick");
-        assert_eq!(p.inputs, vec!["a", "b"]);
-        assert_eq!(p.function, Function::Named(NamedFunction::And));
+        assert_eq!(p.name(), "five-card-trick");
+        assert_eq!(p.inputs(), ["a", "b"]);
+        assert_eq!(p.function(), &Function::Named(NamedFunction::And));
         assert_eq!(p.cards(), 5);
-        assert_eq!(p.body.len(), 2);
+        assert_eq!(p.body().len(), 2);
         assert_eq!(
-            p.body[0].kind,
+            p.body()[0].kind,
             ActionKind::Shuffle(Shuffle::Cut(vec![0, 1, 2, 3, 4]))
         );
-        assert_eq!(p.body[1].span, Span { line: 6, col: 1 });
+        assert_eq!(p.body()[1].span, Span { line: 6, col: 1 });
     }
 
     #[test]
@@ -1621,6 +1913,6 @@ mod tests {
         let src = "protocol p\ninputs a c\nfunction and\nlayout a c C\n";
         let p = parse(src).expect("parses");
         assert_eq!(p.cards(), 5);
-        assert_eq!(p.layout[2], LayoutItem::Card(Symbol::Club));
+        assert_eq!(p.layout()[2], LayoutItem::Card(Symbol::Club));
     }
 }

@@ -25,7 +25,48 @@ use std::fmt::{self, Write as _};
 
 use facedown_core::Symbol;
 
-use crate::model::{Action, ActionKind, Branch, Function, LayoutItem, Protocol, Shuffle, Span};
+use num_traits::Zero;
+
+use crate::analyze::Analysis;
+use crate::model::{Action, ActionKind, Branch, Function, LayoutItem, Observation, Shuffle, Span};
+use crate::protocol::{Protocol, ProtocolParts};
+
+/// Renders symbols as glyphs, `♣♥…` (numbered cards as `#n`, unseparated).
+pub fn glyphs(symbols: &[Symbol]) -> String {
+    symbols.iter().map(|s| s.to_string()).collect()
+}
+
+/// Renders a view (a list of observations) as `♥♣ / ♣`; the empty view is `(nothing)`.
+pub fn render_view(view: &[Observation]) -> String {
+    if view.is_empty() {
+        return "(nothing)".to_owned();
+    }
+    view.iter()
+        .map(|o| glyphs(&o.symbols))
+        .collect::<Vec<_>>()
+        .join(" / ")
+}
+
+/// `line L, col C`, or `(built in code)` for a construct that has no source position.
+pub fn source_position(span: Span) -> String {
+    if span == Span::default() {
+        "(built in code)".to_owned()
+    } else {
+        format!("line {}, col {}", span.line, span.col)
+    }
+}
+
+/// An action as one line of text: the statement without its branches (`turn 1 2`,
+/// `shuffle {id: 1/3, (1 2): 2/3}`, `result 3 4, 5 6`).
+pub fn describe(kind: &ActionKind) -> String {
+    match kind {
+        ActionKind::Turn { positions: ps, .. } => {
+            let ps: Vec<String> = ps.iter().map(|p| (p + 1).to_string()).collect();
+            format!("turn {}", ps.join(" "))
+        }
+        other => other.to_string(),
+    }
+}
 
 /// The observation `obs` as written in a branch: `♣♥`, or `#1 #2` for numbered cards.
 pub fn observation_text(obs: &[Symbol]) -> String {
@@ -219,22 +260,39 @@ impl fmt::Display for Branch {
     }
 }
 
-impl fmt::Display for Protocol {
+/// Writes the header lines: `protocol`, `inputs`, `function`, `layout`, and `claim` when there
+/// is one.
+pub(crate) fn write_header(f: &mut dyn fmt::Write, p: &ProtocolParts) -> fmt::Result {
+    writeln!(f, "protocol {}", p.name)?;
+    writeln!(f, "inputs {}", p.inputs.join(" "))?;
+    writeln!(f, "function {}", p.function)?;
+    f.write_str("layout")?;
+    for item in &p.layout {
+        write!(f, " {item}")?;
+    }
+    f.write_str("\n")?;
+    match &p.claim {
+        Some(claim) if !claim.is_empty() => writeln!(f, "claim {claim}"),
+        _ => Ok(()),
+    }
+}
+
+impl fmt::Display for ProtocolParts {
     /// The canonical `.cards` text, ending with a newline.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "protocol {}", self.name)?;
-        writeln!(f, "inputs {}", self.inputs.join(" "))?;
-        writeln!(f, "function {}", self.function)?;
-        f.write_str("layout")?;
-        for item in &self.layout {
-            write!(f, " {item}")?;
-        }
-        f.write_str("\n")?;
+        write_header(f, self)?;
         for a in &self.body {
             write_action(f, &a.kind, 0)?;
             f.write_str("\n")?;
         }
         Ok(())
+    }
+}
+
+impl fmt::Display for Protocol {
+    /// The canonical `.cards` text, ending with a newline.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.parts().fmt(f)
     }
 }
 
@@ -265,12 +323,12 @@ fn clear_spans(body: &[Action]) -> Vec<Action> {
 }
 
 impl Protocol {
-    /// The same protocol with every [`Span`] reset to `0:0` (as if built in code), for comparing
-    /// protocols that were written differently.
-    pub fn without_spans(&self) -> Protocol {
-        Protocol {
-            body: clear_spans(&self.body),
-            ..self.clone()
+    /// The protocol as written with every [`Span`] reset to `0:0` (as if built in code), for
+    /// comparing protocols that were written differently.
+    pub fn without_spans(&self) -> ProtocolParts {
+        ProtocolParts {
+            body: clear_spans(self.body()),
+            ..self.parts().clone()
         }
     }
 }
@@ -278,6 +336,105 @@ impl Protocol {
 /// Whether `a` and `b` are the same protocol, ignoring where their actions were written.
 pub fn same_up_to_spans(a: &Protocol, b: &Protocol) -> bool {
     a.without_spans() == b.without_spans()
+}
+
+/// The analysis as text, one verdict per line, then the per-branch probabilities, the
+/// errors and the notes (what `facedown cards analyze` prints).
+pub fn analysis_text(a: &Analysis) -> String {
+    let mut out = String::new();
+    let opt = |x: &Option<crate::model::Q>| x.as_ref().map_or("—".to_owned(), ToString::to_string);
+    let _ = writeln!(out, "protocol            {}", a.name);
+    let _ = writeln!(
+        out,
+        "function            {} of {} input(s), {} cards",
+        a.function,
+        a.inputs.first().map_or(0, String::len),
+        a.cards
+    );
+    let _ = writeln!(out, "correct             {}", a.correct);
+    let committed = if a.committed {
+        " (committed)"
+    } else {
+        " (non-committed: alike = same output)"
+    };
+    let _ = writeln!(out, "security            {}{committed}", a.security);
+    let _ = writeln!(out, "runtime             {}", a.runtime);
+    let _ = writeln!(out, "expected shuffles   {}", opt(&a.expected_shuffles));
+    let _ = writeln!(
+        out,
+        "min / max shuffles  {} / {}",
+        a.min_shuffles.map_or("—".to_owned(), |m| m.to_string()),
+        a.max_shuffles
+            .map_or("unbounded".to_owned(), |m| m.to_string())
+    );
+    leak_lines(&mut out, a);
+    branch_lines(&mut out, a);
+    for e in a.errors() {
+        let _ = writeln!(out, "error: {e}");
+    }
+    for n in &a.notes {
+        let _ = writeln!(out, "note: {n}");
+    }
+    out
+}
+
+fn leak_lines(out: &mut String, a: &Analysis) {
+    if let Some(tv) = &a.tv_distance {
+        let f = crate::analyze::q_f64(tv);
+        let _ = writeln!(out, "TV distance         {tv} (≈ {f:.6})");
+        if let Some(w) = a.tv_worst.as_ref().filter(|_| !tv.is_zero()) {
+            let _ = writeln!(
+                out,
+                "  worst pair        inputs {} vs {} on view {}: {} vs {}",
+                w.inputs[0],
+                w.inputs[1],
+                render_view(&w.view),
+                w.probabilities[0],
+                w.probabilities[1]
+            );
+        }
+    }
+    if let Some(k) = &a.tv_from_uniform_shuffles {
+        let _ = writeln!(
+            out,
+            "TV from uniform     {k} (each input's view vs. the same protocol with uniform \
+             shuffles)"
+        );
+    }
+    if let Some(mi) = a.mutual_information_bits {
+        let _ = writeln!(out, "I(X;V)              {mi:.6} bits");
+    }
+    if let Some(mi) = a.leak_beyond_output_bits {
+        let _ = writeln!(out, "I(X;V | f(X))       {mi:.6} bits");
+    }
+}
+
+fn branch_lines(out: &mut String, a: &Analysis) {
+    let _ = writeln!(
+        out,
+        "branches (Pr[observation | reached], per input {}):",
+        a.inputs.join(" ")
+    );
+    for b in &a.branches {
+        let probs: Vec<String> = b
+            .probability
+            .iter()
+            .map(|p| p.as_ref().map_or("—".to_owned(), ToString::to_string))
+            .collect();
+        let after = if b.after.is_empty() {
+            String::new()
+        } else {
+            format!(" after {}", render_view(&b.after))
+        };
+        let at = format!("{}:{}", b.span.line, b.span.col);
+        let _ = writeln!(
+            out,
+            "  [{}] {at:>6}{after}: {:<6} {}",
+            b.node,
+            glyphs(&b.observation),
+            probs.join(" ")
+        );
+    }
 }
 
 #[cfg(test)]

@@ -124,8 +124,9 @@ pub mod las_vegas;
 use crate::analyze::{analyze, Defect, Runtime, Security};
 use crate::model::{
     decode_bit, input_bits, Action, ActionKind, Branch, Function, LayoutItem, NamedFunction,
-    Protocol, Shuffle, Q,
+    Shuffle, Q,
 };
+use crate::protocol::{Protocol, ProtocolParts};
 
 /// The largest number of cards the search accepts (canonical forms cost `n!` per state).
 pub const MAX_CARDS: usize = 7;
@@ -174,6 +175,9 @@ pub enum SearchError {
     /// The analyzer could not analyze a found protocol.
     #[error("the analyzer failed on a found protocol: {0}")]
     Analysis(String),
+    /// A protocol the search built is malformed — a bug.
+    #[error("the search built a malformed protocol: {0}")]
+    Invalid(#[from] crate::protocol::ProtocolError),
 }
 
 /// Runtime class asked for.
@@ -576,12 +580,12 @@ impl Problem {
             outcome.found = true;
             outcome.length = Some(len);
             for (k, body) in bodies.into_iter().enumerate() {
-                let p = self.protocol(k + 1, len, body);
+                let p = self.protocol(k + 1, len, body)?;
                 let a = self.recheck(&p)?;
                 outcome.analyses.push(FoundAnalysis {
                     runtime: a.runtime.as_str().to_owned(),
                     security: a.security.to_string(),
-                    expected_shuffles: a.expected_shuffles,
+                    expected_shuffles: a.expected_shuffles.as_ref().map(ToString::to_string),
                     min_shuffles: a.min_shuffles,
                     max_shuffles: a.max_shuffles,
                 });
@@ -664,26 +668,12 @@ fn gcd(a: u64, b: u64) -> u64 {
     a
 }
 
-fn factorial(n: usize) -> usize {
-    (1..=n).product()
-}
-
 fn all_perms(n: usize) -> Vec<Vec<u8>> {
     // Lexicographic order, identity first.
-    let mut out = Vec::with_capacity(factorial(n));
     let mut cur: Vec<u8> = (0..n as u8).collect();
-    loop {
+    let mut out = vec![cur.clone()];
+    while facedown_core::perm::next_permutation(&mut cur) {
         out.push(cur.clone());
-        // next permutation
-        let Some(i) = (1..n).rev().find(|&i| cur[i - 1] < cur[i]) else {
-            break;
-        };
-        let i = i - 1;
-        let Some(j) = (i + 1..n).rev().find(|&j| cur[j] > cur[i]) else {
-            break;
-        };
-        cur.swap(i, j);
-        cur[i + 1..].reverse();
     }
     out
 }
@@ -719,7 +709,7 @@ impl Problem {
             Function::Table(t) => {
                 if !t.len().is_power_of_two() || t.len() < 2 || t.len() > MAX_INPUTS {
                     return Err(SearchError::BadFunction {
-                        function: crate::analyze::function_name(&query.function),
+                        function: query.function.to_string(),
                         reason: format!("a truth table has 2, 4 or 8 entries, not {}", t.len()),
                     });
                 }
@@ -728,7 +718,7 @@ impl Problem {
         };
         if k != expected_k || k == 0 || (1usize << k) > MAX_INPUTS {
             return Err(SearchError::BadFunction {
-                function: crate::analyze::function_name(&query.function),
+                function: query.function.to_string(),
                 reason: format!("the function takes {expected_k} inputs, the query says {k}"),
             });
         }
@@ -737,7 +727,7 @@ impl Problem {
             .collect();
         if outputs.iter().all(|&o| o == outputs[0]) {
             return Err(SearchError::BadFunction {
-                function: crate::analyze::function_name(&query.function),
+                function: query.function.to_string(),
                 reason: "the function is constant; nothing to compute".into(),
             });
         }
@@ -934,19 +924,26 @@ impl Problem {
         items
     }
 
-    fn protocol(&self, number: usize, len: usize, body: Vec<Action>) -> Protocol {
-        let f = crate::analyze::function_name(&self.query.function);
-        Protocol {
+    fn protocol(
+        &self,
+        number: usize,
+        len: usize,
+        body: Vec<Action>,
+    ) -> Result<Protocol, SearchError> {
+        let f = &self.query.function;
+        Protocol::new(ProtocolParts {
             name: format!("search-{f}-{}cards-{len}steps-{number}", self.n),
             inputs: (0..self.k).map(input_name).collect(),
             function: self.query.function.clone(),
             layout: self.layout(),
             body,
-        }
+            claim: None,
+        })
+        .map_err(SearchError::Invalid)
     }
 
     fn start_state(&self) -> Result<State, SearchError> {
-        let skeleton = self.protocol(0, 0, Vec::new());
+        let skeleton = self.protocol(0, 0, Vec::new())?;
         let mut rows: Vec<(u16, Col)> = Vec::new();
         for i in 0..self.m() {
             let ids: Vec<u8> = if self.standard {

@@ -36,24 +36,22 @@
 //! Per input: how runs ended (output 0 or 1 at a committed result, a result that is not a
 //! commitment, a non-committed ending, a missing branch, the step limit), the mean number of
 //! shuffles with its standard error, the largest number seen; and the frequency of every view
-//! (the observations, rendered as in [`crate::analyze::render_view`]) per input.
+//! (the observations, rendered as in [`crate::print::render_view`]) per input.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
 
 use facedown_core::{Perm, Symbol};
-use num_bigint::BigInt;
-use num_integer::Integer;
-use num_traits::ToPrimitive;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::analyze::input_label;
-use crate::model::{input_bits, ActionKind, Function, Protocol, Span, Q};
+pub use crate::distribution::Sampler;
+use crate::model::{ActionKind, Span};
+use crate::protocol::Protocol;
 
-/// Why a protocol cannot be simulated.
+/// Why a protocol cannot be simulated by the compiled fast path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimulateError {
     /// The simulator handles two-colour decks only.
@@ -62,7 +60,7 @@ pub enum SimulateError {
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
-    /// A shuffle's distribution is invalid.
+    /// A shuffle cannot be sampled exactly.
     #[error("line {}, col {}: {reason}", .span.line, .span.col)]
     Shuffle {
         /// Where it is written.
@@ -70,63 +68,12 @@ pub enum SimulateError {
         /// What is wrong.
         reason: String,
     },
-    /// A permutation or position does not fit the row.
-    #[error("line {}, col {}: {reason}", .span.line, .span.col)]
-    Position {
-        /// Where it is written.
-        span: Span,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A `goto` to a label that does not exist.
-    #[error("no label `{0}`")]
-    UnknownLabel(String),
-    /// The layout or function does not fit the inputs.
-    #[error("{0}")]
-    Layout(String),
     /// More runs than trial indices (`runs · inputs` must fit in 64 bits).
     #[error("{0} runs per input do not fit in 64-bit trial indices")]
     TooManyRuns(u64),
     /// An input assignment outside the protocol's inputs.
     #[error("input {0} does not exist")]
     Input(usize),
-}
-
-/// Draws an index into a shuffle's support (sorted as [`crate::model::Shuffle::distribution`]
-/// sorts it) with exactly the written probabilities.
-#[derive(Clone, Debug)]
-pub enum Sampler {
-    /// Uniform over `0..k`.
-    Uniform(u32),
-    /// Index `j` with probability `(cumulative[j] − cumulative[j−1]) / denominator`.
-    Weighted {
-        /// Running sums of the numerators over the common denominator.
-        cumulative: Vec<u64>,
-        /// The common denominator.
-        denominator: u64,
-    },
-}
-
-impl Sampler {
-    /// The sampler of a distribution; `None` when the common denominator exceeds `u64`.
-    pub fn new(dist: &[(Perm, Q)]) -> Option<Sampler> {
-        sampler(dist)
-    }
-
-    /// Draws an index.
-    #[inline]
-    pub fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> usize {
-        match self {
-            Sampler::Uniform(k) => rng.gen_range(0..*k) as usize,
-            Sampler::Weighted {
-                cumulative,
-                denominator,
-            } => {
-                let x = rng.gen_range(0..*denominator);
-                cumulative.partition_point(|&c| c <= x)
-            }
-        }
-    }
 }
 
 /// How trials get their randomness (recorded in every report).
@@ -291,19 +238,11 @@ struct Compiler<'p> {
 }
 
 impl<'p> Compiler<'p> {
-    fn add_perm(&mut self, p: &Perm, span: Span) -> Result<usize, SimulateError> {
-        if p.len() != self.n {
-            return Err(SimulateError::Position {
-                span,
-                reason: format!(
-                    "the permutation acts on {} positions, the protocol has {} cards",
-                    p.len(),
-                    self.n
-                ),
-            });
-        }
+    /// Adds a permutation of the row (its size and positions are checked by the
+    /// [`Protocol`]'s validation).
+    fn add_perm(&mut self, p: &Perm) -> usize {
         self.perms.push(p.images().map(|x| x as u8).collect());
-        Ok(self.perms.len() - 1)
+        self.perms.len() - 1
     }
 
     fn block(&mut self, block: &'p [crate::model::Action]) -> Result<(), SimulateError> {
@@ -311,7 +250,7 @@ impl<'p> Compiler<'p> {
             let span = action.span;
             match &action.kind {
                 ActionKind::Perm(p) => {
-                    let idx = self.add_perm(p, span)?;
+                    let idx = self.add_perm(p);
                     self.instrs.push(Instr::Perm(idx));
                 }
                 ActionKind::Shuffle(s) => {
@@ -321,9 +260,9 @@ impl<'p> Compiler<'p> {
                     })?;
                     let start = self.perms.len();
                     for (p, _) in &dist {
-                        self.add_perm(p, span)?;
+                        self.add_perm(p);
                     }
-                    let sampler = sampler(&dist).ok_or_else(|| SimulateError::Shuffle {
+                    let sampler = Sampler::new(&dist).ok_or_else(|| SimulateError::Shuffle {
                         span,
                         reason: "weights need a common denominator below 2^64".to_owned(),
                     })?;
@@ -336,19 +275,9 @@ impl<'p> Compiler<'p> {
                     positions,
                     branches,
                 } => {
-                    let mut sorted = positions.clone();
-                    sorted.sort_unstable();
-                    if sorted.iter().any(|&p| p >= self.n)
-                        || sorted.windows(2).any(|w| w[0] == w[1])
-                    {
-                        return Err(SimulateError::Position {
-                            span,
-                            reason: "turned position out of range or repeated".to_owned(),
-                        });
-                    }
                     let turn = self.turns.len();
                     self.turns.push(TurnInfo {
-                        positions: sorted.iter().map(|&p| p as u8).collect(),
+                        positions: positions.iter().map(|&p| p as u8).collect(),
                     });
                     let at = self.instrs.len();
                     self.instrs.push(Instr::Turn {
@@ -385,12 +314,6 @@ impl<'p> Compiler<'p> {
                     }
                 }
                 ActionKind::Result(pairs) => {
-                    if pairs.iter().any(|&(a, b)| a >= self.n || b >= self.n) {
-                        return Err(SimulateError::Position {
-                            span,
-                            reason: "result position out of range".to_owned(),
-                        });
-                    }
                     self.instrs.push(Instr::Result {
                         pairs: pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect(),
                     });
@@ -409,37 +332,31 @@ impl<'p> Compiler<'p> {
     }
 }
 
-fn sampler(dist: &[(Perm, Q)]) -> Option<Sampler> {
-    let first = &dist.first()?.1;
-    if dist.iter().all(|(_, w)| w == first) {
-        return Some(Sampler::Uniform(u32::try_from(dist.len()).ok()?));
-    }
-    let mut lcm = BigInt::from(1);
-    for (_, w) in dist {
-        lcm = lcm.lcm(w.denom());
-    }
-    let denominator = lcm.to_u64()?;
-    let mut acc = 0u64;
-    let mut cumulative = Vec::with_capacity(dist.len());
-    for (_, w) in dist {
-        let num = (w.numer() * (&lcm / w.denom())).to_u64()?;
-        acc = acc.checked_add(num)?;
-        cumulative.push(acc);
-    }
-    (acc == denominator).then_some(Sampler::Weighted {
-        cumulative,
-        denominator,
-    })
-}
-
 /// How one trial ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
+pub enum Outcome {
+    /// A committed result encoding this bit.
     Output(bool),
+    /// A result whose pairs are no commitment, or disagree.
     NotACommitment,
+    /// A non-committed ending.
     Open,
+    /// An observation without a branch.
     Stuck,
+    /// The step limit.
     GaveUp,
+}
+
+/// One trial of the compiled program, as the interpreter's sampled run reports it (the two
+/// are tested equal).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trial {
+    /// How it ended.
+    pub outcome: Outcome,
+    /// Shuffles executed.
+    pub shuffles: u64,
+    /// The view, rendered as [`crate::print::render_view`] renders it.
+    pub view: String,
 }
 
 /// Views longer than this many observations are pooled as `(longer view)`.
@@ -556,7 +473,7 @@ pub struct InputReport {
 /// How often one view was seen.
 #[derive(Clone, Debug, Serialize)]
 pub struct ViewCount {
-    /// The observations, as in [`crate::analyze::render_view`].
+    /// The observations, as in [`crate::print::render_view`].
     pub view: String,
     /// Per input, how many runs saw it.
     pub counts: Vec<u64>,
@@ -591,28 +508,10 @@ impl Compiled {
         if n > 64 {
             return Err(SimulateError::TooManyCards(n));
         }
-        let k = protocol.inputs.len();
-        if k > 16 {
-            return Err(SimulateError::Layout(format!("{k} inputs is too many")));
-        }
         let count = protocol.input_count();
-        let mut initial = Vec::with_capacity(count);
-        let mut outputs = Vec::with_capacity(count);
-        for i in 0..count {
-            let bits = input_bits(i, k);
-            let row = protocol.initial_row(&bits).ok_or_else(|| {
-                SimulateError::Layout("the layout names an undeclared input".to_owned())
-            })?;
-            initial.push(row_mask(&row)?);
-            let out = match &protocol.function {
-                Function::Table(t) if t.len() != count => None,
-                f => f.eval(&bits),
-            }
-            .ok_or_else(|| {
-                SimulateError::Layout("the function does not fit the inputs".to_owned())
-            })?;
-            outputs.push(out);
-        }
+        let initial = (0..count)
+            .map(|i| row_mask(protocol.start_row(i)))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut c = Compiler {
             n,
             instrs: Vec::new(),
@@ -621,13 +520,11 @@ impl Compiled {
             labels: HashMap::new(),
             gotos: Vec::new(),
         };
-        c.block(&protocol.body)?;
+        c.block(protocol.body())?;
         c.instrs.push(Instr::End);
         for (at, label) in std::mem::take(&mut c.gotos) {
-            let target = *c
-                .labels
-                .get(label)
-                .ok_or_else(|| SimulateError::UnknownLabel(label.to_owned()))?;
+            // Every goto target is defined (the protocol's validation checks it).
+            let target = c.labels.get(label).copied().unwrap_or(at);
             c.instrs[at] = Instr::Jump(target);
         }
         let tables = if n <= 12 {
@@ -651,8 +548,8 @@ impl Compiled {
         Ok(Compiled {
             n,
             inputs: count,
-            input_names: (0..count).map(|i| input_label(i, k)).collect(),
-            outputs,
+            input_names: protocol.input_labels().to_vec(),
+            outputs: protocol.outputs().to_vec(),
             initial,
             instrs: c.instrs,
             perms: c.perms,
@@ -688,6 +585,20 @@ impl Compiled {
             key |= ((row >> p) & 1) << j;
         }
         key
+    }
+
+    /// Runs one trial of input assignment `input` with `rng` (the run
+    /// [`crate::sampled::sample`] makes with the same generator).
+    ///
+    /// # Panics
+    /// When `input >= input_count()`.
+    pub fn run_trial<R: Rng + ?Sized>(&self, input: usize, rng: &mut R) -> Trial {
+        let (outcome, shuffles, view) = self.trial(input, rng);
+        Trial {
+            outcome,
+            shuffles,
+            view: self.render_view(view),
+        }
     }
 
     /// Runs one trial of input `input` with `rng`; returns (outcome, shuffles, view code).
@@ -935,14 +846,15 @@ pub fn simulate(
     runs: u64,
     seed: u64,
 ) -> Result<SimulationReport, SimulateError> {
-    Compiled::new(protocol)?.simulate(&protocol.name, &[], runs, seed, None)
+    Compiled::new(protocol)?.simulate(protocol.name(), &[], runs, seed, None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyze::{explore, render_view, AnalysisOptions};
+    use crate::analyze::{explore, AnalysisOptions};
     use crate::library::{builtins, find};
+    use crate::print::render_view;
     use num_traits::ToPrimitive;
 
     fn pool(threads: usize) -> rayon::ThreadPool {
@@ -960,14 +872,14 @@ mod tests {
         let c = Compiled::new(&p).expect("compiles");
         // 3 chunks per input, so the chunks really are spread over the threads.
         let runs = 2 * CHUNK + 17;
-        let one = pool(1).install(|| c.simulate(&p.name, &[], runs, 42, None));
-        let three = pool(3).install(|| c.simulate(&p.name, &[], runs, 42, None));
+        let one = pool(1).install(|| c.simulate(p.name(), &[], runs, 42, None));
+        let three = pool(3).install(|| c.simulate(p.name(), &[], runs, 42, None));
         let (one, three) = (one.expect("runs"), three.expect("runs"));
         assert_eq!(
             serde_json::to_string(&one).expect("json"),
             serde_json::to_string(&three).expect("json")
         );
-        let other_seed = c.simulate(&p.name, &[], runs, 43, None).expect("runs");
+        let other_seed = c.simulate(p.name(), &[], runs, 43, None).expect("runs");
         assert_ne!(
             serde_json::to_string(&one.views).expect("json"),
             serde_json::to_string(&other_seed.views).expect("json")
@@ -1046,7 +958,7 @@ mod tests {
                 None => {
                     let an = ex.summarize().expect("summarizes");
                     let expected: f64 = an
-                        .expected_shuffles_exact
+                        .expected_shuffles
                         .as_ref()
                         .and_then(ToPrimitive::to_f64)
                         .expect("terminates");
@@ -1102,9 +1014,11 @@ mod random_protocols {
     //! the exact analyzer's probabilities (within 5 standard errors) for protocols nobody wrote
     //! by hand.
     use super::*;
-    use crate::analyze::{explore, render_view, AnalysisOptions};
-    use crate::model::{Action, LayoutItem, NamedFunction, Shuffle};
+    use crate::analyze::{explore, AnalysisOptions};
+    use crate::model::{Action, Function, LayoutItem, NamedFunction, Shuffle, Q};
+    use crate::print::render_view;
     use num_bigint::BigInt;
+    use num_traits::ToPrimitive;
     use rand::seq::SliceRandom;
 
     fn random_perm<R: Rng>(rng: &mut R, n: usize) -> Perm {
@@ -1148,7 +1062,7 @@ mod random_protocols {
             positions: (0..n).collect(),
             branches: None,
         }));
-        Protocol {
+        Protocol::new(crate::protocol::ProtocolParts {
             name: format!("random-{case}"),
             inputs: vec!["a".to_owned(), "b".to_owned()],
             function: Function::Named(NamedFunction::And),
@@ -1164,7 +1078,9 @@ mod random_protocols {
                 },
             ],
             body,
-        }
+            claim: None,
+        })
+        .expect("a valid protocol")
     }
 
     #[test]

@@ -7,20 +7,21 @@
 //! and the branch taken; the run ends with the output.
 //!
 //! The randomness of input `i` with seed `s` is trial `i` of [`crate::simulate::TrialRng`], and
-//! shuffles draw with the same [`Sampler`] as the simulator, so a trace is the run that
+//! shuffles draw with the same [`crate::distribution::Sampler`] as the simulator (both run
+//! [`crate::sampled`]), so a trace is the run that
 //! `facedown cards simulate --runs 1 --seed s` makes for that input.
 
 use std::fmt::Write as _;
 
-use facedown_core::{Perm, Symbol};
 use num_traits::Zero;
 use serde::Serialize;
 
-use crate::analyze::{explore, glyphs, render_view, AnalysisError, AnalysisOptions, Observation};
-use crate::model::{
-    decode_bit, input_index, Action, ActionKind, Function, Protocol, Shuffle, ShuffleError, Span,
-};
-use crate::simulate::{Sampler, TrialRng};
+use crate::analyze::{explore, AnalysisError, AnalysisOptions};
+use crate::model::{input_index, Observation};
+use crate::print::{glyphs, render_view};
+use crate::protocol::Protocol;
+use crate::sampled::{sample, RunEnding, SampleError, Step};
+use crate::simulate::TrialRng;
 
 /// Why a trace could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -33,23 +34,12 @@ pub enum TraceError {
         /// Bits given.
         got: usize,
     },
-    /// The protocol does not analyze (malformed; see [`AnalysisError`]).
+    /// The exact analysis that reads the output of a non-committed ending hit a limit.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
-    /// A shuffle has no valid distribution.
-    #[error("line {}, col {}: {source}", .span.line, .span.col)]
-    Shuffle {
-        /// Where.
-        span: Span,
-        /// What.
-        source: ShuffleError,
-    },
-    /// A shuffle's weights have no common denominator below 2^64.
-    #[error("line {}, col {}: the weights need a common denominator below 2^64", .span.line, .span.col)]
-    Weights {
-        /// Where.
-        span: Span,
-    },
+    /// A shuffle cannot be sampled exactly.
+    #[error(transparent)]
+    Sample(#[from] SampleError),
 }
 
 /// One step of a trace.
@@ -98,233 +88,89 @@ pub struct Trace {
 /// Most actions a trace executes.
 pub const MAX_TRACE_STEPS: usize = 10_000;
 
-fn describe(kind: &ActionKind) -> String {
-    let positions = |ps: &[usize]| {
-        ps.iter()
-            .map(|p| (p + 1).to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    match kind {
-        ActionKind::Perm(p) => format!("perm {p}"),
-        ActionKind::Shuffle(Shuffle::Set { perms, weights }) => {
-            let items: Vec<String> = match weights {
-                None => perms.iter().map(ToString::to_string).collect(),
-                Some(ws) => perms
-                    .iter()
-                    .zip(ws)
-                    .map(|(p, w)| format!("{p}: {w}"))
-                    .collect(),
-            };
-            format!("shuffle {{{}}}", items.join(", "))
-        }
-        ActionKind::Shuffle(Shuffle::Generated(gens)) => format!(
-            "shuffle <{}>",
-            gens.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        ActionKind::Shuffle(Shuffle::Cut(ps)) => format!("shuffle cut {}", positions(ps)),
-        ActionKind::Shuffle(Shuffle::Bisect(l, r)) => {
-            format!("shuffle bisect {} | {}", positions(l), positions(r))
-        }
-        ActionKind::Turn { positions: ps, .. } => format!("turn {}", positions(ps)),
-        ActionKind::Result(pairs) => format!(
-            "result {}",
-            pairs
-                .iter()
-                .map(|(a, b)| format!("{} {}", a + 1, b + 1))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        ActionKind::Label(l) => format!("label {l}"),
-        ActionKind::Goto(l) => format!("goto {l}"),
-        ActionKind::Restart => "restart".to_owned(),
-    }
-}
-
 fn face_down(n: usize) -> String {
     vec!["▮"; n].join(" ")
 }
 
-fn permute(p: &Perm, row: &[Symbol]) -> Vec<Symbol> {
-    p.apply_to_row(row).unwrap_or_else(|| row.to_vec())
-}
-
 /// Traces input `bits` (first input first) with `seed`.
 pub fn trace(protocol: &Protocol, bits: &[bool], seed: u64) -> Result<Trace, TraceError> {
-    let k = protocol.inputs.len();
+    let k = protocol.inputs().len();
     if bits.len() != k {
         return Err(TraceError::InputLength {
             expected: k,
             got: bits.len(),
         });
     }
-    // Validates the protocol (positions, labels, shuffles) and gives the view → output map.
-    let ex = explore(protocol, &AnalysisOptions::default())?;
-    let n = protocol.cards();
     let index = input_index(bits);
     let mut rng = TrialRng::new(seed, index as u64);
-    let initial = protocol
-        .initial_row(bits)
-        .ok_or_else(|| AnalysisError::Layout("the layout does not fit the inputs".to_owned()))?;
-    let mut row = initial.clone();
-    let mut frames: Vec<(&[Action], usize)> = vec![(&protocol.body[..], 0)];
-    let mut steps = Vec::new();
-    let mut view: Vec<Observation> = Vec::new();
-    let mut shuffles = 0u64;
-    let mut output = None;
-    let ending;
-    loop {
-        if steps.len() >= MAX_TRACE_STEPS {
-            ending = "step limit".to_owned();
-            break;
-        }
-        let Some(top) = frames.last_mut() else {
-            ending = "non-committed".to_owned();
-            output = ex.view_distribution()?.and_then(|dist| {
-                let probs = dist.get(&view)?;
-                let outs: Vec<bool> = probs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, p)| !p.is_zero())
-                    .map(|(i, _)| ex.outputs[i])
-                    .collect();
-                let first = *outs.first()?;
-                outs.iter().all(|&o| o == first).then_some(first)
-            });
-            break;
-        };
-        let (block, idx) = *top;
-        let Some(action) = block.get(idx) else {
-            frames.pop();
-            continue;
-        };
-        top.1 += 1;
-        let mut step = TraceStep {
-            at: format!("{}:{}", action.span.line, action.span.col),
-            action: describe(&action.kind),
-            table: face_down(n),
-            hidden_permutation: None,
-            observation: None,
-            branch: None,
-            hidden_row: String::new(),
-        };
-        let mut done = None;
-        match &action.kind {
-            ActionKind::Perm(p) => row = permute(p, &row),
-            ActionKind::Shuffle(s) => {
-                let dist = s.distribution(n).map_err(|source| TraceError::Shuffle {
-                    span: action.span,
-                    source,
-                })?;
-                let sampler =
-                    Sampler::new(&dist).ok_or(TraceError::Weights { span: action.span })?;
-                let pick = sampler.pick(&mut rng);
-                if let Some((p, _)) = dist.get(pick) {
-                    row = permute(p, &row);
-                    step.hidden_permutation = Some(p.to_string());
-                }
-                shuffles += 1;
-            }
-            ActionKind::Turn {
-                positions,
-                branches,
-            } => {
-                let mut sorted = positions.clone();
-                sorted.sort_unstable();
-                let seen: Vec<Symbol> =
-                    sorted.iter().filter_map(|&p| row.get(p).copied()).collect();
-                step.table = (0..n)
-                    .map(|j| {
-                        if sorted.contains(&j) {
-                            row[j].to_string()
-                        } else {
-                            "▮".to_owned()
-                        }
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                step.observation = Some(glyphs(&seen));
-                view.push(Observation {
-                    span: action.span,
-                    symbols: seen.clone(),
-                });
-                if let Some(bs) = branches {
-                    match bs.iter().find(|b| b.observation == seen) {
-                        Some(b) => {
-                            step.branch =
-                                Some(format!("{} (line {})", glyphs(&b.observation), b.span.line));
-                            frames.push((&b.body[..], 0));
-                        }
-                        None => done = Some("missing branch".to_owned()),
-                    }
-                }
-            }
-            ActionKind::Result(pairs) => {
-                let bits: Vec<Option<bool>> = pairs
-                    .iter()
-                    .map(|&(a, b)| decode_bit([row[a], row[b]]))
-                    .collect();
-                output = match bits.first() {
-                    Some(Some(first)) if bits.iter().all(|b| *b == Some(*first)) => Some(*first),
-                    _ => None,
-                };
-                done = Some("result".to_owned());
-            }
-            ActionKind::Label(_) => {}
-            ActionKind::Goto(label) => {
-                frames = find_label(&protocol.body, label).unwrap_or_default();
-            }
-            ActionKind::Restart => {
-                row = initial.clone();
-                frames = vec![(&protocol.body[..], 0)];
-            }
-        }
-        step.hidden_row = glyphs(&row);
-        steps.push(step);
-        if let Some(e) = done {
-            ending = e;
-            break;
-        }
-    }
-    let expected_output = match &protocol.function {
-        Function::Copy => bits.first().copied().unwrap_or(false),
-        f => f.eval(bits).unwrap_or(false),
+    let run = sample(protocol, index, &mut rng, MAX_TRACE_STEPS, true)?;
+    let (ending, output) = match run.ending {
+        RunEnding::Result(bit) => ("result", bit),
+        RunEnding::Open => ("non-committed", view_output(protocol, &run.view)?),
+        RunEnding::Stuck => ("missing branch", None),
+        RunEnding::StepLimit => ("step limit", None),
     };
     Ok(Trace {
-        name: protocol.name.clone(),
-        input: bits.iter().map(|&b| if b { '1' } else { '0' }).collect(),
+        name: protocol.name().to_owned(),
+        input: protocol.input_labels()[index].clone(),
         seed,
-        expected_output,
-        steps,
-        ending,
+        expected_output: protocol.outputs()[index],
+        steps: run.steps.iter().map(|s| trace_step(protocol, s)).collect(),
+        ending: ending.to_owned(),
         output,
-        view: render_view(&view),
-        shuffles,
+        view: render_view(&run.view),
+        shuffles: run.shuffles,
     })
 }
 
-/// The continuation just after `label` (the frames that reach it).
-fn find_label<'p>(block: &'p [Action], label: &str) -> Option<Vec<(&'p [Action], usize)>> {
-    for (idx, action) in block.iter().enumerate() {
-        match &action.kind {
-            ActionKind::Label(l) if l == label => return Some(vec![(block, idx + 1)]),
-            ActionKind::Turn {
-                branches: Some(bs), ..
-            } => {
-                for b in bs {
-                    if let Some(mut inner) = find_label(&b.body, label) {
-                        inner.insert(0, (block, idx + 1));
-                        return Some(inner);
-                    }
+/// The output a complete view determines, by the exact analysis (`None` when inputs of both
+/// outputs can produce it, or for a looping protocol).
+fn view_output(protocol: &Protocol, view: &[Observation]) -> Result<Option<bool>, TraceError> {
+    let ex = explore(protocol, &AnalysisOptions::default())?;
+    Ok(ex.view_distribution()?.and_then(|dist| {
+        let probs = dist.get(view)?;
+        let outs: Vec<bool> = probs
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| !p.is_zero())
+            .map(|(i, _)| ex.outputs[i])
+            .collect();
+        let first = *outs.first()?;
+        outs.iter().all(|&o| o == first).then_some(first)
+    }))
+}
+
+fn trace_step(protocol: &Protocol, step: &Step) -> TraceStep {
+    let n = protocol.cards();
+    let table = match &step.turned {
+        None => face_down(n),
+        Some((positions, _)) => (0..n)
+            .map(|j| {
+                if positions.contains(&j) {
+                    step.row[j].to_string()
+                } else {
+                    "▮".to_owned()
                 }
-            }
-            _ => {}
-        }
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+    };
+    let observation = step.turned.as_ref().map(|(_, seen)| glyphs(seen));
+    TraceStep {
+        at: format!("{}:{}", step.site.span.line, step.site.span.col),
+        action: protocol.describe(step.site).to_owned(),
+        table,
+        hidden_permutation: step.drawn.as_ref().map(ToString::to_string),
+        branch: step.branch.map(|span| {
+            format!(
+                "{} (line {})",
+                observation.clone().unwrap_or_default(),
+                span.line
+            )
+        }),
+        observation,
+        hidden_row: glyphs(&step.row),
     }
-    None
 }
 
 fn paint(text: &str, color: bool) -> String {
@@ -400,7 +246,7 @@ mod tests {
         for b in crate::library::builtins() {
             let p = b.protocol();
             for i in 0..p.input_count() {
-                let bits = crate::model::input_bits(i, p.inputs.len());
+                let bits = crate::model::input_bits(i, p.inputs().len());
                 let t = trace(&p, &bits, 9).expect("traces");
                 assert_eq!(
                     t.output,
@@ -428,7 +274,7 @@ mod tests {
             let bits = crate::model::input_bits(i, 2);
             let t = trace(&p, &bits, 77).expect("traces");
             let c = crate::simulate::Compiled::new(&p).expect("compiles");
-            let sim = c.simulate(&p.name, &[i], 1, 77, None).expect("simulates");
+            let sim = c.simulate(p.name(), &[i], 1, 77, None).expect("simulates");
             assert_eq!(sim.views.len(), 1);
             assert_eq!(sim.views[0].view, t.view);
             assert_eq!(sim.inputs[0].shuffles_max, t.shuffles);

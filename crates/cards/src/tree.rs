@@ -11,8 +11,9 @@
 
 use std::fmt::Write as _;
 
-use crate::analyze::{explore, glyphs, is_bottom, AnalysisError, AnalysisOptions, StateTree};
-use crate::model::Protocol;
+use crate::analyze::{explore, is_bottom, AnalysisError, AnalysisOptions, StateTree};
+use crate::print::glyphs;
+use crate::protocol::Protocol;
 
 /// Explores `protocol` and returns its state tree and the input labels (the columns of every
 /// probability vector). Vertices holding ⊥ sequences say so in their `kind`.
@@ -48,11 +49,11 @@ pub fn to_dot(protocol: &Protocol) -> Result<String, AnalysisError> {
     let ex = explore(protocol, &opts)?;
     let tree = ex.tree.clone().unwrap_or_default();
     let mut out = String::new();
-    let _ = writeln!(out, "digraph \"{}\" {{", escape(&protocol.name));
+    let _ = writeln!(out, "digraph \"{}\" {{", escape(protocol.name()));
     let _ = writeln!(
         out,
         "  node [shape=box, fontname=\"monospace\"];\n  label=\"{} — columns: inputs {}\";\n  labelloc=t;",
-        escape(&protocol.name),
+        escape(protocol.name()),
         ex.inputs.join(" ")
     );
     for (id, v) in tree.vertices.iter().enumerate() {
@@ -85,6 +86,55 @@ pub fn to_dot(protocol: &Protocol) -> Result<String, AnalysisError> {
     }
     out.push_str("}\n");
     Ok(out)
+}
+
+/// The state tree of `protocol` as JSON: its name, the input columns, every vertex with its
+/// kind, the probability of reaching it and its sequences (row, per-input probabilities as
+/// exact rationals, whether the row is ⊥), and every edge with its label.
+pub fn to_json(protocol: &Protocol) -> Result<serde_json::Value, AnalysisError> {
+    let opts = AnalysisOptions {
+        record_tree: true,
+        ..AnalysisOptions::default()
+    };
+    let ex = explore(protocol, &opts)?;
+    let tree = ex.tree.clone().unwrap_or_default();
+    let text = |qs: &[crate::model::Q]| qs.iter().map(ToString::to_string).collect::<Vec<_>>();
+    let vertices: Vec<serde_json::Value> = tree
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(id, v)| {
+            let sequences: Vec<serde_json::Value> = v
+                .state
+                .entries
+                .iter()
+                .map(|(seq, probs)| {
+                    serde_json::json!({
+                        "row": glyphs(seq),
+                        "probabilities": text(probs),
+                        "bottom": is_bottom(probs, &ex.outputs),
+                    })
+                })
+                .collect();
+            serde_json::json!({
+                "id": id,
+                "kind": v.kind,
+                "reached": text(&v.mass),
+                "sequences": sequences,
+            })
+        })
+        .collect();
+    let edges: Vec<serde_json::Value> = tree
+        .edges
+        .iter()
+        .map(|e| serde_json::json!({ "from": e.from, "to": e.to, "label": e.label }))
+        .collect();
+    Ok(serde_json::json!({
+        "name": protocol.name(),
+        "inputs": ex.inputs,
+        "vertices": vertices,
+        "edges": edges,
+    }))
 }
 
 #[cfg(test)]

@@ -13,17 +13,30 @@
 //! * [`cost`]: message, byte and round accounting.
 //! * [`party`]: party identifiers, numbered from 1 as in the papers.
 //! * [`table`]: the face-down table trait every backend implements, and the ideal table.
+//! * [`op`]: the table's operations as data ([`TableOp`]) and what a view saw of them.
+//! * [`engine`]: one player of a backend as a sans-IO state machine ([`Engine`]), holding only
+//!   that player's secrets, and the delivery and round rules every driver shares.
+//! * [`local`]: [`LocalDriver`], which runs one engine per player in memory as one table and
+//!   counts every message, byte and round.
+//! * [`session`]: the hellos that make every game's session fresh.
 //! * [`input`]: bounded reading of input files (a size limit with an error naming the file).
 
 pub mod cost;
+pub mod engine;
 pub mod input;
+pub mod local;
+pub mod op;
 pub mod party;
 pub mod perm;
 pub mod rng;
+pub mod session;
 pub mod symbol;
 pub mod table;
 
 pub use cost::Cost;
+pub use engine::{Blame, Engine};
+pub use local::{DriveError, LocalDriver};
+pub use op::{CommitCards, Opening, Seen, TableOp};
 pub use party::PartyId;
 pub use perm::{Perm, PermError};
 pub use symbol::Symbol;

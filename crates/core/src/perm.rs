@@ -272,6 +272,44 @@ impl From<Perm> for Vec<u16> {
     }
 }
 
+/// `n!` as a `u128`, or `None` when it does not fit (`n > 34`).
+pub fn factorial(n: usize) -> Option<u128> {
+    (1..=n as u128).try_fold(1u128, |acc, k| acc.checked_mul(k))
+}
+
+/// Steps `items` to the next permutation in lexicographic order; `false` (and `items` left as
+/// the last, descending, arrangement) when there is none. Starting from a sorted slice, repeated
+/// calls visit every distinct arrangement once.
+pub fn next_permutation<T: Ord>(items: &mut [T]) -> bool {
+    let n = items.len();
+    let Some(i) = (1..n).rev().find(|&i| items[i - 1] < items[i]) else {
+        return false;
+    };
+    let pivot = i - 1;
+    let Some(j) = (i..n).rev().find(|&j| items[j] > items[pivot]) else {
+        return false;
+    };
+    items.swap(pivot, j);
+    items[i..].reverse();
+    true
+}
+
+impl Perm {
+    /// Every permutation of `n` positions, in lexicographic order of their images (the identity
+    /// first): `n!` of them, so keep `n` small.
+    pub fn all(n: usize) -> impl Iterator<Item = Perm> {
+        let mut next: Option<Vec<u16>> = (n <= 1 << 16).then(|| (0..n as u16).collect());
+        core::iter::from_fn(move || {
+            let current = next.take()?;
+            let mut following = current.clone();
+            if next_permutation(&mut following) {
+                next = Some(following);
+            }
+            Some(Perm { images: current })
+        })
+    }
+}
+
 /// Parses a list of cycles in 1-indexed cycle notation: `id`, `(1 3)(2 4)`, `(1,2,3)`.
 ///
 /// Only syntax is checked here; ranges and repetitions are checked by [`Perm::from_cycles`].
@@ -352,11 +390,30 @@ impl FromStr for Perm {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn all_lists_every_permutation_once_in_lexicographic_order() {
+        let all: Vec<Perm> = Perm::all(4).collect();
+        assert_eq!(all.len(), 24);
+        assert!(all[0].is_identity());
+        assert!(all.windows(2).all(|w| w[0].to_images() < w[1].to_images()));
+        assert_eq!(Perm::all(0).count(), 1);
+        assert_eq!(factorial(4), Some(24));
+        assert_eq!(factorial(0), Some(1));
+        assert_eq!(factorial(34).map(|f| f > 0), Some(true));
+        assert_eq!(factorial(35), None);
+        let mut repeated = [0, 0, 1];
+        let mut distinct = 1;
+        while next_permutation(&mut repeated) {
+            distinct += 1;
+        }
+        assert_eq!(distinct, 3, "a multiset's arrangements, each once");
+    }
     use proptest::prelude::*;
 
     #[test]
     fn format_example_moves_card_at_i_to_pi_i() {
-        // protocol-format.md: `perm (2 4 3)` turns x1..x6 into x1 x3 x4 x2 x5 x6.
+        // The format specification: `perm (2 4 3)` turns x1..x6 into x1 x3 x4 x2 x5 x6.
         let p = Perm::parse_cycles(6, "(2 4 3)").expect("valid");
         let row = ["x1", "x2", "x3", "x4", "x5", "x6"];
         assert_eq!(

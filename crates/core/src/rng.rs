@@ -22,6 +22,19 @@ pub fn seeded_rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)
 }
 
+/// The generator of player `party` in trial `trial` of a run seeded with `seed`: every
+/// `(seed, trial)` pair is its own ChaCha20 key, every player its own stream under it. A run
+/// in memory and the same run with one process per player draw the same numbers.
+pub fn party_rng(seed: u64, trial: u64, party: crate::PartyId) -> ChaCha20Rng {
+    let mut key = [0u8; 32];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&trial.to_le_bytes());
+    key[16..].copy_from_slice(b"facedown/players");
+    let mut rng = ChaCha20Rng::from_seed(key);
+    rng.set_stream(u64::from(party.0));
+    rng
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -33,5 +46,10 @@ mod tests {
         assert_eq!(a, trial_rng(7, 3).next_u64());
         assert_ne!(a, trial_rng(7, 4).next_u64());
         assert_ne!(a, trial_rng(8, 3).next_u64());
+        let p = party_rng(7, 3, crate::PartyId(1)).next_u64();
+        assert_eq!(p, party_rng(7, 3, crate::PartyId(1)).next_u64());
+        assert_ne!(p, party_rng(7, 3, crate::PartyId(2)).next_u64());
+        assert_ne!(p, party_rng(7, 4, crate::PartyId(1)).next_u64());
+        assert_ne!(p, party_rng(8, 3, crate::PartyId(1)).next_u64());
     }
 }

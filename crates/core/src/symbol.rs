@@ -34,6 +34,26 @@ impl Symbol {
         }
     }
 
+    /// A number for the symbol, the same on every backend: ♣ is 0, ♥ is 1, card `k` is `k + 2`
+    /// (saturating at `u16::MAX`). The encrypted deck maps it to a group element, the dealer
+    /// sends it as a value.
+    pub fn code(self) -> u16 {
+        match self {
+            Symbol::Club => 0,
+            Symbol::Heart => 1,
+            Symbol::Card(k) => k.saturating_add(2),
+        }
+    }
+
+    /// The symbol of a [`code`](Symbol::code).
+    pub fn from_code(code: u16) -> Symbol {
+        match code {
+            0 => Symbol::Club,
+            1 => Symbol::Heart,
+            k => Symbol::Card(k - 2),
+        }
+    }
+
     /// Parses one symbol character: `♣`, `♥`, `C`, `c`, `H` or `h`.
     pub fn from_char(c: char) -> Option<Symbol> {
         match c {
@@ -92,5 +112,18 @@ mod tests {
         assert_eq!("#12".parse::<Symbol>(), Ok(Symbol::Card(12)));
         assert!("x".parse::<Symbol>().is_err());
         assert!("♣♥".parse::<Symbol>().is_err());
+    }
+
+    #[test]
+    fn codes_round_trip() {
+        for s in [
+            Symbol::Club,
+            Symbol::Heart,
+            Symbol::Card(0),
+            Symbol::Card(51),
+        ] {
+            assert_eq!(Symbol::from_code(s.code()), s);
+        }
+        assert_eq!(Symbol::Card(3).code(), 5);
     }
 }

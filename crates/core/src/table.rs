@@ -2,8 +2,10 @@
 //!
 //! A card protocol or a deal is written once against [`FaceDownTable`] and runs unchanged on
 //! the ideal table ([`IdealTable`]: the physical model, trusted randomness), on the
-//! permutation-sharing dealer and on the encrypted deck. A row of face-down cards sits on the
-//! table, positions `0..len()`; the operations are the actions of the card model:
+//! permutation-sharing dealer and on the encrypted deck — in one process
+//! ([`crate::local::LocalDriver`] running one engine per player) or as one process per player.
+//! A row of face-down cards sits on the table, positions `0..len()`; the operations are the
+//! actions of the card model, each a [`TableOp`] given to [`FaceDownTable::apply`]:
 //!
 //! | operation | card model | who learns what |
 //! |---|---|---|
@@ -13,6 +15,12 @@
 //! | [`shuffle`](FaceDownTable::shuffle) | `shuffle` | nobody learns the permutation drawn |
 //! | [`turn`](FaceDownTable::turn) | `turn` | everyone sees the cards |
 //! | [`open_to`](FaceDownTable::open_to) | deal a card to a hand | only that party sees it |
+//! | [`open`](FaceDownTable::open) | both at once (a deal's hands and public cards) | as above |
+//!
+//! A table may be **one player's view** (a networked player): it knows only that player's
+//! inputs, so another player's commitment is given by its public multiset
+//! ([`commit_hidden`](FaceDownTable::commit_hidden)), and a card shown to someone else comes
+//! back as nothing.
 //!
 //! Backends differ in what they can do *securely*. Each states it in its [`Capabilities`]; an
 //! operation a backend cannot perform returns an error, and one it can perform only with a
@@ -23,6 +31,7 @@ use core::fmt;
 use rand::{CryptoRng, Rng, RngCore};
 use serde::{Deserialize, Serialize};
 
+use crate::op::{CommitCards, Opening, Seen, TableOp};
 use crate::{Cost, PartyId, Perm, Symbol};
 
 /// The adversary a backend resists.
@@ -86,10 +95,12 @@ pub struct Capabilities {
     pub information_theoretic: bool,
     /// Input commitments placed by one party.
     pub commit: Support,
-    /// Uniform shuffles over an explicit set or group of permutations.
+    /// Uniform shuffles over a group of permutations (uniform and closed, in the terms of
+    /// \[KWH15\]).
     pub uniform_shuffle: Support,
-    /// Shuffles with non-uniform (weighted) distributions.
-    pub weighted_shuffle: Support,
+    /// Every other shuffle: non-uniform (weighted) distributions, and uniform ones over a set
+    /// that is not closed under composition.
+    pub other_shuffle: Support,
     /// Uniform shuffles over all permutations (a deal).
     pub full_shuffle: Support,
     /// Opening a card to one party only.
@@ -101,8 +112,8 @@ impl Capabilities {
     pub fn shuffle_support(&self, set: &ShuffleSet) -> &Support {
         match set {
             ShuffleSet::All => &self.full_shuffle,
-            ShuffleSet::Uniform(_) => &self.uniform_shuffle,
-            ShuffleSet::Weighted(_) => &self.weighted_shuffle,
+            ShuffleSet::Uniform(_) if set.is_group() => &self.uniform_shuffle,
+            ShuffleSet::Uniform(_) | ShuffleSet::Weighted(_) => &self.other_shuffle,
         }
     }
 }
@@ -188,6 +199,47 @@ pub enum TableError {
         /// Number of parties.
         parties: usize,
     },
+    /// One opening shows two groups to the same party.
+    #[error("an opening shows two groups of cards to {party}")]
+    RepeatedParty {
+        /// The party.
+        party: PartyId,
+    },
+    /// A commitment whose cards this table must know (it lays them for every player, or it is
+    /// the committing player's own view) was given only as its multiset.
+    #[error("the cards of {party}'s commitment are needed here, not only their multiset")]
+    HiddenCommit {
+        /// The committing party.
+        party: PartyId,
+    },
+    /// The hands and public cards of a deal do not fit the deck.
+    #[error("{players} hands of {hand} and {public} public cards do not fit a deck of {cards}")]
+    DealTooLarge {
+        /// Players.
+        players: usize,
+        /// Cards per hand.
+        hand: usize,
+        /// Public cards.
+        public: usize,
+        /// Deck size.
+        cards: usize,
+    },
+}
+
+/// Checks that every position is in a row of `len` cards.
+pub fn check_positions(positions: &[usize], len: usize) -> Result<(), TableError> {
+    match positions.iter().find(|&&p| p >= len) {
+        Some(&position) => Err(TableError::Position { position, len }),
+        None => Ok(()),
+    }
+}
+
+/// Checks that `party` is one of `1..=parties`.
+pub fn check_party(party: PartyId, parties: usize) -> Result<(), TableError> {
+    if party.0 == 0 || party.index() >= parties {
+        return Err(TableError::Party { party, parties });
+    }
+    Ok(())
 }
 
 /// A table of face-down cards (see the [module docs](self)).
@@ -209,33 +261,141 @@ pub trait FaceDownTable {
         self.len() == 0
     }
 
-    /// Appends cards whose faces everyone knows, face down, at the right end of the row.
-    fn place(&mut self, cards: &[Symbol]) -> Result<(), Self::Error>;
-
-    /// Appends cards, face down, whose faces only `party` knows (an input commitment).
-    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), Self::Error>;
-
-    /// Rearranges the row in public: the card at `i` moves to `perm(i)`.
-    fn rearrange(&mut self, perm: &Perm) -> Result<(), Self::Error>;
-
-    /// Applies a permutation drawn from `set`; nobody learns which.
-    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), Self::Error>;
-
-    /// Turns the cards at `positions` face up for everyone, then face down again.
-    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error>;
-
-    /// Shows the cards at `positions` to `party` only.
-    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error>;
+    /// Performs one operation; returns what this table's view saw of it (only an
+    /// [`Open`](TableOp::Open) shows anything).
+    fn apply(&mut self, op: &TableOp) -> Result<Seen, Self::Error>;
 
     /// What the operations so far cost on the wire.
     fn cost(&self) -> Cost;
 
+    /// Appends cards whose faces everyone knows, face down, at the right end of the row.
+    fn place(&mut self, cards: &[Symbol]) -> Result<(), Self::Error> {
+        self.apply(&TableOp::Place(cards.to_vec())).map(drop)
+    }
+
+    /// Appends cards, face down, whose faces only `party` knows (an input commitment).
+    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), Self::Error> {
+        let cards = CommitCards::Known(cards.to_vec());
+        self.apply(&TableOp::Commit { party, cards }).map(drop)
+    }
+
+    /// Another player's input commitment, as a view that does not know its cards: only their
+    /// multiset (in any order) is given.
+    fn commit_hidden(&mut self, party: PartyId, multiset: &[Symbol]) -> Result<(), Self::Error> {
+        let mut cards = multiset.to_vec();
+        cards.sort();
+        let cards = CommitCards::Hidden(cards);
+        self.apply(&TableOp::Commit { party, cards }).map(drop)
+    }
+
+    /// Rearranges the row in public: the card at `i` moves to `perm(i)`.
+    fn rearrange(&mut self, perm: &Perm) -> Result<(), Self::Error> {
+        self.apply(&TableOp::Rearrange(perm.clone())).map(drop)
+    }
+
+    /// Applies a permutation drawn from `set`; nobody learns which.
+    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), Self::Error> {
+        self.apply(&TableOp::Shuffle(set.clone())).map(drop)
+    }
+
+    /// Turns the cards at `positions` face up for everyone, then face down again.
+    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error> {
+        Ok(self.apply(&TableOp::turn(positions))?.public)
+    }
+
+    /// Shows the cards at `positions` to `party` only. A table that is another player's view
+    /// returns nothing.
+    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>, Self::Error> {
+        let seen = self.apply(&TableOp::open_to(party, positions))?;
+        Ok(seen
+            .private
+            .into_iter()
+            .next()
+            .flatten()
+            .unwrap_or_default())
+    }
+
+    /// Opens positions to everyone and groups of positions to single parties, in one step.
+    fn open(&mut self, opening: &Opening) -> Result<Seen, Self::Error> {
+        self.apply(&TableOp::Open(opening.clone()))
+    }
+
     /// Ends the game: a backend with an end-of-game audit (the dealer's opening of every
     /// commitment) runs it here, adds its cost to [`cost`](FaceDownTable::cost) and reports a
-    /// failed audit as an error. The default does nothing; no operation may follow.
+    /// failed audit as an error. No operation may follow.
     fn finish(&mut self) -> Result<(), Self::Error> {
-        Ok(())
+        self.apply(&TableOp::Finish).map(drop)
     }
+}
+
+/// A deal as every table sees it: the hands, player 1 first (`None` for a hand this view was
+/// not shown), and the public cards.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dealt {
+    /// Each player's hand, as this view saw it.
+    pub hands: Vec<Option<Vec<Symbol>>>,
+    /// The public cards.
+    pub public: Vec<Symbol>,
+}
+
+/// The opening of a deal: player `p` gets positions `(p − 1)·hand .. p·hand`, the `public`
+/// cards after the hands are turned for everyone.
+pub fn deal_opening(
+    players: usize,
+    cards: usize,
+    hand: usize,
+    public: usize,
+) -> Result<Opening, TableError> {
+    let too_large = TableError::DealTooLarge {
+        players,
+        hand,
+        public,
+        cards,
+    };
+    let dealt = players
+        .checked_mul(hand)
+        .and_then(|h| h.checked_add(public))
+        .filter(|&d| d <= cards)
+        .ok_or(too_large)?;
+    let start = players * hand;
+    let private = PartyId::all(players)
+        .filter(|_| hand > 0)
+        .map(|p| (p, (p.index() * hand..(p.index() + 1) * hand).collect()))
+        .collect();
+    Ok(Opening {
+        public: (start..dealt).collect(),
+        private,
+    })
+}
+
+/// Deals from a deck of `cards` distinct cards: places the deck, shuffles it (`All`), then
+/// opens every hand to its player and turns the public cards, all in one opening. The table
+/// is not finished (a game goes on).
+pub fn deal<T: FaceDownTable>(
+    table: &mut T,
+    cards: u16,
+    hand: usize,
+    public: usize,
+) -> Result<Dealt, T::Error>
+where
+    T::Error: From<TableError>,
+{
+    let opening = deal_opening(table.parties(), usize::from(cards), hand, public)?;
+    let deck: Vec<Symbol> = (0..cards).map(Symbol::Card).collect();
+    table.place(&deck)?;
+    table.shuffle(&ShuffleSet::All)?;
+    let seen = table.open(&opening)?;
+    let mut hands: Vec<Option<Vec<Symbol>>> = vec![None; table.parties()];
+    for ((p, _), h) in opening.private.iter().zip(seen.private) {
+        hands[p.index()] = h;
+    }
+    if hand == 0 {
+        hands = vec![Some(Vec::new()); table.parties()];
+    }
+    Ok(Dealt {
+        hands,
+        public: seen.public,
+    })
 }
 
 /// The ideal table: physical cards with trusted randomness, no communication.
@@ -263,17 +423,7 @@ impl<R: RngCore + CryptoRng> IdealTable<R> {
         &self.row
     }
 
-    fn check_positions(&self, positions: &[usize]) -> Result<(), TableError> {
-        match positions.iter().find(|&&p| p >= self.row.len()) {
-            Some(&position) => Err(TableError::Position {
-                position,
-                len: self.row.len(),
-            }),
-            None => Ok(()),
-        }
-    }
-
-    fn apply(&mut self, perm: &Perm) -> Result<(), TableError> {
+    fn apply_perm(&mut self, perm: &Perm) -> Result<(), TableError> {
         self.row = perm.apply_to_row(&self.row).ok_or(TableError::PermSize {
             got: perm.len(),
             len: self.row.len(),
@@ -282,20 +432,65 @@ impl<R: RngCore + CryptoRng> IdealTable<R> {
     }
 }
 
+impl<R: RngCore + CryptoRng> IdealTable<R> {
+    fn draw(&mut self, set: &ShuffleSet) -> Result<Perm, TableError> {
+        set.check_fits(self.row.len())?;
+        match set {
+            ShuffleSet::All => Ok(Perm::random_with_rng(self.row.len(), &mut self.rng)),
+            ShuffleSet::Uniform(perms) => perms
+                .get(self.rng.gen_range(0..perms.len().max(1)))
+                .cloned()
+                .ok_or(TableError::EmptyShuffle),
+            ShuffleSet::Weighted(perms) => {
+                let total: u128 = perms.iter().map(|(_, w)| u128::from(*w)).sum();
+                if total == 0 {
+                    return Err(TableError::EmptyShuffle);
+                }
+                let mut x = self.rng.gen_range(0..total);
+                for (p, w) in perms {
+                    if x < u128::from(*w) {
+                        return Ok(p.clone());
+                    }
+                    x -= u128::from(*w);
+                }
+                Err(TableError::EmptyShuffle)
+            }
+        }
+    }
+
+    fn open_row(&self, opening: &Opening) -> Result<Seen, TableError> {
+        opening.check(self.row.len(), self.parties)?;
+        let cards = |ps: &[usize]| ps.iter().map(|&p| self.row[p]).collect::<Vec<_>>();
+        Ok(Seen {
+            public: cards(&opening.public),
+            private: opening
+                .private
+                .iter()
+                .map(|(_, ps)| Some(cards(ps)))
+                .collect(),
+        })
+    }
+}
+
+/// What the ideal table can do: everything, securely.
+pub fn ideal_capabilities() -> Capabilities {
+    Capabilities {
+        backend: "ideal".to_owned(),
+        security: SecurityModel::Physical,
+        information_theoretic: true,
+        commit: Support::Secure,
+        uniform_shuffle: Support::Secure,
+        other_shuffle: Support::Secure,
+        full_shuffle: Support::Secure,
+        private_open: Support::Secure,
+    }
+}
+
 impl<R: RngCore + CryptoRng> FaceDownTable for IdealTable<R> {
     type Error = TableError;
 
     fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            backend: "ideal".to_owned(),
-            security: SecurityModel::Physical,
-            information_theoretic: true,
-            commit: Support::Secure,
-            uniform_shuffle: Support::Secure,
-            weighted_shuffle: Support::Secure,
-            full_shuffle: Support::Secure,
-            private_open: Support::Secure,
-        }
+        ideal_capabilities()
     }
 
     fn parties(&self) -> usize {
@@ -306,69 +501,27 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealTable<R> {
         self.row.len()
     }
 
-    fn place(&mut self, cards: &[Symbol]) -> Result<(), TableError> {
-        self.row.extend_from_slice(cards);
-        Ok(())
-    }
-
-    fn commit(&mut self, party: PartyId, cards: &[Symbol]) -> Result<(), TableError> {
-        if party.0 == 0 || party.index() >= self.parties {
-            return Err(TableError::Party {
-                party,
-                parties: self.parties,
-            });
-        }
-        self.row.extend_from_slice(cards);
-        Ok(())
-    }
-
-    fn rearrange(&mut self, perm: &Perm) -> Result<(), TableError> {
-        self.apply(perm)
-    }
-
-    fn shuffle(&mut self, set: &ShuffleSet) -> Result<(), TableError> {
-        set.check_fits(self.row.len())?;
-        let perm = match set {
-            ShuffleSet::All => Perm::random_with_rng(self.row.len(), &mut self.rng),
-            ShuffleSet::Uniform(perms) => {
-                if perms.is_empty() {
-                    return Err(TableError::EmptyShuffle);
-                }
-                perms[self.rng.gen_range(0..perms.len())].clone()
-            }
-            ShuffleSet::Weighted(perms) => {
-                let total: u128 = perms.iter().map(|(_, w)| u128::from(*w)).sum();
-                if total == 0 {
-                    return Err(TableError::EmptyShuffle);
-                }
-                let mut x = self.rng.gen_range(0..total);
-                let mut chosen = None;
-                for (p, w) in perms {
-                    if x < u128::from(*w) {
-                        chosen = Some(p);
-                        break;
+    fn apply(&mut self, op: &TableOp) -> Result<Seen, TableError> {
+        match op {
+            TableOp::Setup | TableOp::Finish => {}
+            TableOp::Place(cards) => self.row.extend_from_slice(cards),
+            TableOp::Commit { party, cards } => {
+                check_party(*party, self.parties)?;
+                match cards {
+                    CommitCards::Known(c) => self.row.extend_from_slice(c),
+                    CommitCards::Hidden(_) => {
+                        return Err(TableError::HiddenCommit { party: *party })
                     }
-                    x -= u128::from(*w);
                 }
-                chosen.ok_or(TableError::EmptyShuffle)?.clone()
             }
-        };
-        self.apply(&perm)
-    }
-
-    fn turn(&mut self, positions: &[usize]) -> Result<Vec<Symbol>, TableError> {
-        self.check_positions(positions)?;
-        Ok(positions.iter().map(|&p| self.row[p]).collect())
-    }
-
-    fn open_to(&mut self, party: PartyId, positions: &[usize]) -> Result<Vec<Symbol>, TableError> {
-        if party.0 == 0 || party.index() >= self.parties {
-            return Err(TableError::Party {
-                party,
-                parties: self.parties,
-            });
+            TableOp::Rearrange(perm) => self.apply_perm(perm)?,
+            TableOp::Shuffle(set) => {
+                let perm = self.draw(set)?;
+                self.apply_perm(&perm)?;
+            }
+            TableOp::Open(opening) => return self.open_row(opening),
         }
-        self.turn(positions)
+        Ok(Seen::default())
     }
 
     fn cost(&self) -> Cost {
@@ -411,6 +564,41 @@ mod tests {
         let mut seen = t.turn(&(0..10).collect::<Vec<_>>()).expect("in range");
         seen.sort();
         assert_eq!(seen, deck);
+    }
+
+    #[test]
+    fn a_deal_opens_every_hand_to_its_player_and_the_public_cards_to_all() {
+        let mut t = IdealTable::with_rng(3, seeded_rng(5));
+        let dealt = deal(&mut t, 10, 2, 3).expect("fits");
+        let mut all: Vec<Symbol> = dealt.hands.iter().flatten().flatten().copied().collect();
+        all.extend(&dealt.public);
+        assert_eq!(
+            all.as_slice(),
+            &t.peek()[..9],
+            "hands then public, as they lie"
+        );
+        assert!(dealt
+            .hands
+            .iter()
+            .all(|h| h.as_ref().map(Vec::len) == Some(2)));
+        assert!(matches!(
+            deal(&mut IdealTable::with_rng(3, seeded_rng(5)), 10, 3, 2),
+            Err(TableError::DealTooLarge { .. })
+        ));
+        assert!(matches!(
+            deal(
+                &mut IdealTable::with_rng(3, seeded_rng(5)),
+                10,
+                usize::MAX / 2,
+                0
+            ),
+            Err(TableError::DealTooLarge { .. })
+        ));
+        // The ideal table lays every card itself: it must know a commitment's cards.
+        assert_eq!(
+            t.commit_hidden(PartyId(1), &[Symbol::Heart, Symbol::Club]),
+            Err(TableError::HiddenCommit { party: PartyId(1) })
+        );
     }
 
     #[test]

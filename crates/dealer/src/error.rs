@@ -1,6 +1,6 @@
 //! Protocol errors: bad or adversarial input, always a `Result`, naming the offending party.
 
-use facedown_core::PartyId;
+use facedown_core::{Blame, PartyId};
 
 /// Everything that can go wrong when building a deal, receiving a message or reading a
 /// transcript. Variants that concern a message name the party it claims to come from (or the
@@ -93,4 +93,26 @@ pub enum DealerError {
     /// A saved transcript could not be read.
     #[error("malformed transcript: {0}")]
     Transcript(String),
+}
+
+impl Blame for DealerError {
+    /// The party a message error names (the signed sender, or the peer bytes came from); none
+    /// for configuration and transcript errors, and none for an unknown sender (who is not a
+    /// player).
+    fn blamed(&self) -> Option<PartyId> {
+        match self {
+            DealerError::RankOutOfRange { party, .. } => Some(*party),
+            DealerError::Malformed { peer, .. } => Some(*peer),
+            DealerError::UnknownRecipient { from, .. }
+            | DealerError::BadSignature { from, .. }
+            | DealerError::WrongRecipient { from, .. }
+            | DealerError::CardOutOfRange { from, .. }
+            | DealerError::Unexpected { from, .. }
+            | DealerError::Replay { from, .. } => Some(*from),
+            DealerError::UnknownSender { .. }
+            | DealerError::Config(_)
+            | DealerError::NoPrivatePath(_)
+            | DealerError::Transcript(_) => None,
+        }
+    }
 }

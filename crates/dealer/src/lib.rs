@@ -1,7 +1,8 @@
 //! The permutation-sharing dealer: `N` players compose secret permutations to deal cards
 //! without a trusted dealer, with hash commitments and an end-of-game audit.
 //!
-//! The scheme comes from a Russian blog post \[perm-sharing-dealer\] (the seed `shared/seeds/001_*.txt`): each player
+//! The scheme comes from a Russian blog post \[perm-sharing-dealer\] (summarised in
+//! `papers/notes/perm-sharing-dealer.md`): each player
 //! `j` draws a secret permutation `A_j` of the deck, the deal is `A = A_N ∘ … ∘ A_1` (position
 //! `i` holds card `A(i)`), and a card is opened by passing `A_1(i)` along the chain of players,
 //! each applying his permutation. The last player either publishes `A(i)` (a public card) or
@@ -25,8 +26,11 @@
 //! * [`messages`]: signed serde messages and their wire encoding;
 //! * [`player`]: players as sans-IO typestate machines with their complete [`View`], and the
 //!   [`Deviation`]s a cheating player can make;
-//! * [`driver`]: an in-memory table that runs `N` players and accounts messages, bytes and
-//!   rounds ([`facedown_core::Cost`]);
+//! * [`driver`]: an in-memory table that runs `N` players of a deal and accounts messages,
+//!   bytes and rounds per phase ([`facedown_core::Cost`]), with every view for the harnesses;
+//! * [`engine`]: one player as a [`facedown_core::Engine`] of the face-down table — card
+//!   protocols on the layer model, and the deal, audited by every player — the player that
+//!   the comparison and the networked games run;
 //! * [`audit`](mod@audit): the end-of-game audit that names the first deviating player;
 //! * [`transcript`]: the signed transcript, saved as JSON.
 //!
@@ -47,6 +51,7 @@ pub mod audit;
 pub mod commit;
 pub mod deal;
 pub mod driver;
+pub mod engine;
 pub mod error;
 mod hexser;
 pub mod messages;
@@ -54,12 +59,12 @@ pub mod notes;
 pub mod player;
 pub mod rank;
 pub mod scheme;
-pub mod table;
 pub mod transcript;
 
 pub use audit::{audit, AuditReport, Finding, FindingKind};
 pub use deal::DealShape;
 pub use driver::{play_with_rng, Batch, Finished, Game, Phase, Table};
+pub use engine::DealerEngine;
 pub use error::DealerError;
 pub use messages::{Body, Envelope, Roster, SessionId};
 pub use player::{

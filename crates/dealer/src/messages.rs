@@ -55,6 +55,14 @@ impl Roster {
         }
     }
 
+    /// Every key, decompressed once (for players that verify many messages).
+    pub fn verifying_keys(&self) -> Result<VerifyingKeys, DealerError> {
+        let keys = PartyId::all(self.keys.len())
+            .map(|p| self.key(p))
+            .collect::<Result<_, _>>()?;
+        Ok(VerifyingKeys(keys))
+    }
+
     fn key(&self, party: PartyId) -> Result<VerifyingKey, DealerError> {
         let unknown = DealerError::UnknownSender {
             claimed: party.0,
@@ -67,6 +75,22 @@ impl Roster {
         VerifyingKey::from_bytes(&bytes.0).map_err(|_| {
             DealerError::Transcript(format!("the roster key of {party} is not a valid point"))
         })
+    }
+}
+
+/// A roster's keys, decompressed ([`Roster::verifying_keys`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyingKeys(Vec<VerifyingKey>);
+
+impl VerifyingKeys {
+    fn key(&self, party: PartyId) -> Result<&VerifyingKey, DealerError> {
+        self.0
+            .get(party.index())
+            .filter(|_| party.0 != 0)
+            .ok_or(DealerError::UnknownSender {
+                claimed: party.0,
+                players: self.0.len(),
+            })
     }
 }
 
@@ -112,6 +136,17 @@ pub enum Body {
         /// One opening per committed slot.
         openings: Vec<Opening>,
     },
+    /// A card protocol's opening on the layer model ([`crate::engine`]): hop `hop` of lane
+    /// `lane` carries one value per position of the lane (intermediate positions, or the cards
+    /// on the last hop). Positions that follow the same route travel in one message.
+    Values {
+        /// The lane (a group of positions of one opening with the same route and audience).
+        lane: u32,
+        /// The hop on the lane's route.
+        hop: u16,
+        /// One value per position of the lane, in the opening's order.
+        values: Vec<u16>,
+    },
 }
 
 impl Body {
@@ -122,6 +157,7 @@ impl Body {
             Body::Helper { .. } => "helper",
             Body::Value { .. } => "value",
             Body::Reveal { .. } => "reveal",
+            Body::Values { .. } => "values",
         }
     }
 }
@@ -194,8 +230,27 @@ impl Envelope {
     /// exists.
     pub fn verify(&self, session: &SessionId, roster: &Roster) -> Result<(), DealerError> {
         let key = roster.key(self.from)?;
+        self.verify_under(session, &key, roster.keys.len())
+    }
+
+    /// As [`verify`](Envelope::verify), with the roster's keys decompressed beforehand.
+    pub fn verify_with(
+        &self,
+        session: &SessionId,
+        keys: &VerifyingKeys,
+    ) -> Result<(), DealerError> {
+        let key = keys.key(self.from)?;
+        self.verify_under(session, key, keys.0.len())
+    }
+
+    fn verify_under(
+        &self,
+        session: &SessionId,
+        key: &VerifyingKey,
+        players: usize,
+    ) -> Result<(), DealerError> {
         if let Recipient::Party(to) = self.to {
-            if to.0 == 0 || to.index() >= roster.keys.len() {
+            if to.0 == 0 || to.index() >= players {
                 return Err(DealerError::UnknownRecipient {
                     from: self.from,
                     to: to.0,

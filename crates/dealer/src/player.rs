@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::{commit, Commitment, Salt};
 use crate::error::DealerError;
-use crate::messages::{Body, Envelope, Opening, Roster, SessionId};
+use crate::messages::{Body, Envelope, Opening, Roster, SessionId, VerifyingKeys};
 use crate::rank::rank;
 use crate::scheme::{Half, Operation, Plan, Recipient, Scheme, Slot};
 
@@ -109,6 +109,8 @@ pub struct View {
 #[derive(Clone, Debug)]
 struct Core {
     params: Params,
+    /// The roster's keys, decompressed once.
+    keys: VerifyingKeys,
     me: PartyId,
     key: SigningKey,
     seq: u32,
@@ -137,7 +139,7 @@ impl Core {
 
     /// Signature, recipient and replay checks common to every received message.
     fn check(&mut self, env: &Envelope) -> Result<(), DealerError> {
-        env.verify(&self.params.session, &self.params.roster)?;
+        env.verify_with(&self.params.session, &self.keys)?;
         if !env.is_for(self.me) {
             return Err(DealerError::WrongRecipient {
                 from: env.from,
@@ -244,6 +246,7 @@ impl Player {
                     sent: vec![],
                     learned: vec![],
                 },
+                keys: params.roster.verifying_keys()?,
                 params,
                 me,
                 key,

@@ -127,24 +127,33 @@ pub struct DealerExcess {
     pub party: facedown_core::PartyId,
 }
 
-/// The excess leakage of `protocol` on the dealer ([`facedown_dealer::table::DealerTable`]):
-/// inputs uniform, input `i` placed by party `i + 1` (at least two parties), and **every**
-/// combination of every player's random choices enumerated (at most `max_runs` per input, with
-/// the dealer's seed `seed` for the rest). A party's ideal view is his own input bits, every
-/// turned card and the outputs; his dealer view adds everything the dealer showed him
-/// ([`facedown_dealer::table::ViewEvent`]). The result is the largest excess over the parties,
-/// from the exact joint distribution ([`facedown_dealer::table::excess_leakage`]).
+/// The excess leakage of `protocol` on the dealer's layer model (one
+/// [`facedown_dealer::engine::DealerEngine`] per player): inputs uniform, input `i` placed by
+/// party `i + 1` (at least two parties), and **every** combination of every player's random
+/// choices enumerated ([`crate::enumerate::enumerate_runs`], at most `max_runs` per input, with
+/// the engines' seed `seed` for the rest). A party's ideal view is his own input bits, every
+/// turned card and the outputs; his dealer view adds everything his engine saw
+/// ([`facedown_dealer::engine::ViewEvent`]). The result is the largest excess over the parties,
+/// from the exact joint distribution ([`crate::excess::excess_leakage`]). A protocol that can
+/// loop (a `goto` or a `restart`) has no finite set of runs and is refused.
 pub fn dealer_excess(
     protocol: &Protocol,
     seed: u64,
     max_runs: usize,
 ) -> Result<DealerExcess, LeakageError> {
+    use crate::enumerate::{enumerate_runs, weights};
+    use crate::excess::excess_leakage;
     use facedown_cards::model::input_bits;
-    use facedown_cards::on_table::{run_on_table, RunOptions};
+    use facedown_cards::on_table::{can_loop, run_on_table, RunOptions};
     use facedown_core::PartyId;
-    use facedown_dealer::table::{enumerate_runs, excess_leakage, weights};
 
-    let k = protocol.inputs.len();
+    if can_loop(protocol) {
+        return Err(LeakageError::Cards(format!(
+            "{} can loop (goto or restart): its runs cannot be enumerated",
+            protocol.name()
+        )));
+    }
+    let k = protocol.inputs().len();
     let parties = k.max(2);
     let owners: Vec<PartyId> = PartyId::all(k).collect();
     let mut all = Vec::new();
@@ -153,7 +162,7 @@ pub fn dealer_excess(
         let runs = enumerate_runs(parties, seed, max_runs, |t| {
             run_on_table(protocol, &bits, &owners, t, RunOptions::default())
         })
-        .map_err(|e| LeakageError::Cards(format!("{} on the dealer: {e}", protocol.name)))?;
+        .map_err(|e| LeakageError::Cards(format!("{} on the dealer: {e}", protocol.name())))?;
         all.extend(runs.into_iter().map(|r| (input, r)));
     }
     let runs: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();

@@ -597,27 +597,19 @@ impl Knowledge {
     }
 }
 
-/// All permutations of `0..n` in lexicographic order.
+/// All permutations of `0..n` in lexicographic order (as image vectors).
 pub fn all_perms(n: usize) -> Vec<Vec<u16>> {
     let mut cur: Vec<u16> = (0..n as u16).collect();
     let mut out = vec![cur.clone()];
-    loop {
-        // Next lexicographic permutation.
-        let Some(i) = (1..n).rev().find(|&i| cur[i - 1] < cur[i]) else {
-            return out;
-        };
-        let pivot = i - 1;
-        let Some(j) = (i..n).rev().find(|&j| cur[j] > cur[pivot]) else {
-            return out;
-        };
-        cur.swap(pivot, j);
-        cur[i..].reverse();
+    while facedown_core::perm::next_permutation(&mut cur) {
         out.push(cur.clone());
     }
+    out
 }
 
+/// `n!`, saturating.
 fn factorial(n: usize) -> u128 {
-    (1..=n as u128).fold(1u128, |a, b| a.saturating_mul(b))
+    facedown_core::perm::factorial(n).unwrap_or(u128::MAX)
 }
 
 fn inv(p: &[u16]) -> Vec<u16> {

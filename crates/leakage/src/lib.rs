@@ -31,7 +31,10 @@
 //! * [`cheat`]: every [`facedown_dealer::Deviation`] run many times: what the cheater steers
 //!   and whether the audit names him;
 //! * [`cards`]: card protocols on the ideal table as recorded protocols (the cross-check with
-//!   the exact analyzer of [`facedown_cards`]);
+//!   the exact analyzer of [`facedown_cards`]), and their excess leakage on the dealer's layer
+//!   model;
+//! * [`enumerate`]: every combination of every player's choices on the dealer's layer model,
+//!   real engines with scripted choices; [`excess`]: the exact excess-leakage measure;
 //! * [`plot`]: PNG plots of leakage against the number of openings.
 //!
 //! Every harness here measures the permutation-sharing dealer \[perm-sharing-dealer\], as
@@ -45,7 +48,9 @@ pub mod cards;
 pub mod cheat;
 pub mod collusion;
 pub mod dealer;
+pub mod enumerate;
 pub mod error;
+pub mod excess;
 pub mod harness;
 pub mod montecarlo;
 pub mod plot;

@@ -9,11 +9,12 @@ use std::thread;
 use std::time::Duration;
 
 use criterion::{criterion_main, BenchmarkId, Criterion, Throughput};
-use facedown_core::rng::trial_rng;
+use facedown_core::rng::{party_rng, trial_rng};
+use facedown_core::table::{deal, FaceDownTable};
 use facedown_core::PartyId;
+use facedown_dealer::DealerEngine;
 use facedown_net::{
-    memory_network, play_with_rng, Backend, Channel, GameSpec, Party, Roster, StaticKeypair,
-    TcpMesh, Timeouts, Workload,
+    memory_network, Channel, NetDriver, Party, Roster, StaticKeypair, TcpMesh, Timeouts,
 };
 
 const SIZES: [usize; 4] = [100, 9_000, 65_536, 1 << 20];
@@ -84,25 +85,26 @@ fn bench_frames(c: &mut Criterion) {
     group.finish();
 }
 
+/// A Ninety-Nine deal (37 cards, twelve each, one up) and the dealer's audit, one thread per
+/// player, each player's engine on its own end of the channel.
 fn game<C: Channel + Send + 'static>(chans: Vec<C>) {
-    let spec = GameSpec {
-        backend: Backend::Dealer,
-        workload: Workload::NinetyNine,
-        players: 3,
-        roster_session: [1; 32],
-        timeout: Duration::from_secs(10),
-    };
     let handles: Vec<_> = chans
         .into_iter()
-        .map(|mut c| {
+        .map(|c| {
             thread::spawn(move || {
-                let mut rng = trial_rng(3, u64::from(c.me().0));
-                play_with_rng(&mut c, &spec, &mut rng, &mut |_, _| {}).expect("game")
+                let me = c.me();
+                let engine = DealerEngine::with_rng(me, 3, b"bench", party_rng(3, 0, me))
+                    .expect("valid player");
+                let mut t = NetDriver::start(engine, c, Duration::from_secs(10)).expect("setup");
+                deal(&mut t, 37, 12, 1).expect("deal");
+                t.finish().expect("audit");
+                let (engine, _) = t.close().expect("goodbye");
+                engine.audit().is_some_and(|a| a.passed)
             })
         })
         .collect();
     for h in handles {
-        assert!(h.join().expect("player").audit.passed);
+        assert!(h.join().expect("player"));
     }
 }
 

@@ -202,6 +202,28 @@ impl OffProtocol {
     }
 }
 
+impl<C: Channel + ?Sized> Channel for &mut C {
+    fn me(&self) -> PartyId {
+        (**self).me()
+    }
+
+    fn players(&self) -> usize {
+        (**self).players()
+    }
+
+    fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
+        (**self).send(to, depth, payload)
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
+        (**self).recv(timeout)
+    }
+
+    fn stats(&self) -> WireStats {
+        (**self).stats()
+    }
+}
+
 /// What one end of a channel sent and received.
 ///
 /// `payload_*` count the bytes handed to [`Channel::send`]; `wire_*` count what really went on

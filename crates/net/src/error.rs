@@ -2,14 +2,13 @@
 
 use std::time::Duration;
 
-use facedown_core::PartyId;
-use facedown_dealer::DealerError;
-use facedown_poker::PokerError;
+use facedown_core::table::TableError;
+use facedown_core::{Blame, PartyId};
 
 /// Everything that can go wrong on a channel or while a networked player runs.
 ///
 /// Transport failures (timeouts, disconnections, failed handshakes, rejected frames) name the
-/// peer; protocol failures wrap the backend's own typed error, which names the offending party.
+/// peer; protocol failures carry the engine's own typed error, which names the offending party.
 #[derive(Debug, thiserror::Error)]
 pub enum NetError {
     /// Nothing arrived from `peer` within the timeout while this player was waiting for it.
@@ -126,12 +125,35 @@ pub enum NetError {
         #[source]
         source: std::io::Error,
     },
-    /// The dealer backend rejected a message or could not proceed.
+    /// This player's engine refused a step: its error, and whom it names.
+    #[error("{source}")]
+    Protocol {
+        /// The party the engine's error holds responsible.
+        blame: Option<PartyId>,
+        /// The engine's error (downcast with [`NetError::protocol_error`]).
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// An operation the table cannot run (a position, a party, an empty shuffle).
     #[error(transparent)]
-    Dealer(#[from] DealerError),
-    /// The mental-poker backend rejected a message or could not proceed.
-    #[error(transparent)]
-    Poker(#[from] PokerError),
+    Table(#[from] TableError),
+}
+
+impl NetError {
+    /// An engine's error.
+    pub fn protocol<E: std::error::Error + Blame + Send + Sync + 'static>(e: E) -> NetError {
+        NetError::Protocol {
+            blame: e.blamed(),
+            source: Box::new(e),
+        }
+    }
+
+    /// The engine's error of a [`NetError::Protocol`], as its own type.
+    pub fn protocol_error<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            NetError::Protocol { source, .. } => source.downcast_ref(),
+            _ => None,
+        }
+    }
 }
 
 impl NetError {
@@ -149,30 +171,19 @@ impl NetError {
             | NetError::Malformed { peer, .. }
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
-            NetError::Dealer(e) => dealer_blame(e),
-            NetError::Poker(e) => e.blamed(),
+            NetError::Protocol { blame, .. } => *blame,
             NetError::UnknownParty(_)
             | NetError::Config(_)
             | NetError::Roster(_)
             | NetError::Input(_)
-            | NetError::LocalIo { .. } => None,
+            | NetError::LocalIo { .. }
+            | NetError::Table(_) => None,
         }
     }
 }
 
-fn dealer_blame(e: &DealerError) -> Option<PartyId> {
-    match e {
-        DealerError::RankOutOfRange { party, .. } => Some(*party),
-        DealerError::Malformed { peer, .. } => Some(*peer),
-        DealerError::UnknownRecipient { from, .. }
-        | DealerError::BadSignature { from, .. }
-        | DealerError::WrongRecipient { from, .. }
-        | DealerError::CardOutOfRange { from, .. }
-        | DealerError::Unexpected { from, .. }
-        | DealerError::Replay { from, .. } => Some(*from),
-        DealerError::UnknownSender { .. }
-        | DealerError::Config(_)
-        | DealerError::NoPrivatePath(_)
-        | DealerError::Transcript(_) => None,
+impl Blame for NetError {
+    fn blamed(&self) -> Option<PartyId> {
+        NetError::blamed(self)
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! The dealer's author assumes "pairwise encrypted channels with certificates known in
 //! advance"; mental poker \[BS03\] is played between machines. This crate provides exactly
-//! that and runs the sans-IO players of [`facedown_dealer`] and [`facedown_poker`] over it.
+//! that, and runs any player's [`facedown_core::Engine`] over it ([`NetDriver`]): the dealer's
+//! and the encrypted deck's engines, for any workload of the face-down table.
 //!
 //! # Layout
 //!
@@ -18,8 +19,9 @@
 //!   confirmation;
 //! * [`roster`]: static key files and the `parties.toml` roster;
 //! * [`wire`]: what a frame carries;
-//! * [`game`]: one networked player of either backend, with buffering of early messages,
-//!   aborts that name the culprit, and cost accounting.
+//! * [`driver`]: [`NetDriver`], one player's engine over a channel as that player's view of
+//!   the face-down table: it asks the engine whom it awaits, keeps early messages until then,
+//!   bounds what waits, aborts naming the culprit, and counts what the player sent.
 //!
 //! # Security notes
 //!
@@ -30,11 +32,14 @@
 //! messages and transcript exchange let the audit detect what was signed, and poker's proofs
 //! bind every step. Traffic analysis (frame sizes and timing) is not hidden.
 //!
+//! The same engines run in memory ([`facedown_core::LocalDriver`]) with the same delivery and
+//! round rules, so a run costs the same messages, bytes and rounds on both paths.
+//!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
 
 pub mod channel;
+pub mod driver;
 pub mod error;
-pub mod game;
 pub mod handshake;
 pub mod memory;
 pub mod roster;
@@ -42,11 +47,8 @@ pub mod tcp;
 pub mod wire;
 
 pub use channel::{total_cost, Channel, Deadline, Frame, Limits, OffProtocol, WireStats};
+pub use driver::{merge_phases, NetDriver, PhaseCost};
 pub use error::NetError;
-pub use game::{
-    merge_phases, play_in_memory, play_with_rng, AuditSummary, Backend, GameSpec, PhaseCost,
-    PlayerReport, Workload,
-};
 pub use memory::{memory_network, memory_network_with_limits, Latency, MemoryChannel};
 pub use roster::{Party, Roster, RosterError, StaticKeypair};
 pub use tcp::{TcpMesh, Timeouts, WireFault};

@@ -1,10 +1,8 @@
 //! What networked players put in a frame.
 //!
-//! The backends' own messages travel unchanged inside [`Wire::Dealer`] (a signed dealer
-//! [`Envelope`](facedown_dealer::Envelope) in its wire encoding) and [`Wire::Poker`] (a poker
-//! [`Message`](facedown_poker::messages::Message) in its canonical encoding); the other
-//! variants are this crate's own: the opening hello that makes the session fresh, the
-//! transcript exchange of the dealer's audit, and the control messages that end a game.
+//! An engine's own message travels unchanged inside [`Wire::Engine`] (its bytes are what the
+//! accounting counts, exactly as the in-memory driver counts them); the other variants are the
+//! driver's control messages that end a game.
 
 use bincode::Options;
 use facedown_core::PartyId;
@@ -18,22 +16,8 @@ pub const MAX_WIRE_BYTES: u64 = 32 << 20;
 /// One frame's content.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Wire {
-    /// First message of every game: a fresh nonce (all of them, hashed with the roster
-    /// session, make the game's session id) and, for the dealer, the sender's fresh ed25519
-    /// signature key for this game.
-    Hello {
-        /// 32 random bytes.
-        nonce: [u8; 32],
-        /// The dealer signature key (absent for poker).
-        signing_key: Option<[u8; 32]>,
-    },
-    /// A signed dealer envelope ([`facedown_dealer::Envelope::to_bytes`]).
-    Dealer(Vec<u8>),
-    /// The dealer envelopes the sender received privately (each signed by its own sender), so
-    /// that every player can assemble the whole transcript and audit it.
-    Transcript(Vec<Vec<u8>>),
-    /// A mental-poker message ([`facedown_poker::messages::Message::to_bytes`]).
-    Poker(Vec<u8>),
+    /// A message of the player's engine ([`facedown_core::Engine`]), as the engine encoded it.
+    Engine(Vec<u8>),
     /// The sender gives up: its error, and whom it blames.
     Abort {
         /// The party the sender blames.
@@ -79,13 +63,8 @@ mod tests {
     #[test]
     fn wire_messages_round_trip_and_garbage_is_a_typed_error_naming_the_peer() {
         for w in [
-            Wire::Hello {
-                nonce: [3; 32],
-                signing_key: Some([4; 32]),
-            },
-            Wire::Dealer(vec![1, 2, 3]),
-            Wire::Transcript(vec![vec![9], vec![]]),
-            Wire::Poker(vec![]),
+            Wire::Engine(vec![1, 2, 3]),
+            Wire::Engine(vec![]),
             Wire::Abort {
                 blame: Some(2),
                 reason: "x".into(),

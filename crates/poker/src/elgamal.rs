@@ -106,6 +106,12 @@ impl Deck {
         Deck { cts, wire }
     }
 
+    /// A deck from ciphertexts and their compressed forms, which the caller keeps consistent
+    /// (both taken from decks, never computed apart).
+    pub(crate) fn from_parts(cts: Vec<Ciphertext>, wire: Vec<CompressedCiphertext>) -> Deck {
+        Deck { cts, wire }
+    }
+
     /// Decodes a deck received from `player`.
     pub fn decode(wire: Vec<CompressedCiphertext>, player: PartyId) -> Result<Deck> {
         let cts = wire

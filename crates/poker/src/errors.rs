@@ -3,7 +3,8 @@
 //! Every check that can fail on bad or adversarial input returns a [`PokerError`]; nothing in this
 //! crate panics on input from another party. Where a party can be blamed, the variant names it.
 
-use facedown_core::PartyId;
+use facedown_core::table::TableError;
+use facedown_core::{Blame, PartyId};
 use thiserror::Error;
 
 /// Which object a point or scalar belongs to, for error messages.
@@ -151,6 +152,12 @@ pub enum PokerError {
     /// Parameters that no protocol run can satisfy (too few cards, an empty permutation set …).
     #[error("invalid parameters: {0}")]
     InvalidParameters(String),
+    /// A table operation that does not fit the table (a position, a party, an empty shuffle).
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// An operation started out of order (before the setup, during another, after the end).
+    #[error("operation out of order: {0}")]
+    OutOfOrder(&'static str),
 }
 
 impl PokerError {
@@ -167,8 +174,16 @@ impl PokerError {
             PokerError::UnknownCard { .. }
             | PokerError::DuplicateCard { .. }
             | PokerError::PositionOutOfRange { .. }
-            | PokerError::InvalidParameters(_) => None,
+            | PokerError::InvalidParameters(_)
+            | PokerError::Table(_)
+            | PokerError::OutOfOrder(_) => None,
         }
+    }
+}
+
+impl Blame for PokerError {
+    fn blamed(&self) -> Option<PartyId> {
+        PokerError::blamed(self)
     }
 }
 

@@ -29,32 +29,35 @@
 //!   (session, round, prover); they never create transcripts. A private extension trait adds
 //!   versioned domain separators, identity-rejecting point appends and 64-byte challenges
 //!   reduced modulo `ℓ`.
-//! * [`player`]: sans-IO players as type-state machines; [`messages`]: their serde messages
-//!   with a canonical binary encoding; [`driver`]: an in-memory run with message, byte and round
-//!   accounting and an [`driver::Adversary`] hook for tampering experiments.
+//! * [`engine`]: one player of the encrypted deck as a sans-IO [`facedown_core::Engine`], the
+//!   only implementation of the protocol: every table operation (setup, place, commit,
+//!   rearrange, shuffle, open) with its proofs, holding only its own secret key;
+//!   [`messages`]: the engines' serde messages with a canonical binary encoding;
+//! * [`deal`]: a whole deal, one engine per player run in memory by
+//!   [`facedown_core::LocalDriver`], with an [`deal::Adversary`] hook for tampering experiments.
 //! * [`errors`]: every failure on adversarial input is a typed [`errors::PokerError`] naming the
 //!   offending player; nothing panics on input.
 //! * [`timing`]: the measurements behind `facedown poker bench`.
 //!
 //! Randomness is always passed in (`*_with_rng`). This is research code; it has not been audited.
 
+pub mod deal;
 pub mod dleq;
-pub mod driver;
 pub mod elgamal;
 pub mod encoding;
+pub mod engine;
 pub mod errors;
 pub mod generators;
 pub mod keys;
 pub mod masking;
 pub mod messages;
 pub mod notes;
-pub mod player;
 pub mod restricted;
 pub mod reveal;
 pub mod shuffle;
-pub mod table;
 pub mod timing;
 mod transcript;
 
+pub use engine::PokerEngine;
 pub use errors::{PokerError, Result};
 pub use transcript::ProofContext;

@@ -1,4 +1,4 @@
-//! The wire messages of a deal, serde-serializable, with a canonical binary encoding.
+//! The wire messages of the encrypted deck, serde-serializable, with a canonical binary encoding.
 //!
 //! Points travel compressed and scalars as raw 32 bytes, so decoding a message never rejects a
 //! non-canonical value by itself: the receiving player does, naming the sender. Decoding does
@@ -30,8 +30,8 @@ pub struct ShuffleMessage {
     pub proof: ShuffleProof,
 }
 
-/// A player's reveal tokens, with proofs, for every dealt position outside its own hand (the
-/// other players' hands, which only their owners can complete, and the public cards).
+/// A player's reveal tokens, with proofs, for the positions of an opening that its recipient
+/// opens: the public positions, then those shown to the recipient alone.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RevealMessage {
     /// The revealing player.
@@ -53,7 +53,17 @@ pub struct RestrictedShuffleMessage {
     pub proof: RestrictedShuffleProof,
 }
 
-/// Any message of a deal.
+/// The first message of a game: fresh random bytes for the session id
+/// ([`facedown_core::session`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HelloMessage {
+    /// The sender.
+    pub player: PartyId,
+    /// 32 fresh random bytes.
+    pub nonce: [u8; 32],
+}
+
+/// Any message of the encrypted deck.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Message {
     /// Key generation: a public key share with its Schnorr proof.
@@ -64,6 +74,8 @@ pub enum Message {
     Reveal(RevealMessage),
     /// A restricted shuffle of a row.
     RestrictedShuffle(RestrictedShuffleMessage),
+    /// The session's hello.
+    Hello(HelloMessage),
 }
 
 fn options() -> impl Options {
@@ -82,6 +94,7 @@ impl Message {
             Message::Shuffle(m) => m.player,
             Message::Reveal(m) => m.player,
             Message::RestrictedShuffle(m) => m.player,
+            Message::Hello(m) => m.player,
         }
     }
 

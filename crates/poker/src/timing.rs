@@ -130,10 +130,10 @@ pub fn measure_with_rng<R: RngCore + CryptoRng>(
             "at least one repetition".to_owned(),
         ));
     }
-    if !(2..=crate::player::MAX_CARDS).contains(&cards) {
+    if !(2..=crate::deal::MAX_CARDS).contains(&cards) {
         return Err(PokerError::InvalidParameters(format!(
             "need a deck of 2..={} cards, got {cards}",
-            crate::player::MAX_CARDS
+            crate::deal::MAX_CARDS
         )));
     }
     let total = shuffle_reps

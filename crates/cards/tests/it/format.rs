@@ -1,15 +1,17 @@
-//! The `.cards` format (`shared/reference/protocol-format.md`): the spec's examples parse into
+//! The `.cards` format (`crates/cards/docs/format.md`): the spec's examples parse into
 //! the model, every class of malformed input gets its own typed error at the right line and
 //! column, printing round-trips, the library's claims are well-formed, and no input — arbitrary
 //! or a mutated valid file — makes the parser panic.
 
-use facedown_cards::library::{self, builtins, find, load, LoadError};
+use facedown_cards::analyze::{Runtime, Security};
+use facedown_cards::claim::{Claim, ShuffleBound};
+use facedown_cards::library::{builtins, find, load, LoadError};
 use facedown_cards::model::{
-    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Protocol, Shuffle,
-    ShuffleError, Span, Q,
+    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Shuffle, ShuffleError, Span, Q,
 };
 use facedown_cards::parse::{parse, ParseError, ParseErrorKind, MAX_NESTING};
 use facedown_cards::print::same_up_to_spans;
+use facedown_cards::{Protocol, ProtocolParts};
 use facedown_core::{Perm, Symbol};
 use num_bigint::BigInt;
 use proptest::prelude::*;
@@ -40,14 +42,14 @@ fn perm(n: usize, cycles: &str) -> Perm {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The examples of protocol-format.md
+// The examples of the format specification
 
 #[test]
 fn every_example_of_the_format_spec_parses() {
     for name in SPEC_EXAMPLES {
         let p = parse(source(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(p.name, name);
-        assert_eq!(p.inputs, vec!["a", "b"]);
+        assert_eq!(p.name(), name);
+        assert_eq!(p.inputs(), ["a", "b"]);
     }
 }
 
@@ -55,7 +57,7 @@ fn every_example_of_the_format_spec_parses() {
 fn five_card_trick_layout_is_negated_a_heart_b() {
     let p = parse(source("five-card-trick")).expect("parses");
     assert_eq!(
-        p.layout,
+        p.layout(),
         vec![
             LayoutItem::Input {
                 name: "a".into(),
@@ -77,7 +79,7 @@ fn five_card_trick_layout_is_negated_a_heart_b() {
 #[test]
 fn ms09_and_keeps_perms_bisection_and_committed_branches() {
     let p = parse(source("ms09-six-card-and")).expect("parses");
-    let kinds: Vec<&ActionKind> = p.body.iter().map(|a| &a.kind).collect();
+    let kinds: Vec<&ActionKind> = p.body().iter().map(|a| &a.kind).collect();
     assert_eq!(kinds[0], &ActionKind::Perm(perm(6, "(2 4 3)")));
     assert_eq!(
         kinds[1],
@@ -95,7 +97,7 @@ fn ms09_and_keeps_perms_bisection_and_committed_branches() {
     assert_eq!(branches[0].body[0].kind, ActionKind::Result(vec![(4, 5)]));
     assert_eq!(branches[1].body[0].kind, ActionKind::Result(vec![(2, 3)]));
     // Spans point at the text (the file has 3 comment lines before `protocol`).
-    assert_eq!(p.body[0].span, Span { line: 8, col: 1 });
+    assert_eq!(p.body()[0].span, Span { line: 8, col: 1 });
     assert_eq!(branches[1].span, Span { line: 13, col: 3 });
 }
 
@@ -105,7 +107,7 @@ fn las_vegas_example_nests_blocks_labels_gotos_and_weights() {
     let ActionKind::Turn {
         branches: Some(top),
         ..
-    } = &p.body[2].kind
+    } = &p.body()[2].kind
     else {
         panic!("third action is the branching turn");
     };
@@ -152,7 +154,7 @@ fn mks_branch_bodies_are_single_turns_on_the_branch_line() {
     let ActionKind::Turn {
         positions,
         branches: Some(bs),
-    } = &p.body[2].kind
+    } = &p.body()[2].kind
     else {
         panic!("a branching turn");
     };
@@ -180,19 +182,19 @@ fn ascii_symbols_semicolons_comments_and_numbered_cards_are_accepted() {
                turn 1 2 { CH: result 1 2\n hc: { restart } }\n\
                turn 5 { #7: label X; c: goto X\n}\n";
     let p = parse(src).expect("parses");
-    assert_eq!(p.function, Function::Table(vec![false, true]));
+    assert_eq!(p.function(), &Function::Table(vec![false, true]));
     assert_eq!(
-        &p.layout[1..],
+        &p.layout()[1..],
         &[
             LayoutItem::Card(Symbol::Club),
             LayoutItem::Card(Symbol::Heart),
             LayoutItem::Card(Symbol::Card(7))
         ]
     );
-    assert_eq!(p.body.len(), 4);
+    assert_eq!(p.body().len(), 4);
     let ActionKind::Turn {
         branches: Some(bs), ..
-    } = &p.body[3].kind
+    } = &p.body()[3].kind
     else {
         panic!("branching turn");
     };
@@ -205,7 +207,7 @@ fn header_lines_may_come_in_any_order_and_generated_shuffles_parse() {
     let src = "layout a b\nfunction 0110\ninputs a b\nprotocol g\nshuffle <(1 2), (1 2 3 4)>\n";
     let p = parse(src).expect("parses");
     assert_eq!(
-        p.body[0].kind,
+        p.body()[0].kind,
         ActionKind::Shuffle(Shuffle::Generated(vec![
             perm(4, "(1 2)"),
             perm(4, "(1 2 3 4)")
@@ -214,7 +216,7 @@ fn header_lines_may_come_in_any_order_and_generated_shuffles_parse() {
     let named: Protocol = "protocol x\ninputs a b c\nfunction xnor\nlayout a b c"
         .parse()
         .expect("FromStr works too");
-    assert_eq!(named.function, Function::Named(NamedFunction::Xnor));
+    assert_eq!(named.function(), &Function::Named(NamedFunction::Xnor));
     assert_eq!(named.cards(), 6, "declared input `c` wins over the club");
 }
 
@@ -458,7 +460,8 @@ fn unknown_function_is_rejected() {
         (
             (3, 10),
             &ParseErrorKind::UnknownFunction {
-                found: "implies".into()
+                found: "implies".into(),
+                suggestion: None,
             }
         )
     );
@@ -546,7 +549,8 @@ fn unknown_keywords_are_rejected_in_the_body_and_before_the_header() {
         (
             (6, 3),
             &ParseErrorKind::UnknownKeyword {
-                found: "flip".into()
+                found: "flip".into(),
+                suggestion: None,
             }
         )
     );
@@ -556,7 +560,8 @@ fn unknown_keywords_are_rejected_in_the_body_and_before_the_header() {
         (
             (1, 1),
             &ParseErrorKind::UnknownKeyword {
-                found: "protokoll".into()
+                found: "protokoll".into(),
+                suggestion: Some("protocol"),
             }
         )
     );
@@ -566,7 +571,8 @@ fn unknown_keywords_are_rejected_in_the_body_and_before_the_header() {
         (
             (6, 6),
             &ParseErrorKind::UnknownKeyword {
-                found: "swap".into()
+                found: "swap".into(),
+                suggestion: None,
             }
         )
     );
@@ -652,7 +658,7 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
 #[test]
 fn byte_order_mark_is_ignored() {
     let p = parse(&format!("\u{feff}{}", source("ms09-copy"))).expect("parses");
-    assert_eq!(p.name, "ms09-copy");
+    assert_eq!(p.name(), "ms09-copy");
 }
 
 #[test]
@@ -761,6 +767,7 @@ protocol four-card-las-vegas-and
 inputs a b
 function and
 layout a b
+claim correct committed perfect las-vegas expected-shuffles=8 max-shuffles=unbounded
 shuffle {id, (1 3)(2 4)}
 shuffle {id, (2 3)}
 turn 2 {
@@ -810,7 +817,7 @@ fn spans_differ_but_protocols_compare_equal_up_to_spans() {
 }
 
 /// A random valid protocol (every semantic check of the parser holds by construction).
-fn random_protocol(seed: u64) -> Protocol {
+pub(crate) fn random_protocol(seed: u64) -> Protocol {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let k = rng.gen_range(1..=3);
     let mut names = ["a", "b", "c", "x1", "in_2", "h'"];
@@ -844,13 +851,16 @@ fn random_protocol(seed: u64) -> Protocol {
         labels: Vec::new(),
     };
     let body = g.actions(3);
-    Protocol {
+    let claim = g.claim();
+    Protocol::new(ProtocolParts {
         name: format!("random-{seed}"),
         inputs,
         function,
         layout,
         body,
-    }
+        claim,
+    })
+    .expect("a valid protocol by construction")
 }
 
 struct Gen {
@@ -860,6 +870,34 @@ struct Gen {
 }
 
 impl Gen {
+    /// No claim, or a claim of some of the possible items.
+    fn claim(&mut self) -> Option<Claim> {
+        if self.rng.gen_bool(0.5) {
+            return None;
+        }
+        let mut claim = Claim::default();
+        if self.rng.gen() {
+            claim.correct = Some(self.rng.gen());
+        }
+        if self.rng.gen() {
+            claim.committed = Some(self.rng.gen());
+        }
+        claim.security = Security::ALL.choose(&mut self.rng).copied();
+        if self.rng.gen() {
+            claim.runtime = Runtime::ALL.choose(&mut self.rng).copied();
+        }
+        if self.rng.gen() {
+            claim.expected_shuffles = Some(q(self.rng.gen_range(0..20), self.rng.gen_range(1..7)));
+        }
+        if self.rng.gen() {
+            claim.max_shuffles = Some(match self.rng.gen_range(0..4) {
+                0 => ShuffleBound::Unbounded,
+                n => ShuffleBound::At(n),
+            });
+        }
+        Some(claim)
+    }
+
     fn subset(&mut self, min: usize, max: usize) -> Vec<usize> {
         let mut all: Vec<usize> = (0..self.n).collect();
         all.shuffle(&mut self.rng);
@@ -1038,27 +1076,23 @@ proptest! {
 // The library
 
 #[test]
-fn library_claims_use_the_analyzer_vocabulary_and_are_consistent() {
+fn library_claims_state_every_verdict_and_are_consistent() {
     for b in builtins() {
-        let c = b.claim;
-        assert!(library::SECURITY_LEVELS.contains(&c.security), "{}", b.name);
-        assert!(library::RUNTIMES.contains(&c.runtime), "{}", b.name);
-        let e: Q = c.expected_shuffles.parse().expect("a rational");
-        assert_eq!(
-            e.to_string(),
-            c.expected_shuffles,
-            "{} in lowest terms",
-            b.name
-        );
+        let c = b.claim();
+        assert!(c.is_complete(), "{}: {c}", b.name);
+        assert_eq!(c.to_string().parse::<Claim>(), Ok(c.clone()), "{}", b.name);
+        let e = c.expected_shuffles.clone().expect("complete");
         match c.runtime {
-            "finite" => {
-                let max = c.max_shuffles.expect("finite protocols have a maximum");
+            Some(Runtime::Finite) => {
+                let Some(ShuffleBound::At(max)) = c.max_shuffles else {
+                    panic!("{}: finite protocols have a maximum", b.name);
+                };
                 assert!(Q::from_integer(BigInt::from(max)) >= e, "{}", b.name);
             }
-            _ => assert_eq!(c.max_shuffles, None, "{}", b.name),
+            _ => assert_eq!(c.max_shuffles, Some(ShuffleBound::Unbounded), "{}", b.name),
         }
-        if c.negative_example {
-            assert_ne!(c.security, "perfect", "{}", b.name);
+        if b.negative_example {
+            assert_ne!(c.security, Some(Security::Perfect), "{}", b.name);
         }
         assert!(
             b.source.contains(&format!("[{}]", b.citation)),
@@ -1067,14 +1101,14 @@ fn library_claims_use_the_analyzer_vocabulary_and_are_consistent() {
             b.citation
         );
         assert!(
-            b.source.contains("Claim"),
-            "{}'s comments state the claim",
+            b.source.contains("\nclaim "),
+            "{} states its claim on a claim line",
             b.name
         );
     }
     let negatives: Vec<&str> = builtins()
         .iter()
-        .filter(|b| b.claim.negative_example)
+        .filter(|b| b.negative_example)
         .map(|b| b.name)
         .collect();
     assert_eq!(
@@ -1087,33 +1121,30 @@ fn library_claims_use_the_analyzer_vocabulary_and_are_consistent() {
 fn library_variants_differ_from_their_originals_only_where_stated() {
     let and = parse(source("ms09-six-card-and")).expect("parses");
     let nand = parse(source("ms09-six-card-nand")).expect("parses");
-    assert_eq!(nand.layout, and.layout);
-    assert_eq!(nand.function, Function::Named(NamedFunction::Nand));
+    assert_eq!(nand.layout(), and.layout());
+    assert_eq!(nand.function(), &Function::Named(NamedFunction::Nand));
     let or = parse(source("ms09-six-card-or")).expect("parses");
-    assert_eq!(or.body.len(), and.body.len());
+    assert_eq!(or.body().len(), and.body().len());
     let no_cut = parse(source("five-card-trick-no-cut")).expect("parses");
     let trick = parse(source("five-card-trick")).expect("parses");
-    assert_eq!(no_cut.layout, trick.layout);
-    assert_eq!(no_cut.body.len(), trick.body.len() - 1);
+    assert_eq!(no_cut.layout(), trick.layout());
+    assert_eq!(no_cut.body().len(), trick.body().len() - 1);
     let mks = parse(source("mks-four-card-and")).expect("parses");
     let broken = parse(source("mks-without-first-shuffle")).expect("parses");
-    assert!(same_up_to_spans(
-        &Protocol {
-            body: mks.body[1..].to_vec(),
-            ..mks.clone()
-        },
-        &Protocol {
-            name: mks.name.clone(),
-            ..broken
-        }
-    ));
+    let mut without_first = mks.without_spans();
+    without_first.body.remove(0);
+    let mut renamed = broken.without_spans();
+    renamed.name = mks.name().to_owned();
+    without_first.claim = None;
+    renamed.claim = None;
+    assert_eq!(without_first, renamed);
 }
 
 #[test]
 fn biased_cut_puts_one_fifth_minus_epsilon_on_the_identity() {
     // Kim–Cetinkaya [KC25]: identity 1/5 − ε, each other rotation 1/5 + ε/4, ε = 1/20.
     let p = parse(source("five-card-trick-biased-cut")).expect("parses");
-    let ActionKind::Shuffle(s) = &p.body[0].kind else {
+    let ActionKind::Shuffle(s) = &p.body()[0].kind else {
         panic!("the first action is the cut");
     };
     let dist = s.distribution(5).expect("valid");
@@ -1137,7 +1168,7 @@ fn biased_cut_puts_one_fifth_minus_epsilon_on_the_identity() {
 #[test]
 fn load_reads_builtins_files_and_reports_bad_ones() {
     let p = load("ms09-copy").expect("a built-in");
-    assert_eq!(p.function, Function::Copy);
+    assert_eq!(p.function(), &Function::Copy);
 
     let dir = std::env::temp_dir().join(format!("facedown-format-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -1152,7 +1183,7 @@ fn load_reads_builtins_files_and_reports_bad_ones() {
     let bad = dir.join("bad.cards");
     std::fs::write(&bad, format!("{H6}turn 9\n")).expect("write");
     let e = load(bad.to_str().expect("utf-8 path")).expect_err("position 9 of 6");
-    let LoadError::Parse { path, source } = &e else {
+    let LoadError::Parse { path, source, .. } = &e else {
         panic!("a parse error, got {e}");
     };
     assert_eq!(path, &bad);

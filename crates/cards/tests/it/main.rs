@@ -1,6 +1,11 @@
 //! Integration tests of `facedown-cards`, in one test binary; each module is a suite.
 
+mod canonical;
+mod diagnostics;
 mod format;
+mod interpreter;
 mod search;
+mod spec;
 mod standard_deck;
 mod support;
+mod vectors;

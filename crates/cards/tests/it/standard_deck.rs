@@ -3,13 +3,14 @@
 //! numbered cards read lower first = 0, and the basis rule — a committed output must use the
 //! same two cards in every run that reaches it, or the cards themselves can leak the inputs.
 
-use facedown_cards::analyze::{analyze, explore, AnalysisError, AnalysisOptions, Defect, Security};
-use facedown_cards::model::{Action, ActionKind, Function, LayoutItem, Protocol};
+use facedown_cards::analyze::{analyze, Defect, Security};
+use facedown_cards::model::{Action, ActionKind, Function, LayoutItem};
 use facedown_cards::on_table::{run_on_table, RunOptions};
 use facedown_cards::parse::{parse, ParseError, ParseErrorKind};
 use facedown_cards::print::same_up_to_spans;
 use facedown_cards::simulate::{Compiled, SimulateError};
 use facedown_cards::trace::trace;
+use facedown_cards::{Protocol, ProtocolError, ProtocolParts};
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId, Symbol};
 use proptest::prelude::*;
@@ -39,12 +40,18 @@ fn basis_defects(defects: &[Defect]) -> Vec<&Defect> {
 #[test]
 fn trivial_standard_deck_copy_is_correct_perfect_finite_and_committed() {
     let a = analyze(&copy_on("result 1 2")).expect("analyzes");
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     assert_eq!(a.security, Security::Perfect);
     assert_eq!(a.runtime.as_str(), "finite");
     assert!(a.committed);
-    assert!(a.errors.is_empty(), "{:?}", a.errors);
-    assert_eq!(a.expected_shuffles.as_deref(), Some("0"));
+    assert!(a.errors().is_empty(), "{:?}", a.errors());
+    assert_eq!(
+        a.expected_shuffles
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("0")
+    );
     assert_eq!(a.cards, 2);
 }
 
@@ -64,7 +71,7 @@ fn standard_deck_copy_read_higher_card_first_is_incorrect() {
 fn negated_standard_deck_input_reads_swapped() {
     let src = "protocol not\ninputs a\nfunction copy\nlayout ~a(#1 #2)\nresult 2 1\n";
     let a = analyze(&protocol(src)).expect("analyzes");
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     assert_eq!(a.security, Security::Perfect);
 }
 
@@ -89,13 +96,13 @@ fn output_basis_that_depends_on_the_input_is_flagged_ksk19() {
         .iter()
         .any(|d| matches!(d, Defect::WrongResult { .. })));
     let basis = basis_defects(&a.defects);
-    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors());
     assert!(matches!(
         basis[0],
         Defect::ResultBasisVaries { pair: (1, 3), .. }
     ));
-    let message = a
-        .errors
+    let errors = a.errors();
+    let message = errors
         .iter()
         .find(|e| e.contains("differ between runs"))
         .expect("a basis error");
@@ -111,11 +118,11 @@ fn output_basis_that_depends_on_the_input_is_flagged_ksk19() {
         }
     )));
     assert!(
-        a.errors
+        a.errors()
             .iter()
             .any(|e| e.contains("the result's basis #1#2 has probability 1 under input 00")),
         "{:?}",
-        a.errors
+        a.errors()
     );
 }
 
@@ -123,7 +130,7 @@ fn output_basis_that_depends_on_the_input_is_flagged_ksk19() {
 fn same_layout_read_on_one_commitment_keeps_its_basis() {
     let src = BASIS_FROM_INPUT.replace("result 1 3", "result 1 2");
     let a = analyze(&protocol(&src)).expect("analyzes");
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     assert_eq!(a.security, Security::Perfect);
 }
 
@@ -136,7 +143,10 @@ fn three_card_copy_whose_basis_reveals_the_input_is_incorrect_and_insecure() {
     assert!(!a.correct);
     assert_eq!(basis_defects(&a.defects).len(), 1);
     assert_eq!(a.security, Security::Insecure);
-    assert_eq!(a.tv_distance.as_deref(), Some("1"));
+    assert_eq!(
+        a.tv_distance.as_ref().map(ToString::to_string).as_deref(),
+        Some("1")
+    );
 }
 
 /// `a(#1 #2) ~a(#3 #4)` and a shuffle that swaps the two commitments reversed: position 1 2 then
@@ -158,7 +168,10 @@ fn basis_that_varies_independently_of_the_input_is_incorrect_but_leaks_nothing()
     assert_eq!(basis_defects(&a.defects).len(), 1);
     // Seen as an observation of the result, the basis has probability 1/2 under either input.
     assert_eq!(a.security, Security::Perfect);
-    assert_eq!(a.tv_distance.as_deref(), Some("0"));
+    assert_eq!(
+        a.tv_distance.as_ref().map(ToString::to_string).as_deref(),
+        Some("0")
+    );
 }
 
 #[test]
@@ -167,7 +180,7 @@ fn copy_with_several_results_checks_each_pair_separately() {
                shuffle {id, (1 4)(2 3)}\nresult 1 2, 5 6\n";
     let a = analyze(&protocol(src)).expect("analyzes");
     let basis = basis_defects(&a.defects);
-    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors());
     assert!(matches!(
         basis[0],
         Defect::ResultBasisVaries { pair: (1, 2), .. }
@@ -179,7 +192,7 @@ fn copy_with_several_results_checks_each_pair_separately() {
 #[test]
 fn turning_a_standard_deck_input_card_is_insecure() {
     let a = analyze(&copy_on("turn 1\nresult 1 2")).expect("analyzes");
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     assert_eq!(a.security, Security::Insecure);
     assert!(a.defects.iter().any(|d| matches!(
         d,
@@ -198,25 +211,35 @@ fn ms09_xor_on_a_standard_deck_is_correct_and_perfect() {
                perm (2 3)\nshuffle {id, (1 3)(2 4)}\nperm (2 3)\n\
                turn 1 2 {\n  #1 #2: result 3 4\n  #2 #1: result 4 3\n}\n";
     let a = analyze(&protocol(src)).expect("analyzes");
-    assert!(a.correct, "{:?}", a.errors);
+    assert!(a.correct, "{:?}", a.errors());
     assert_eq!(a.security, Security::Perfect);
     assert!(a.committed);
-    assert_eq!(a.expected_shuffles.as_deref(), Some("1"));
+    assert_eq!(
+        a.expected_shuffles
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("1")
+    );
     for b in &a.branches {
         for p in &b.probability {
-            assert_eq!(p.as_deref(), Some("1/2"), "{b:?}");
+            assert_eq!(
+                p.as_ref().map(ToString::to_string).as_deref(),
+                Some("1/2"),
+                "{b:?}"
+            );
         }
     }
 }
 
 #[test]
-fn explore_rejects_code_built_commitments_on_bad_cards() {
+fn code_built_commitments_on_bad_cards_are_no_protocol() {
     for cards in [
         [Symbol::Card(2), Symbol::Card(1)],
         [Symbol::Card(2), Symbol::Card(2)],
         [Symbol::Club, Symbol::Heart],
     ] {
-        let p = Protocol {
+        let e = Protocol::new(ProtocolParts {
             name: "p".into(),
             inputs: vec!["a".into()],
             function: Function::Copy,
@@ -226,9 +249,10 @@ fn explore_rejects_code_built_commitments_on_bad_cards() {
                 cards,
             }],
             body: Vec::new(),
-        };
-        let e = explore(&p, &AnalysisOptions::default()).expect_err("bad cards");
-        assert!(matches!(e, AnalysisError::Layout(_)), "{e}");
+            claim: None,
+        })
+        .expect_err("bad cards");
+        assert!(matches!(e, ProtocolError::CommitmentCards { .. }), "{e}");
     }
 }
 
@@ -276,8 +300,8 @@ fn standard_deck_layout_parses_into_input_on() {
         "protocol p\ninputs a b\nfunction and\nlayout ~a(#1 #2) b (#3 #4) #5\nresult 1 2\n",
     );
     assert_eq!(
-        p.layout,
-        vec![
+        p.layout(),
+        [
             LayoutItem::InputOn {
                 name: "a".into(),
                 negated: true,
@@ -461,11 +485,11 @@ fn basis_fixed_by_the_view_but_different_between_arrivals_is_flagged_yet_perfect
     let a = analyze(&protocol(src)).expect("analyzes");
     assert!(!a.correct);
     let basis = basis_defects(&a.defects);
-    assert_eq!(basis.len(), 1, "{:?}", a.errors);
+    assert_eq!(basis.len(), 1, "{:?}", a.errors());
     assert!(
-        a.errors.iter().any(|e| e.contains("#1#2 vs #3#4")),
+        a.errors().iter().any(|e| e.contains("#1#2 vs #3#4")),
         "{:?}",
-        a.errors
+        a.errors()
     );
     assert_eq!(a.security, Security::Perfect);
     // Only the turn's two observations: the basis adds no observation of its own here.
@@ -503,7 +527,7 @@ fn random_standard_protocol(
         items.swap(j % n, o % n);
     }
     let n: usize = items.iter().map(LayoutItem::width).sum();
-    Protocol {
+    let parts = ProtocolParts {
         name: "gen".into(),
         function: if k == 1 {
             Function::Copy
@@ -519,7 +543,9 @@ fn random_standard_protocol(
             }),
             Action::new(ActionKind::Result(vec![(0, 1)])),
         ],
-    }
+        claim: None,
+    };
+    Protocol::new(parts).expect("a valid protocol by construction")
 }
 
 proptest! {
@@ -598,12 +624,12 @@ fn search_finds_for_a_standard_deck_xor_recheck_as_correct_and_perfect_ksk19() {
     assert_eq!(out.length, Some(2));
     assert!(!out.models.is_empty());
     for model in &out.models {
-        let mut p = model.clone();
+        let mut p = model.parts().clone();
         p.layout = standard_layout(&p.inputs, &deck);
         let text = p.to_string();
         let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let a = analyze(&p).expect("analyzes");
-        assert!(a.correct, "{text}\n{:?}", a.errors);
+        assert!(a.correct, "{text}\n{:?}", a.errors());
         assert_eq!(a.security, Security::Perfect, "{text}");
         assert_eq!(a.runtime.as_str(), "finite");
         assert!(a.committed, "{text}");

@@ -1,5 +1,6 @@
 //! Integration tests of `facedown-dealer`, in one test binary; each module is a suite.
 
 mod audit_detection;
+mod engine;
 mod malformed;
 mod paper_seed;

@@ -1,4 +1,5 @@
-//! Claims of the seed post (`shared/seeds/001_*.txt`) and of the dealer reference note,
+//! Claims of the seed post (`papers/notes/perm-sharing-dealer.md` summarises it) and of the
+//! dealer's own notes,
 //! reproduced one per test.
 
 use facedown_core::rng::seeded_rng;

@@ -1,43 +1,75 @@
-//! Whole games between networked players, one thread per player: over the in-memory network
-//! (with and without latency) and over TCP with Noise on loopback. Every view is checked
-//! against the deal, and faults (silence, departure) make the others abort naming the culprit.
+//! Whole deals between networked players, one thread per player, over the in-memory network
+//! and over TCP with Noise: every view is checked, a run costs exactly what the same run costs
+//! with the in-memory driver and sends the same bytes, and faults (silence, departure,
+//! chatter, flooding) make the others stop naming the culprit.
 
 use crate::common;
 
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use facedown_core::rng::trial_rng;
-use facedown_core::PartyId;
+use facedown_core::engine::Engine;
+use facedown_core::local::Delivery;
+use facedown_core::rng::party_rng;
+use facedown_core::table::{deal, Dealt, FaceDownTable};
+use facedown_core::{Cost, LocalDriver, PartyId, Symbol};
+use facedown_dealer::DealerEngine;
+use facedown_net::wire::Wire;
 use facedown_net::{
-    memory_network, merge_phases, play_in_memory, play_with_rng, total_cost, Backend, Channel,
-    GameSpec, Latency, NetError, PlayerReport, Workload,
+    memory_network, total_cost, Channel, Frame, Latency, NetDriver, NetError, WireStats,
 };
+use facedown_poker::PokerEngine;
+use rand_chacha::ChaCha20Rng;
 
 use common::tcp_meshes;
 
-fn spec(backend: Backend, workload: Workload, players: usize, timeout_ms: u64) -> GameSpec {
-    GameSpec {
-        backend,
-        workload,
-        players,
-        roster_session: [1; 32],
-        timeout: Duration::from_millis(timeout_ms),
-    }
+const CONTEXT: &[u8] = b"net tests";
+
+fn dealer(p: PartyId, n: usize, seed: u64) -> DealerEngine<ChaCha20Rng> {
+    DealerEngine::with_rng(p, n, CONTEXT, party_rng(seed, 0, p)).expect("valid player")
 }
 
-fn run_all<C: Channel + Send + 'static>(
+fn poker(p: PartyId, n: usize, seed: u64) -> PokerEngine<ChaCha20Rng> {
+    PokerEngine::with_rng(p, n, CONTEXT, party_rng(seed, 0, p)).expect("valid player")
+}
+
+/// What one networked player ends with.
+struct Played {
+    dealt: Dealt,
+    cost: Cost,
+    wire: WireStats,
+}
+
+/// Player `chan.me()` deals `(cards, hand, public)` on its own view of the table and finishes.
+fn play<E: Engine, C: Channel>(
+    engine: E,
+    chan: C,
+    shape: (u16, usize, usize),
+    timeout: Duration,
+) -> Result<Played, NetError> {
+    let mut table = NetDriver::start(engine, chan, timeout)?;
+    let dealt = deal(&mut table, shape.0, shape.1, shape.2)?;
+    table.finish()?;
+    let cost = table.cost();
+    let (_, chan) = table.close()?;
+    Ok(Played {
+        dealt,
+        cost,
+        wire: chan.stats(),
+    })
+}
+
+fn threads<C: Channel + Send + 'static, T: Send + 'static>(
     chans: Vec<C>,
-    spec: GameSpec,
-    seed: u64,
-) -> Vec<Result<PlayerReport, NetError>> {
+    f: impl Fn(C) -> T + Send + Sync + 'static,
+) -> Vec<T> {
+    let f = Arc::new(f);
     let handles: Vec<_> = chans
         .into_iter()
-        .map(|mut c| {
-            thread::spawn(move || {
-                let mut rng = trial_rng(seed, u64::from(c.me().0));
-                play_with_rng(&mut c, &spec, &mut rng, &mut |_, _| {})
-            })
+        .map(|c| {
+            let f = Arc::clone(&f);
+            thread::spawn(move || f(c))
         })
         .collect();
     handles
@@ -46,203 +78,297 @@ fn run_all<C: Channel + Send + 'static>(
         .collect()
 }
 
-/// Every player's view is right: hands of the right size, disjoint, equal to what the audit
-/// opened (dealer), identical public cards, every audit passed.
-fn check_views(reports: &[PlayerReport], workload: Workload) {
-    let (cards, hand, public) = workload.shape();
+const NINETY_NINE: (u16, usize, usize) = (37, 12, 1);
+
+/// Every player saw its own hand and nothing of the others', the same public cards, and the
+/// hands and public cards are distinct cards of the deck.
+fn check_views(played: &[Played], (cards, hand, public): (u16, usize, usize)) {
     let mut seen = std::collections::BTreeSet::new();
-    for r in reports {
-        assert!(r.audit.passed, "player {}: {:?}", r.player, r.audit);
-        let me = usize::from(r.player) - 1;
-        let mine = &r.hands[me];
-        assert_eq!(mine.len(), hand);
-        for (j, h) in r.hands.iter().enumerate() {
-            if j != me {
-                assert!(
-                    h.is_empty(),
-                    "player {} knows nothing of hand {}",
-                    r.player,
-                    j + 1
-                );
+    for (j, p) in played.iter().enumerate() {
+        for (k, h) in p.dealt.hands.iter().enumerate() {
+            match h {
+                Some(h) if k == j => {
+                    assert_eq!(h.len(), hand);
+                    for c in h {
+                        assert!(matches!(c, Symbol::Card(x) if *x < cards));
+                        assert!(seen.insert(*c), "{c} dealt twice");
+                    }
+                }
+                None if k != j => {}
+                other => panic!("player {} sees hand {}: {other:?}", j + 1, k + 1),
             }
         }
-        assert_eq!(r.public, reports[0].public);
-        assert_eq!(r.public.len(), public);
-        if let Some(deal) = &r.deal {
-            assert_eq!(Some(deal), reports[0].deal.as_ref(), "one deal audited");
-            assert_eq!(&deal[me * hand..(me + 1) * hand], mine.as_slice());
-            let start = reports.len() * hand;
-            assert_eq!(&deal[start..start + public], r.public.as_slice());
-        }
-        for &c in mine.iter().chain(&r.public) {
-            assert!(usize::from(c) < cards);
-        }
-        for &c in mine {
-            assert!(seen.insert(c), "card {c} dealt twice");
-        }
+        assert_eq!(p.dealt.public, played[0].dealt.public);
+        assert_eq!(p.dealt.public.len(), public);
     }
-    assert!(r_public_disjoint(reports, &seen));
+    assert!(played[0].dealt.public.iter().all(|c| !seen.contains(c)));
 }
 
-fn r_public_disjoint(reports: &[PlayerReport], hands: &std::collections::BTreeSet<u16>) -> bool {
-    reports[0].public.iter().all(|c| !hands.contains(c))
-}
-
-fn ok(results: Vec<Result<PlayerReport, NetError>>) -> Vec<PlayerReport> {
-    results
-        .into_iter()
-        .map(|r| r.expect("player finished"))
-        .collect()
+fn in_memory_cost<E: Engine>(engines: Vec<E>, shape: (u16, usize, usize)) -> Cost
+where
+    <E as Engine>::Error: std::fmt::Debug,
+{
+    let mut t = LocalDriver::new(engines).expect("setup");
+    deal(&mut t, shape.0, shape.1, shape.2).expect("deal");
+    t.finish().expect("finish");
+    t.cost()
 }
 
 #[test]
-fn ninety_nine_dealer_in_memory_matches_the_driver_accounting() {
-    let workload = Workload::NinetyNine;
-    let reports = ok(run_all(
-        memory_network(3, None),
-        spec(Backend::Dealer, workload, 3, 5000),
-        11,
-    ));
-    check_views(&reports, workload);
-    // The protocol phases cost exactly what the in-memory driver counts.
-    let game = facedown_dealer::play_with_rng(
-        facedown_dealer::Scheme::general(3, 37).expect("scheme"),
-        12,
-        1,
-        None,
-        &mut trial_rng(0, 0),
-    )
-    .expect("driver deal");
-    let merged = merge_phases(&reports);
-    let names: Vec<&str> = merged.iter().map(|p| p.name.as_str()).collect();
-    assert_eq!(
-        names.len(),
-        6,
-        "hello, setup, hands, public, reveal, transcript: {names:?}"
+fn a_deal_over_the_network_costs_exactly_what_it_costs_in_memory_on_both_backends() {
+    let players = 3;
+    let memory = in_memory_cost(
+        PartyId::all(players)
+            .map(|p| dealer(p, players, 11))
+            .collect(),
+        NINETY_NINE,
     );
-    for (k, driver_phase) in game.finished.phases.iter().enumerate() {
-        let net = merged[k + 1].cost;
-        assert_eq!(
-            net.messages, driver_phase.cost.messages,
-            "{}",
-            driver_phase.name
-        );
-        assert_eq!(
-            net.rounds, driver_phase.cost.rounds,
-            "{}",
-            driver_phase.name
-        );
-        // Signatures and ranks have fixed widths except the reveal's big integers, whose
-        // encodings depend on the drawn permutations; other phases match byte for byte.
-        if k != 3 {
-            assert_eq!(net.bytes, driver_phase.cost.bytes, "{}", driver_phase.name);
+    let played: Vec<Played> = threads(memory_network(players, None), move |c| {
+        let e = dealer(c.me(), players, 11);
+        play(e, c, NINETY_NINE, Duration::from_secs(20)).expect("honest game")
+    });
+    check_views(&played, NINETY_NINE);
+    let net = total_cost(&played.iter().map(|p| p.cost).collect::<Vec<_>>());
+    assert_eq!(net, memory, "dealer");
+
+    let memory = in_memory_cost(
+        PartyId::all(players)
+            .map(|p| poker(p, players, 12))
+            .collect(),
+        NINETY_NINE,
+    );
+    let played: Vec<Played> = threads(memory_network(players, None), move |c| {
+        let e = poker(c.me(), players, 12);
+        play(e, c, NINETY_NINE, Duration::from_secs(60)).expect("honest game")
+    });
+    check_views(&played, NINETY_NINE);
+    let net = total_cost(&played.iter().map(|p| p.cost).collect::<Vec<_>>());
+    assert_eq!(net, memory, "poker");
+    // Hello, key shares, N shuffles, one opening: N + 3 rounds; 4·N·(N − 1) messages, and a
+    // finish that sends nothing.
+    assert_eq!((net.rounds, net.messages), (3 + 3, 4 * 3 * 2));
+}
+
+/// Every engine message sent: (from, to, payload).
+type Log = Arc<Mutex<Vec<(PartyId, PartyId, Vec<u8>)>>>;
+
+/// A channel that records every frame it sends.
+struct Recorder<C> {
+    inner: C,
+    log: Log,
+}
+
+impl<C: Channel> Channel for Recorder<C> {
+    fn me(&self) -> PartyId {
+        self.inner.me()
+    }
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+    fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
+        if let Ok(Wire::Engine(bytes)) = Wire::from_bytes(payload, self.me()) {
+            let entry = (self.me(), to, bytes);
+            self.log.lock().expect("log").push(entry);
         }
+        self.inner.send(to, depth, payload)
+    }
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
+        self.inner.recv(timeout)
+    }
+    fn stats(&self) -> WireStats {
+        self.inner.stats()
     }
 }
 
 #[test]
-fn poker_ninety_nine_in_memory() {
-    let workload = Workload::NinetyNine;
-    let reports = ok(run_all(
-        memory_network(3, None),
-        spec(Backend::Poker, workload, 3, 20_000),
-        12,
-    ));
-    check_views(&reports, workload);
-    // N + 2 sequential rounds after the hello, 3·N·(N − 1) messages (the driver's counts).
-    let c = total_cost(&reports.iter().map(|r| r.cost).collect::<Vec<_>>());
-    assert_eq!(c.rounds, 1 + 3 + 2);
-    assert_eq!(c.messages, 3 * 2 + 3 * 3 * 2);
+fn the_same_seeds_send_the_same_proofs_in_memory_and_over_the_network() {
+    // One transcript discipline: every message (every proof in it) the engines send in memory
+    // is, byte for byte, what they send over the network, so each verifies on either path.
+    let players = 3;
+    let shape = (10, 2, 2);
+    let memory_log: Log = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&memory_log);
+    let tap = move |d: &mut Delivery| {
+        log.lock()
+            .expect("log")
+            .push((d.from, d.to, d.payload.clone()));
+        true
+    };
+    let engines = PartyId::all(players)
+        .map(|p| poker(p, players, 13))
+        .collect();
+    let mut t = LocalDriver::tapped(engines, tap).expect("setup");
+    let in_memory = deal(&mut t, shape.0, shape.1, shape.2).expect("deal");
+    let net_log: Log = Arc::new(Mutex::new(Vec::new()));
+    let recorders: Vec<Recorder<_>> = memory_network(players, None)
+        .into_iter()
+        .map(|inner| Recorder {
+            inner,
+            log: Arc::clone(&net_log),
+        })
+        .collect();
+    let played = threads(recorders, move |c| {
+        let e = poker(c.me(), players, 13);
+        play(e, c, shape, Duration::from_secs(60)).expect("honest game")
+    });
+    let mut a = memory_log.lock().expect("log").clone();
+    let mut b = net_log.lock().expect("log").clone();
+    a.sort();
+    b.sort();
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+    assert_eq!(in_memory.public, played[0].dealt.public);
+}
+
+#[test]
+fn a_deal_over_noise_tcp_on_both_backends() {
+    let players = 3;
+    let played = threads(tcp_meshes(players, 21), move |c| {
+        let e = dealer(c.me(), players, 21);
+        play(e, c, NINETY_NINE, Duration::from_secs(20)).expect("honest game")
+    });
+    check_views(&played, NINETY_NINE);
+    let played = threads(tcp_meshes(players, 22), move |c| {
+        let e = poker(c.me(), players, 22);
+        play(e, c, NINETY_NINE, Duration::from_secs(60)).expect("honest game")
+    });
+    check_views(&played, NINETY_NINE);
+    for p in &played {
+        assert!(
+            p.wire.wire_bytes_sent > p.wire.payload_bytes_sent,
+            "Noise overhead"
+        );
+    }
 }
 
 #[test]
 fn latency_makes_wall_time_grow_with_rounds() {
-    let workload = Workload::Poker52;
+    let players = 3;
     let delay = Duration::from_millis(20);
-    let s = spec(Backend::Dealer, workload, 3, 5000);
     let start = Instant::now();
-    let reports = play_in_memory(&s, Some(Latency::fixed(delay)), 13).expect("game");
+    let played = threads(
+        memory_network(players, Some(Latency::fixed(delay))),
+        move |c| {
+            let e = dealer(c.me(), players, 13);
+            play(e, c, (52, 2, 5), Duration::from_secs(20)).expect("honest game")
+        },
+    );
     let elapsed = start.elapsed();
-    check_views(&reports, workload);
-    let rounds = total_cost(&reports.iter().map(|r| r.cost).collect::<Vec<_>>()).rounds;
-    // Every round waits for at least one delay (the Bye exchange adds one more).
+    let rounds = total_cost(&played.iter().map(|p| p.cost).collect::<Vec<_>>()).rounds;
     assert!(
         elapsed >= delay * u32::try_from(rounds).expect("few rounds"),
         "{elapsed:?} for {rounds} rounds of {delay:?}"
     );
-    // The same game without latency has the same accounting.
-    let fast = play_in_memory(&s, None, 13).expect("game");
-    for (a, b) in fast.iter().zip(&reports) {
-        assert_eq!((a.cost, &a.hands, &a.public), (b.cost, &b.hands, &b.public));
-    }
 }
 
 #[test]
-fn ninety_nine_over_noise_tcp_both_backends() {
-    for (backend, seed) in [(Backend::Dealer, 21), (Backend::Poker, 22)] {
-        let reports = ok(run_all(
-            tcp_meshes(3, seed),
-            spec(backend, Workload::NinetyNine, 3, 20_000),
-            seed,
-        ));
-        check_views(&reports, Workload::NinetyNine);
-        for r in &reports {
-            assert!(
-                r.wire.wire_bytes_sent > r.wire.payload_bytes_sent,
-                "Noise overhead"
-            );
-        }
-    }
-}
-
-#[test]
-fn a_silent_player_makes_the_others_abort_naming_it() {
+fn a_silent_player_makes_the_others_time_out_naming_it() {
     let mut chans = memory_network(3, None);
     let silent = chans.remove(1);
-    let handles: Vec<_> = chans
-        .into_iter()
-        .map(|mut c| {
-            thread::spawn(move || {
-                let mut rng = trial_rng(5, u64::from(c.me().0));
-                let s = spec(Backend::Dealer, Workload::NinetyNine, 3, 300);
-                play_with_rng(&mut c, &s, &mut rng, &mut |_, _| {})
-            })
-        })
-        .collect();
-    for h in handles {
-        let err = h
-            .join()
-            .expect("thread")
-            .expect_err("cannot finish without player 2");
+    let errs = threads(chans, |c| {
+        let e = dealer(c.me(), 3, 5);
+        play(e, c, NINETY_NINE, Duration::from_millis(300)).err()
+    });
+    for err in errs {
+        let err = err.expect("cannot finish without player 2");
         assert_eq!(err.blamed(), Some(PartyId(2)), "{err}");
     }
     drop(silent);
 }
 
 #[test]
-fn a_player_leaving_makes_the_others_abort_naming_it() {
+fn a_player_leaving_makes_the_others_stop_naming_it() {
     let mut chans = memory_network(3, None);
     drop(chans.remove(2));
-    let handles: Vec<_> = chans
-        .into_iter()
-        .map(|mut c| {
-            thread::spawn(move || {
-                let mut rng = trial_rng(6, u64::from(c.me().0));
-                let s = spec(Backend::Poker, Workload::NinetyNine, 3, 5000);
-                play_with_rng(&mut c, &s, &mut rng, &mut |_, _| {})
-            })
-        })
-        .collect();
-    for h in handles {
-        let err = h.join().expect("thread").expect_err("player 3 left");
+    let errs = threads(chans, |c| {
+        let e = poker(c.me(), 3, 6);
+        play(e, c, NINETY_NINE, Duration::from_secs(5)).err()
+    });
+    for err in errs {
+        let err = err.expect("player 3 left");
         assert_eq!(err.blamed(), Some(PartyId(3)), "{err}");
     }
 }
 
+/// Player `p`'s real hello (of a 3-player dealer table), as a frame.
+fn hello_frame(p: PartyId, seed: u64) -> Vec<u8> {
+    let mut e = dealer(p, 3, seed);
+    let step = e.start(&facedown_core::TableOp::Setup).expect("hello");
+    Wire::Engine(step.send[0].payload.clone())
+        .to_bytes()
+        .expect("encodes")
+}
+
 #[test]
-fn a_workload_that_does_not_fit_is_refused() {
-    let s = spec(Backend::Dealer, Workload::NinetyNine, 4, 100);
-    assert!(matches!(s.validate(), Err(NetError::Config(_))));
-    let s = spec(Backend::Dealer, Workload::Poker52, 2, 100);
-    assert!(matches!(s.validate(), Err(NetError::Config(_))));
+fn chatter_does_not_extend_the_deadline() {
+    // Player 3 says hello, then keeps sending frames nobody awaits; player 2 is silent.
+    // Player 1 stops within its timeout all the same, naming player 2.
+    let mut chans = memory_network(3, None);
+    let mut chatty = chans.pop().expect("three ends");
+    let _silent = chans.pop().expect("three ends");
+    let me = chans.pop().expect("three ends");
+    chatty
+        .send(PartyId(1), 1, &hello_frame(PartyId(3), 7))
+        .expect("send");
+    let junk = Wire::Engine(vec![0; 8]).to_bytes().expect("encodes");
+    let talker = thread::spawn(move || {
+        for _ in 0..60 {
+            let _ = chatty.send(PartyId(1), 1, &junk);
+            thread::sleep(Duration::from_millis(10));
+        }
+    });
+    let start = Instant::now();
+    let err = NetDriver::start(dealer(PartyId(1), 3, 7), me, Duration::from_millis(200))
+        .expect_err("player 2 never says hello");
+    assert!(
+        start.elapsed() < Duration::from_millis(550),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(
+        matches!(
+            err,
+            NetError::Timeout {
+                peer: PartyId(2),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    drop(talker.join());
+}
+
+#[test]
+fn a_flood_of_frames_ahead_of_the_protocol_is_refused_naming_its_sender() {
+    let mut chans = memory_network(3, None);
+    let _silent = chans.pop().expect("three ends");
+    let mut flooder = chans.pop().expect("three ends");
+    let me = chans.pop().expect("three ends");
+    flooder
+        .send(PartyId(1), 1, &hello_frame(PartyId(2), 8))
+        .expect("send");
+    let junk = Wire::Engine(vec![0; 8]).to_bytes().expect("encodes");
+    // The transport holds only `Limits::queue_frames` frames per peer before a send waits, so
+    // the flood runs beside the driver, which takes the frames off the queue as they come.
+    let flood = thread::spawn(move || {
+        for _ in 0..=facedown_net::driver::MAX_WAITING_FRAMES {
+            if flooder.send(PartyId(1), 1, &junk).is_err() {
+                break;
+            }
+        }
+        flooder
+    });
+    let err = NetDriver::start(dealer(PartyId(1), 3, 8), me, Duration::from_secs(5))
+        .expect_err("flooded");
+    drop(flood.join());
+    assert!(
+        matches!(
+            err,
+            NetError::Flooded {
+                peer: PartyId(2),
+                ..
+            }
+        ),
+        "{err}"
+    );
 }

@@ -3,8 +3,7 @@
 use std::collections::BTreeSet;
 
 use facedown_core::rng::trial_rng;
-use facedown_poker::driver::{deal_with_rng, run_deal_with_adversary_with_rng, Honest};
-use facedown_poker::player::DealParams;
+use facedown_poker::deal::{deal_with_rng, run_deal_with_adversary_with_rng, DealParams, Honest};
 
 /// [BS03] correctness: for N = 2..6 players, a deal that hands out the whole deck opens every
 /// card exactly once, and each player sees the same public cards.
@@ -34,10 +33,11 @@ fn bs03_honest_deals_open_every_card_for_2_to_6_players() {
             .copied()
             .collect();
         assert_eq!(all, (0..cards).collect::<BTreeSet<_>>(), "every card once");
-        // Accounting: 3 broadcasts per player, each delivered to N − 1 others; N + 2 rounds.
+        // Accounting: a hello, a key share, a shuffle and one set of tokens from every player
+        // to every other; N + 3 rounds (hello, keys, N shuffles, the opening).
         let n = players as u64;
-        assert_eq!(report.cost.messages, 3 * n * (n - 1));
-        assert_eq!(report.cost.rounds, n + 2);
+        assert_eq!(report.cost.messages, 4 * n * (n - 1));
+        assert_eq!(report.cost.rounds, n + 3);
     }
 }
 

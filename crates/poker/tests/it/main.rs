@@ -2,6 +2,7 @@
 
 mod common;
 mod deal;
+mod engine;
 mod players;
 mod proofs;
 mod prop_shuffle;

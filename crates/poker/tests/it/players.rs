@@ -1,234 +1,218 @@
-//! The sans-IO players refuse out-of-order, duplicated and missing messages with typed errors.
+//! The players (engines) refuse out-of-order, duplicated, stranger's and missing messages with
+//! typed errors naming the sender, and a table step after a deal (a random cut) works and is
+//! checked like any other.
 
-use facedown_core::rng::seeded_rng;
-use facedown_core::PartyId;
-use facedown_poker::errors::PokerError;
-use facedown_poker::player::{DealParams, GameSetup, Player, PlayerDealing, PlayerShuffling};
-use merlin::Transcript;
+use facedown_core::engine::{Engine, Step};
+use facedown_core::local::Delivery;
+use facedown_core::rng::party_rng;
+use facedown_core::table::{FaceDownTable, ShuffleSet};
+use facedown_core::{Blame, DriveError, LocalDriver, PartyId, Perm, Symbol, TableOp};
+use facedown_poker::errors::{PokerError, ProofKind};
+use facedown_poker::messages::Message;
+use facedown_poker::PokerEngine;
+use rand_chacha::ChaCha20Rng;
 
-const PARAMS: DealParams = DealParams {
-    players: 3,
-    cards: 6,
-    hand: 1,
-    public: 1,
-};
+type Player = PokerEngine<ChaCha20Rng>;
 
-fn shuffling_players() -> Vec<PlayerShuffling> {
-    let setup = GameSetup::new(b"players", PARAMS).expect("valid parameters");
-    let mut rng = seeded_rng(3);
-    let (waiting, shares): (Vec<_>, Vec<_>) = PartyId::all(3)
-        .map(|p| {
-            Player::new_with_rng(setup.clone(), p, Transcript::new(b"players"), &mut rng)
-                .expect("valid player")
-        })
-        .unzip();
-    waiting
-        .into_iter()
-        .map(|w| w.receive_key_shares(&shares).expect("honest shares"))
+fn engines(seed: u64) -> Vec<Player> {
+    PartyId::all(3)
+        .map(|p| PokerEngine::with_rng(p, 3, b"players", party_rng(seed, 0, p)).expect("player"))
         .collect()
 }
 
-/// The three players after every honest shuffle, ready to reveal.
-fn dealing_players(rng: &mut rand_chacha::ChaCha20Rng) -> Vec<PlayerDealing> {
-    let mut shuffling = shuffling_players();
-    for p in 0..3 {
-        let msg = shuffling[p].shuffle_with_rng(rng).expect("in turn");
-        for (i, other) in shuffling.iter_mut().enumerate() {
-            if i != p {
-                other.receive_shuffle(&msg).expect("honest shuffle");
-            }
+/// Three players after the setup and a six-card deck placed face up.
+fn at_the_table(seed: u64) -> Vec<Player> {
+    let mut t = LocalDriver::new(engines(seed)).expect("setup");
+    t.place(&(0..6).map(Symbol::Card).collect::<Vec<_>>())
+        .expect("place");
+    t.into_engines()
+}
+
+/// Starts `op` on every player; their first messages.
+fn start_all(players: &mut [Player], op: &TableOp) -> Vec<Step> {
+    players
+        .iter_mut()
+        .map(|p| p.start(op).expect("starts"))
+        .collect()
+}
+
+fn unexpected_from(err: PokerError, player: u16) {
+    assert!(
+        matches!(err, PokerError::UnexpectedMessage { player: p, .. } if p == PartyId(player)),
+        "{err}"
+    );
+}
+
+#[test]
+fn key_shares_must_come_once_from_every_player() {
+    let mut players = engines(4);
+    let hellos = start_all(&mut players, &TableOp::Setup);
+    let mut shares = Vec::new();
+    for (j, p) in players.iter_mut().enumerate() {
+        let mut share = None;
+        for (k, h) in hellos.iter().enumerate().filter(|(k, _)| *k != j) {
+            let step = p
+                .receive(PartyId::from_index(k), &h.send[0].payload)
+                .expect("an honest hello");
+            share = share.or(step.send.first().map(|m| m.payload.clone()));
         }
+        shares.push(share.expect("a key share once every hello is in"));
     }
-    shuffling
-        .into_iter()
-        .map(|s| s.finish().expect("all shuffled"))
-        .collect()
-}
-
-#[test]
-fn key_shares_must_be_complete_and_unique() {
-    let setup = GameSetup::new(b"players", PARAMS).expect("valid parameters");
-    let mut rng = seeded_rng(4);
-    let mk = |p: u16, rng: &mut _| {
-        Player::new_with_rng(setup.clone(), PartyId(p), Transcript::new(b"players"), rng)
-            .expect("valid player")
+    let p1 = &mut players[0];
+    p1.receive(PartyId(2), &shares[1])
+        .expect("player 2's share");
+    unexpected_from(p1.receive(PartyId(2), &shares[1]).expect_err("twice"), 2);
+    unexpected_from(
+        p1.receive(PartyId(4), &shares[2]).expect_err("a stranger"),
+        4,
+    );
+    // A share that never arrives leaves the player waiting for its sender.
+    let drop_3_to_1 = |d: &mut Delivery| {
+        let share = matches!(
+            Message::from_bytes(d.from, &d.payload),
+            Ok(Message::KeyShare(_))
+        );
+        !(share && d.from == PartyId(3) && d.to == PartyId(1))
     };
-    let (w1, s1) = mk(1, &mut rng);
-    let (_, s2) = mk(2, &mut rng);
-    let (_, s3) = mk(3, &mut rng);
-    assert!(matches!(
-        w1.receive_key_shares(&[s1, s2]),
-        Err(PokerError::Missing {
-            player: PartyId(3),
-            ..
-        })
-    ));
-    let (w1, s1) = mk(1, &mut rng);
-    assert!(matches!(
-        w1.receive_key_shares(&[s1, s2, s2, s3]),
-        Err(PokerError::UnexpectedMessage {
-            player: PartyId(2),
-            ..
-        })
-    ));
+    let err = LocalDriver::tapped(engines(4), drop_3_to_1).expect_err("missing share");
     assert!(
-        Player::new_with_rng(setup.clone(), PartyId(4), Transcript::new(b"p"), &mut rng).is_err()
+        matches!(
+            err,
+            DriveError::Stuck {
+                party: PartyId(1),
+                ..
+            }
+        ),
+        "{err}"
     );
-    assert!(
-        Player::new_with_rng(setup.clone(), PartyId(0), Transcript::new(b"p"), &mut rng).is_err()
-    );
+    assert_eq!(err.blamed(), Some(PartyId(3)));
+    assert!(PokerEngine::with_rng(PartyId(4), 3, b"p", party_rng(4, 0, PartyId(4))).is_err());
+    assert!(PokerEngine::with_rng(PartyId(0), 3, b"p", party_rng(4, 0, PartyId(0))).is_err());
 }
 
 #[test]
-fn shuffles_happen_in_turn_and_all_must_happen() {
-    let mut players = shuffling_players();
-    let mut rng = seeded_rng(5);
-    // Player 2 may not go first.
-    assert!(matches!(
-        players[1].shuffle_with_rng(&mut rng),
-        Err(PokerError::UnexpectedMessage {
-            player: PartyId(2),
-            ..
-        })
-    ));
-    let m1 = players[0]
-        .shuffle_with_rng(&mut rng)
-        .expect("player 1's turn");
-    players[1].receive_shuffle(&m1).expect("valid");
-    // Replaying player 1's turn to player 2 is out of turn now.
-    assert!(matches!(
-        players[1].receive_shuffle(&m1),
-        Err(PokerError::UnexpectedMessage {
-            player: PartyId(1),
-            ..
-        })
-    ));
-    // Player 3 has not received player 1's turn; it cannot finish.
-    let p3 = players.pop().expect("three players");
-    assert!(matches!(
-        p3.finish(),
-        Err(PokerError::Missing {
-            player: PartyId(1),
-            ..
-        })
-    ));
-    assert_eq!(players[1].next_shuffler(), Some(PartyId(2)));
+fn shuffles_happen_in_turn_and_cannot_be_replayed() {
+    let mut players = at_the_table(5);
+    let steps = start_all(&mut players, &TableOp::Shuffle(ShuffleSet::All));
+    assert!(
+        steps[1].send.is_empty() && steps[2].send.is_empty(),
+        "player 1 goes first"
+    );
+    let turn1 = steps[0].send[0].payload.clone();
+    let turn2 = players[1]
+        .receive(PartyId(1), &turn1)
+        .expect("player 1's turn")
+        .send[0]
+        .payload
+        .clone();
+    // Player 3 still awaits player 1: player 2's turn is out of order.
+    unexpected_from(
+        players[2]
+            .receive(PartyId(2), &turn2)
+            .expect_err("out of turn"),
+        2,
+    );
+    players[2].receive(PartyId(1), &turn1).expect("in turn");
+    // Replaying player 1's turn is out of turn now.
+    unexpected_from(
+        players[2]
+            .receive(PartyId(1), &turn1)
+            .expect_err("replayed"),
+        1,
+    );
+    assert_eq!(players[2].awaiting(), [PartyId(2)]);
 }
 
-/// The dealt deck as a table of face-down cards: open a row publicly, let player 2 apply a random
-/// cut to it [MS09], open it again — every player sees the same rotation of the row — and a
-/// tampered cut is rejected naming player 2.
 #[test]
 fn ms09_random_cut_on_the_table_after_a_deal() {
-    use facedown_poker::errors::ProofKind;
-    use facedown_poker::restricted::PermSet;
-
-    let mut rng = seeded_rng(6);
-    let mut table = dealing_players(&mut rng);
-    let reveals: Vec<_> = table
-        .iter()
-        .map(|t| t.reveal_message_with_rng(&mut rng))
-        .collect();
-    for t in &table {
-        t.receive_reveals(&reveals).expect("honest deal");
-    }
-    // Rounds after the deal's reveal round (N + 1 = 4).
+    let mut t = LocalDriver::new(engines(6)).expect("setup");
+    t.place(&(0..6).map(Symbol::Card).collect::<Vec<_>>())
+        .expect("place");
+    t.shuffle(&ShuffleSet::All).expect("deal");
     let row = [1usize, 2, 4, 5];
-    let open = |table: &[facedown_poker::player::PlayerDealing], round, rng: &mut _| {
-        let msgs: Vec<_> = table
-            .iter()
-            .map(|t| {
-                t.public_reveal_with_rng(round, &row, rng)
-                    .expect("valid round")
-            })
-            .collect();
-        let views: Vec<Vec<u16>> = table
-            .iter()
-            .map(|t| t.open_public(round, &row, &msgs).expect("honest tokens"))
-            .collect();
-        assert!(views.iter().all(|v| *v == views[0]));
-        views[0].clone()
-    };
-    let before = open(&table, 5, &mut rng);
-    let set = PermSet::cyclic(4).expect("cut");
-    let msg = table[1]
-        .restricted_shuffle_with_rng(6, &set, &row, &mut rng)
-        .expect("valid round and row");
-    for i in [0, 2] {
-        table[i]
-            .receive_restricted_shuffle(6, &set, &row, &msg)
-            .expect("honest cut");
-    }
-    let after = open(&table, 7, &mut rng);
+    let before = t.turn(&row).expect("open");
+    // A random cut of the row (a cyclic group on positions 1, 2, 4, 5).
+    let cut: Vec<Perm> = (0..4)
+        .map(|k| {
+            let mut images: Vec<usize> = (0..6).collect();
+            for (a, &i) in row.iter().enumerate() {
+                images[i] = row[(a + k) % 4];
+            }
+            Perm::from_images(images).expect("perm")
+        })
+        .collect();
+    t.shuffle(&ShuffleSet::Uniform(cut.clone()))
+        .expect("a group");
+    let after = t.turn(&row).expect("open");
     assert!(
         (0..4).any(|k| (0..4).all(|i| after[(i + k) % 4] == before[i])),
         "{after:?} is not a rotation of {before:?}"
     );
-
     // A tampered cut (two cards swapped after proving) is rejected, naming player 2.
-    let mut bad = table[1]
-        .restricted_shuffle_with_rng(8, &set, &row, &mut rng)
-        .expect("valid round and row");
-    bad.deck.swap(0, 1);
-    assert_eq!(
-        table[0].receive_restricted_shuffle(8, &set, &row, &bad),
-        Err(PokerError::InvalidProof {
-            player: PartyId(2),
-            kind: ProofKind::RestrictedShuffle
-        })
+    let swap_2 = |d: &mut Delivery| {
+        if let Ok(Message::RestrictedShuffle(mut m)) = Message::from_bytes(d.from, &d.payload) {
+            if m.player == PartyId(2) {
+                m.deck.swap(0, 1);
+                d.payload = Message::RestrictedShuffle(m).to_bytes().expect("encodes");
+            }
+        }
+        true
+    };
+    let mut t = LocalDriver::tapped(engines(6), swap_2).expect("setup");
+    t.place(&(0..6).map(Symbol::Card).collect::<Vec<_>>())
+        .expect("place");
+    t.shuffle(&ShuffleSet::All).expect("deal");
+    let err = t.shuffle(&ShuffleSet::Uniform(cut)).expect_err("tampered");
+    assert!(
+        matches!(
+            err,
+            DriveError::Engine {
+                source: PokerError::InvalidProof {
+                    player: PartyId(2),
+                    kind: ProofKind::RestrictedShuffle
+                },
+                ..
+            }
+        ),
+        "{err}"
     );
-    // Table rounds must come after the deal's rounds.
-    assert!(matches!(
-        table[0].public_reveal_with_rng(4, &row, &mut rng),
-        Err(PokerError::InvalidParameters(_))
-    ));
-    // Rows are checked: out of range, repeated positions.
-    assert!(table[0]
-        .restricted_shuffle_with_rng(9, &set, &[1, 2, 3, 99], &mut rng)
-        .is_err());
-    assert!(table[0]
-        .restricted_shuffle_with_rng(9, &set, &[1, 1, 2, 3], &mut rng)
-        .is_err());
+    // Rows are checked: out of range.
+    assert!(t.turn(&[1, 2, 3, 99]).is_err());
 }
 
-/// Reveal tokens must come once from every other player of the game: a duplicate set, a set
-/// from a stranger and a missing set are each refused naming the player.
 #[test]
 fn reveal_tokens_must_come_once_from_every_other_player() {
-    let mut rng = seeded_rng(7);
-    let table = dealing_players(&mut rng);
-    let reveals: Vec<_> = table
-        .iter()
-        .map(|t| t.reveal_message_with_rng(&mut rng))
-        .collect();
-    let me = &table[0];
-    // Player 2's set twice.
-    let twice = [reveals[1].clone(), reveals[1].clone(), reveals[2].clone()];
-    assert!(matches!(
-        me.receive_reveals(&twice),
-        Err(PokerError::UnexpectedMessage {
-            player: PartyId(2),
-            ..
-        })
-    ));
-    // A set signed as player 7, who is not in the game.
-    let mut stranger = reveals[2].clone();
-    stranger.player = PartyId(7);
-    assert!(matches!(
-        me.receive_reveals(&[reveals[1].clone(), stranger]),
-        Err(PokerError::UnexpectedMessage {
-            player: PartyId(7),
-            ..
-        })
-    ));
-    // Player 3's set missing.
-    assert!(matches!(
-        me.receive_reveals(&[reveals[1].clone()]),
-        Err(PokerError::Missing {
-            player: PartyId(3),
-            ..
-        })
-    ));
-    // One's own set is ignored; the honest round opens the hand.
-    assert!(me.receive_reveals(&reveals).is_ok());
+    let mut t = LocalDriver::new(engines(7)).expect("setup");
+    t.place(&(0..6).map(Symbol::Card).collect::<Vec<_>>())
+        .expect("place");
+    t.shuffle(&ShuffleSet::All).expect("deal");
+    let mut players = t.into_engines();
+    let steps = start_all(&mut players, &TableOp::turn(&[0, 1]));
+    let tokens_of = |k: usize| steps[k].send[0].payload.clone();
+    let me = &mut players[0];
+    me.receive(PartyId(2), &tokens_of(1))
+        .expect("player 2's tokens");
+    unexpected_from(me.receive(PartyId(2), &tokens_of(1)).expect_err("twice"), 2);
+    unexpected_from(
+        me.receive(PartyId(7), &tokens_of(2))
+            .expect_err("a stranger"),
+        7,
+    );
+    let step = me
+        .receive(PartyId(3), &tokens_of(2))
+        .expect("player 3's tokens");
+    assert_eq!(step.done.map(|s| s.public.len()), Some(2), "the cards open");
+    // Tokens that never arrive leave the player waiting for their sender.
+    let drop_3_to_1 = |d: &mut Delivery| {
+        let reveal = matches!(
+            Message::from_bytes(d.from, &d.payload),
+            Ok(Message::Reveal(_))
+        );
+        !(reveal && d.from == PartyId(3) && d.to == PartyId(1))
+    };
+    let mut t = LocalDriver::tapped(engines(7), drop_3_to_1).expect("setup");
+    t.place(&[Symbol::Club, Symbol::Heart]).expect("place");
+    t.shuffle(&ShuffleSet::All).expect("deal");
+    let err = t.turn(&[0]).expect_err("missing tokens");
+    assert_eq!(err.blamed(), Some(PartyId(3)), "{err}");
 }

@@ -4,15 +4,14 @@ use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
-use facedown_poker::driver::{
-    deal_with_adversary_with_rng, run_deal_with_adversary_with_rng, Adversary, Honest,
+use facedown_poker::deal::{
+    deal_with_adversary_with_rng, run_deal_with_adversary_with_rng, Adversary, DealParams, Honest,
 };
 use facedown_poker::elgamal::CompressedCiphertext;
 use facedown_poker::encoding::ScalarBytes;
 use facedown_poker::errors::{Item, PokerError, ProofKind};
 use facedown_poker::keys::KeyShare;
 use facedown_poker::messages::Message;
-use facedown_poker::player::DealParams;
 
 const PARAMS: DealParams = DealParams {
     players: 3,
@@ -192,25 +191,44 @@ fn identity_key_is_rejected_naming_the_player() {
     );
 }
 
+/// Every player's key share in an honest run of session A (the same seed gives the same keys
+/// in every run).
+fn honest_key_shares() -> Vec<KeyShare> {
+    let mut shares: Vec<KeyShare> = Vec::new();
+    let mut capture = Tamper(|msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if !shares.iter().any(|k| k.player == s.player) {
+                shares.push(*s);
+            }
+        }
+    });
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, b"session A", &mut capture, &mut trial_rng(77, 0));
+    result.expect("honest session A");
+    shares.sort_by_key(|k| k.player);
+    shares
+}
+
 /// [BS03] rogue key: the last player announces `Y* − Σ others` (so that the joint key is a
 /// `Y*` it can decrypt under alone). It cannot prove knowledge of that key's discrete log.
 #[test]
 fn rogue_key_is_rejected_by_the_proof_of_knowledge() {
     let y_star = RISTRETTO_BASEPOINT_POINT * curve25519_dalek::scalar::Scalar::from(12345u64);
-    let mut others: Vec<RistrettoPoint> = Vec::new();
+    let shares = honest_key_shares();
+    let others: RistrettoPoint = shares[..2]
+        .iter()
+        .map(|s| s.key.decompress().expect("honest key"))
+        .sum();
+    let rogue = y_star - others;
     let err = run(&mut Tamper(|msg: &mut Message| {
         if let Message::KeyShare(s) = msg {
             if s.player == PartyId(3) {
-                let sum: RistrettoPoint = others.iter().sum();
-                // The attack premise: with this key, the joint key would be Y*.
-                let rogue = y_star - sum;
-                assert_eq!(sum + rogue, y_star);
                 s.key = rogue.compress();
-            } else {
-                others.push(s.key.decompress().expect("honest key"));
             }
         }
     }));
+    // The attack premise: with this key, the joint key would be Y*.
+    assert_eq!(others + rogue, y_star);
     assert_eq!(err, invalid(3, ProofKind::KeyOwnership));
 }
 
@@ -238,16 +256,18 @@ fn key_share_replayed_as_another_player_is_rejected() {
 /// A key share replayed from another session (same player).
 #[test]
 fn key_share_replayed_from_another_session_is_rejected() {
-    let mut captured: Vec<KeyShare> = Vec::new();
+    let mut captured: Option<KeyShare> = None;
     let mut capture = Tamper(|msg: &mut Message| {
         if let Message::KeyShare(s) = msg {
-            captured.push(*s);
+            if s.player == PartyId(2) {
+                captured = Some(*s);
+            }
         }
     });
     let (result, _) =
         run_deal_with_adversary_with_rng(PARAMS, b"session B", &mut capture, &mut trial_rng(1, 1));
     result.expect("honest session B");
-    let old = captured[1];
+    let old = captured.expect("player 2 announced its key");
     let err = run_session(
         b"session A",
         &mut Tamper(move |msg: &mut Message| {

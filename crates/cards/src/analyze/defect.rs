@@ -1,0 +1,162 @@
+//! Defects of a well-formed protocol: what the analysis found wrong with it.
+
+use std::fmt;
+
+use facedown_core::Symbol;
+
+use crate::model::{Span, Q};
+use crate::print::{glyphs, source_position};
+use crate::protocol::Sequence;
+
+/// A defect of a well-formed protocol, found by the analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Defect {
+    /// An observation can occur but the turn has no branch for it.
+    MissingBranch {
+        /// The turn.
+        span: Span,
+        /// The observation without a branch.
+        observation: Vec<Symbol>,
+    },
+    /// A committed result does not decode to `f(input)`.
+    WrongResult {
+        /// The `result` action.
+        span: Span,
+        /// The input (bits, first input first).
+        input: String,
+        /// The sequence on the table.
+        sequence: Sequence,
+        /// The result pair (1-indexed).
+        pair: (usize, usize),
+    },
+    /// A non-committed ending whose view is possible under inputs with different outputs.
+    ViewDoesNotDetermineOutput {
+        /// The view.
+        view: String,
+        /// Inputs with output 0 that can produce it.
+        zeros: Vec<String>,
+        /// Inputs with output 1 that can produce it.
+        ones: Vec<String>,
+    },
+    /// The state arriving at a label differs from the one recorded there.
+    LoopInconsistent {
+        /// The `goto` or `label` where the second state arrives.
+        span: Span,
+        /// The label.
+        label: String,
+        /// One input whose state differs.
+        input: String,
+    },
+    /// The protocol does not terminate with probability 1 (the linear system is singular).
+    NeverTerminates {
+        /// An input for which it may run forever.
+        input: String,
+    },
+    /// An observation's probability differs between two inputs that must look alike.
+    Leak {
+        /// The turn (or the `result`, when `result_basis`).
+        span: Span,
+        /// Whether the "observation" is the basis of a `result` on numbered cards that varies
+        /// within the state (see the [module docs](crate::analyze)).
+        result_basis: bool,
+        /// The observation.
+        observation: Vec<Symbol>,
+        /// The two inputs.
+        inputs: (String, String),
+        /// Their probabilities of reaching this observation.
+        probabilities: (Q, Q),
+    },
+    /// Further leak messages were suppressed.
+    MoreLeaks(usize),
+    /// A committed output on numbered cards whose two cards (its basis) are not the same in
+    /// every sequence that reaches the `result` \[KSK19\]. Counted as incorrect: the output is
+    /// no commitment in a fixed basis, and the basis itself can tell the inputs apart.
+    ResultBasisVaries {
+        /// The `result` action.
+        span: Span,
+        /// The result pair (1-indexed).
+        pair: (usize, usize),
+        /// Two of the bases met (unordered pairs, lower card first).
+        bases: ([Symbol; 2], [Symbol; 2]),
+    },
+}
+
+impl Defect {
+    /// Whether the defect makes the protocol incorrect (rather than insecure).
+    pub fn breaks_correctness(&self) -> bool {
+        !matches!(self, Defect::Leak { .. } | Defect::MoreLeaks(_))
+    }
+}
+
+impl fmt::Display for Defect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Defect::MissingBranch { span, observation } => write!(
+                f,
+                "{}: observation {} can occur but the turn has no branch for it",
+                source_position(*span),
+                glyphs(observation)
+            ),
+            Defect::WrongResult {
+                span,
+                input,
+                sequence,
+                pair,
+            } => write!(
+                f,
+                "{}: under input {input} the row can be {} and the result cards {} {} do not encode f({input})",
+                source_position(*span),
+                glyphs(sequence),
+                pair.0,
+                pair.1
+            ),
+            Defect::ViewDoesNotDetermineOutput { view, zeros, ones } => write!(
+                f,
+                "non-committed ending: the view {view} is possible under inputs {} (output 0) and {} (output 1)",
+                zeros.join(","),
+                ones.join(",")
+            ),
+            Defect::LoopInconsistent { span, label, input } => write!(
+                f,
+                "{}: the state arriving at label {label} differs from the state recorded there (input {input})",
+                source_position(*span)
+            ),
+            Defect::NeverTerminates { input } => write!(
+                f,
+                "under input {input} the protocol does not terminate with probability 1"
+            ),
+            Defect::Leak {
+                span,
+                result_basis,
+                observation,
+                inputs,
+                probabilities,
+            } => write!(
+                f,
+                "{}: {} {} has probability {} under input {} but {} under input {}",
+                source_position(*span),
+                if *result_basis {
+                    "the result's basis"
+                } else {
+                    "observation"
+                },
+                glyphs(observation),
+                probabilities.0,
+                inputs.0,
+                probabilities.1,
+                inputs.1
+            ),
+            Defect::MoreLeaks(n) => write!(f, "… and {n} more observations that leak"),
+            Defect::ResultBasisVaries { span, pair, bases } => write!(
+                f,
+                "{}: result {} {}: the output's two cards differ between runs ({} vs {}), so the \
+                 basis can leak",
+                source_position(*span),
+                pair.0,
+                pair.1,
+                glyphs(&bases.0),
+                glyphs(&bases.1)
+            ),
+        }
+    }
+}

@@ -1,0 +1,341 @@
+//! Leakage measures: the distribution of complete views, and what it reveals.
+//!
+//! For a protocol whose segment graph is acyclic the complete views are enumerated with their
+//! per-input probabilities; from them come the total-variation distance between inputs that
+//! must look alike (exact), the mutual information between a uniform input and the view (in
+//! `f64`, from the exact probabilities), and for biased shuffles the distance of each input's
+//! view from the view the same protocol gives with uniform shuffles (Kim–Cetinkaya).
+
+use std::collections::{BTreeMap, HashMap};
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::state::mul;
+use super::walk::Exploration;
+use super::{AnalysisError, LeakWitness, Note};
+use crate::model::{Action, ActionKind, Branch, Observation, Shuffle, Q};
+use crate::print::render_view;
+use crate::protocol::{Protocol, ProtocolError};
+
+/// A view with its per-input probabilities.
+type WeightedView = (Vec<Observation>, Vec<Q>);
+
+/// Complete views with their per-input probabilities.
+pub type ViewDistribution = BTreeMap<Vec<Observation>, Vec<Q>>;
+
+/// Total-variation distance between the view distributions of input `i` in `a` and `j` in `b`.
+fn tv(a: &ViewDistribution, b: &ViewDistribution, i: usize, j: usize) -> Q {
+    let zero = Q::zero();
+    let mut sum = Q::zero();
+    for (v, pa) in a {
+        let x = pa.get(i).unwrap_or(&zero);
+        let y = b.get(v).and_then(|pb| pb.get(j)).unwrap_or(&zero);
+        sum += (x - y).abs();
+    }
+    for (v, pb) in b {
+        if !a.contains_key(v) {
+            sum += pb.get(j).unwrap_or(&zero).abs();
+        }
+    }
+    sum / Q::from_integer(BigInt::from(2))
+}
+
+impl Exploration {
+    /// The complete views and their per-input probabilities, when the segment graph is acyclic
+    /// (`None` for looping protocols). Views ending in every way are included.
+    pub fn view_distribution(&self) -> Result<Option<ViewDistribution>, AnalysisError> {
+        let reach = self.closure();
+        if (0..self.nodes.len()).any(|x| reach[x][x]) {
+            return Ok(None);
+        }
+        let mut memo: HashMap<usize, Vec<WeightedView>> = HashMap::new();
+        let views = self.views_from(0, &mut memo)?;
+        let mut out: ViewDistribution = BTreeMap::new();
+        for (v, m) in views {
+            let slot = out
+                .entry(v)
+                .or_insert_with(|| vec![Q::zero(); self.inputs.len()]);
+            for (a, b) in slot.iter_mut().zip(&m) {
+                *a += b;
+            }
+        }
+        Ok(Some(out))
+    }
+
+    /// For each complete view (rendered as [`render_view`]), the output it determines: `Some(b)`
+    /// when every input that can produce it has output `b`, `None` when inputs with both outputs
+    /// can. `Ok(None)` for looping protocols.
+    pub fn view_outputs(&self) -> Result<Option<BTreeMap<String, Option<bool>>>, AnalysisError> {
+        let Some(dist) = self.view_distribution()? else {
+            return Ok(None);
+        };
+        Ok(Some(
+            dist.iter()
+                .map(|(v, probs)| {
+                    let mut outs = probs
+                        .iter()
+                        .zip(&self.outputs)
+                        .filter(|(q, _)| !q.is_zero())
+                        .map(|(_, &o)| o);
+                    let first = outs.next();
+                    let det = first.filter(|f| outs.all(|o| o == *f));
+                    (render_view(v), det)
+                })
+                .collect(),
+        ))
+    }
+
+    fn views_from(
+        &self,
+        node: usize,
+        memo: &mut HashMap<usize, Vec<WeightedView>>,
+    ) -> Result<Vec<WeightedView>, AnalysisError> {
+        if let Some(v) = memo.get(&node) {
+            return Ok(v.clone());
+        }
+        let mut out = Vec::new();
+        for leaf in self.leaves.iter().filter(|l| l.node == node) {
+            match self.leaf_target(leaf) {
+                None => out.push((leaf.view.clone(), leaf.mass.clone())),
+                Some(y) => {
+                    for (v, m) in self.views_from(y, memo)? {
+                        let mut view = leaf.view.clone();
+                        view.extend(v);
+                        let mass = leaf.mass.iter().zip(&m).map(|(a, b)| mul(a, b)).collect();
+                        out.push((view, mass));
+                    }
+                }
+            }
+            if out.len() > self.max_views {
+                return Err(AnalysisError::TooManyViews(self.max_views));
+            }
+        }
+        memo.insert(node, out.clone());
+        Ok(out)
+    }
+}
+
+/// `I(X; V)` in bits for `X` uniform over `inputs`.
+fn mutual_information(dist: &[Vec<f64>], inputs: &[usize]) -> f64 {
+    let k = inputs.len() as f64;
+    let mut mi = 0.0;
+    for probs in dist {
+        let pv = inputs.iter().map(|&i| probs[i]).sum::<f64>() / k;
+        for &i in inputs {
+            let px = probs[i];
+            if px > 0.0 && pv > 0.0 {
+                mi += px / k * (px / pv).log2();
+            }
+        }
+    }
+    mi.max(0.0)
+}
+
+/// A rational as the nearest `f64` (NaN if it does not fit).
+pub fn q_f64(q: &Q) -> f64 {
+    q.to_f64().unwrap_or(f64::NAN)
+}
+
+/// The view distribution in `f64` (one exact-to-float conversion per entry).
+fn float_views(dist: &ViewDistribution) -> Vec<Vec<f64>> {
+    dist.values()
+        .map(|probs| {
+            probs
+                .iter()
+                .map(|q| if q.is_zero() { 0.0 } else { q_f64(q) })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether some weighted shuffle has weights that differ.
+fn has_nonuniform_shuffle(p: &Protocol) -> bool {
+    fn walk(actions: &[Action]) -> bool {
+        actions.iter().any(|a| match &a.kind {
+            ActionKind::Shuffle(Shuffle::Set {
+                weights: Some(ws), ..
+            }) => ws.iter().any(|w| w != &ws[0]),
+            ActionKind::Turn {
+                branches: Some(bs), ..
+            } => bs.iter().any(|b| walk(&b.body)),
+            _ => false,
+        })
+    }
+    walk(p.body())
+}
+
+/// The same protocol with every weighted shuffle made uniform on its support (never an error
+/// for a valid protocol: a support is never empty).
+pub fn uniformized(p: &Protocol) -> Result<Protocol, ProtocolError> {
+    fn walk(actions: &[Action]) -> Vec<Action> {
+        actions
+            .iter()
+            .map(|a| {
+                let kind = match &a.kind {
+                    ActionKind::Shuffle(Shuffle::Set {
+                        perms,
+                        weights: Some(ws),
+                    }) => ActionKind::Shuffle(Shuffle::Set {
+                        perms: perms
+                            .iter()
+                            .zip(ws)
+                            .filter(|(_, w)| !w.is_zero())
+                            .map(|(p, _)| p.clone())
+                            .collect(),
+                        weights: None,
+                    }),
+                    ActionKind::Turn {
+                        positions,
+                        branches: Some(bs),
+                    } => ActionKind::Turn {
+                        positions: positions.clone(),
+                        branches: Some(
+                            bs.iter()
+                                .map(|b| Branch {
+                                    observation: b.observation.clone(),
+                                    body: walk(&b.body),
+                                    span: b.span,
+                                })
+                                .collect(),
+                        ),
+                    },
+                    k => k.clone(),
+                };
+                Action { kind, span: a.span }
+            })
+            .collect()
+    }
+    let mut parts = p.parts().clone();
+    parts.body = walk(p.body());
+    Protocol::new(parts)
+}
+
+/// The leak measures of an acyclic protocol, or the notes saying why they are not computed.
+#[derive(Clone, Debug, Default)]
+pub(super) struct LeakMeasures {
+    pub(super) tv: Option<Q>,
+    pub(super) worst: Option<LeakWitness>,
+    pub(super) mutual_information: Option<f64>,
+    pub(super) beyond_output: Option<f64>,
+    pub(super) notes: Vec<Note>,
+}
+
+impl Exploration {
+    /// The leak measures given the view distribution (`None` for looping protocols, where only
+    /// a perfectly secure protocol's leak is known: none).
+    pub(super) fn leak_measures(
+        &self,
+        views: Option<&ViewDistribution>,
+        committed: bool,
+        perfect: bool,
+    ) -> LeakMeasures {
+        let Some(dist) = views else {
+            return LeakMeasures::looping(committed, perfect);
+        };
+        let k = self.inputs.len();
+        let mut worst = Q::zero();
+        let mut witness = None;
+        for i in 0..k {
+            for j in (i + 1)..k {
+                if !self.alike(committed, i, j) {
+                    continue;
+                }
+                let d = tv(dist, dist, i, j);
+                if d > worst || witness.is_none() {
+                    witness = Some(self.witness(dist, i, j));
+                    worst = d;
+                }
+            }
+        }
+        if worst.is_zero() {
+            witness = None;
+        }
+        let fdist = float_views(dist);
+        let mi = mutual_information(&fdist, &(0..k).collect::<Vec<_>>());
+        let mut beyond = 0.0;
+        for o in [false, true] {
+            let class: Vec<usize> = (0..k).filter(|&i| self.outputs[i] == o).collect();
+            if !class.is_empty() {
+                beyond += class.len() as f64 / k as f64 * mutual_information(&fdist, &class);
+            }
+        }
+        LeakMeasures {
+            tv: Some(worst),
+            worst: witness,
+            mutual_information: Some(mi),
+            beyond_output: Some(if committed { mi } else { beyond }),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The view whose probabilities differ most between inputs `i` and `j`.
+    fn witness(&self, dist: &ViewDistribution, i: usize, j: usize) -> LeakWitness {
+        let zero = Q::zero();
+        let (view, pa, pb) = dist
+            .iter()
+            .map(|(v, p)| (v, p.get(i).unwrap_or(&zero), p.get(j).unwrap_or(&zero)))
+            .max_by(|x, y| (x.1 - x.2).abs().cmp(&(y.1 - y.2).abs()))
+            .map(|(v, a, b)| (v.clone(), a.clone(), b.clone()))
+            .unwrap_or_default();
+        LeakWitness {
+            inputs: [self.inputs[i].clone(), self.inputs[j].clone()],
+            view,
+            probabilities: [pa, pb],
+        }
+    }
+}
+
+impl LeakMeasures {
+    fn looping(committed: bool, perfect: bool) -> LeakMeasures {
+        if !perfect {
+            return LeakMeasures {
+                notes: vec![Note::LoopingLeakNotQuantified],
+                ..LeakMeasures::default()
+            };
+        }
+        LeakMeasures {
+            tv: Some(Q::zero()),
+            worst: None,
+            mutual_information: committed.then_some(0.0),
+            beyond_output: Some(0.0),
+            notes: if committed {
+                Vec::new()
+            } else {
+                vec![Note::LoopingNonCommittedInformation]
+            },
+        }
+    }
+}
+
+/// For a protocol with biased shuffles that is not perfectly secure but becomes so with every
+/// shuffle made uniform on its support: the largest over inputs of the total-variation
+/// distance between its view and the view under uniform shuffles (Kim–Cetinkaya). `None` when
+/// that does not apply.
+pub(super) fn distance_from_uniform_shuffles(
+    protocol: &Protocol,
+    views: Option<&ViewDistribution>,
+    opts: &super::AnalysisOptions,
+) -> Result<Option<Q>, AnalysisError> {
+    let (Some(a), true) = (views, has_nonuniform_shuffle(protocol)) else {
+        return Ok(None);
+    };
+    let Ok(ideal) = uniformized(protocol) else {
+        return Ok(None);
+    };
+    let ideal_ex = super::explore(&ideal, opts)?;
+    if !ideal_ex.is_perfect() {
+        return Ok(None);
+    }
+    let Some(b) = ideal_ex.view_distribution()? else {
+        return Ok(None);
+    };
+    let mut worst = Q::zero();
+    for i in 0..protocol.input_count() {
+        let d = tv(a, &b, i, i);
+        if d > worst {
+            worst = d;
+        }
+    }
+    Ok(Some(worst))
+}

@@ -1,0 +1,220 @@
+//! The state algebra of the KWH tree: a state maps every card sequence that can lie on the
+//! table to its per-input probabilities, and each action of the model is an operation on it.
+//!
+//! Every operation here is exact and allocation-light: additions and products skip the
+//! big-integer work when a term is 0 or 1, which most terms are. (An exact small-integer fast
+//! path would replace [`Q`] here and in the masses of the walk, nowhere else.)
+
+use std::collections::BTreeMap;
+
+use facedown_core::{Perm, Symbol};
+use num_traits::{One, Zero};
+
+use crate::model::Q;
+use crate::protocol::Sequence;
+
+/// A state of the KWH tree: each reachable sequence with its per-input probabilities.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct State {
+    /// Sequence → `Pr[sequence | input i, view so far]` for each input `i`.
+    pub entries: BTreeMap<Sequence, Vec<Q>>,
+}
+
+/// Moves the card at position `i` to `π(i)`. `p.len()` must equal `s.len()`.
+fn permute(p: &Perm, s: &[Symbol]) -> Sequence {
+    let mut out = s.to_vec();
+    for (i, &x) in s.iter().enumerate() {
+        if let Some(j) = p.get(i) {
+            out[j] = x;
+        }
+    }
+    out
+}
+
+impl State {
+    /// The start state: input `i`'s starting row carries the unit vector `e_i`.
+    pub fn start(rows: &[Sequence]) -> State {
+        let k = rows.len();
+        let mut state = State::default();
+        for (i, row) in rows.iter().enumerate() {
+            state
+                .entries
+                .entry(row.clone())
+                .or_insert_with(|| vec![Q::zero(); k])[i] = Q::one();
+        }
+        state
+    }
+
+    /// The per-input total mass.
+    pub fn column_sums(&self, inputs: usize) -> Vec<Q> {
+        let mut sums = vec![Q::zero(); inputs];
+        for v in self.entries.values() {
+            for (s, x) in sums.iter_mut().zip(v) {
+                add_to(s, x);
+            }
+        }
+        sums
+    }
+
+    /// Applies a public permutation.
+    pub fn permute(&self, p: &Perm) -> State {
+        State {
+            entries: self
+                .entries
+                .iter()
+                .map(|(s, v)| (permute(p, s), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// Applies a shuffle with the given support: `F(π)·state[s]` accumulates at `π(s)`.
+    pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
+        let mut out: BTreeMap<Sequence, Vec<Q>> = BTreeMap::new();
+        for (s, v) in &self.entries {
+            for (p, w) in dist {
+                let t = permute(p, s);
+                let slot = out.entry(t).or_insert_with(|| vec![Q::zero(); v.len()]);
+                for (acc, x) in slot.iter_mut().zip(v) {
+                    if !x.is_zero() {
+                        add_to(acc, &mul(w, x));
+                    }
+                }
+            }
+        }
+        out.retain(|_, v| v.iter().any(|x| !x.is_zero()));
+        State { entries: out }
+    }
+
+    /// Splits by what the cards at `positions` (sorted, 0-indexed) show.
+    pub fn split(&self, positions: &[usize]) -> BTreeMap<Vec<Symbol>, State> {
+        self.split_by(|s| {
+            positions
+                .iter()
+                .filter_map(|&p| s.get(p).copied())
+                .collect()
+        })
+    }
+
+    /// Splits by a key of each sequence.
+    pub fn split_by(&self, key: impl Fn(&Sequence) -> Vec<Symbol>) -> BTreeMap<Vec<Symbol>, State> {
+        let mut out: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
+        for (s, v) in &self.entries {
+            out.entry(key(s))
+                .or_default()
+                .entries
+                .insert(s.clone(), v.clone());
+        }
+        out
+    }
+
+    /// Divides each input's column by its total (columns with total 0 stay 0).
+    pub fn normalize(&mut self, sums: &[Q]) {
+        for v in self.entries.values_mut() {
+            for (x, s) in v.iter_mut().zip(sums) {
+                if !s.is_zero() && !s.is_one() && !x.is_zero() {
+                    *x = &*x / s;
+                }
+            }
+        }
+    }
+
+    /// The sequences that are ⊥: carried by inputs with different outputs.
+    pub fn bottom_sequences(&self, outputs: &[bool]) -> Vec<&Sequence> {
+        self.entries
+            .iter()
+            .filter(|(_, v)| is_bottom(v, outputs))
+            .map(|(s, _)| s)
+            .collect()
+    }
+
+    /// Column `i`, without zero entries.
+    pub fn column(&self, i: usize) -> Vec<(&Sequence, &Q)> {
+        self.entries
+            .iter()
+            .filter_map(|(s, v)| v.get(i).filter(|x| !x.is_zero()).map(|x| (s, x)))
+            .collect()
+    }
+}
+
+/// Whether a sequence with per-input probabilities `v` is ⊥: inputs with **different** outputs
+/// both have positive probability on it. Inputs that share an output never make it ⊥.
+pub fn is_bottom(v: &[Q], outputs: &[bool]) -> bool {
+    let mut seen = [false, false];
+    for (x, &o) in v.iter().zip(outputs) {
+        if !x.is_zero() {
+            seen[usize::from(o)] = true;
+        }
+    }
+    seen[0] && seen[1]
+}
+
+/// `acc += x`, skipping the big-integer work when a term is 0.
+pub(crate) fn add_to(acc: &mut Q, x: &Q) {
+    if x.is_zero() {
+    } else if acc.is_zero() {
+        *acc = x.clone();
+    } else {
+        *acc += x;
+    }
+}
+
+/// `a · b`, skipping the big-integer work when a factor is 0 or 1 (most factors are).
+pub(crate) fn mul(a: &Q, b: &Q) -> Q {
+    if a.is_zero() || b.is_zero() {
+        Q::zero()
+    } else if a.is_one() {
+        b.clone()
+    } else if b.is_one() {
+        a.clone()
+    } else {
+        a * b
+    }
+}
+
+/// Entrywise product: per input, the mass of reaching a node times the part of the state that
+/// takes one branch there.
+pub(crate) fn times(mass: &[Q], sums: &[Q]) -> Vec<Q> {
+    mass.iter().zip(sums).map(|(m, s)| mul(m, s)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Shuffle;
+    use num_bigint::BigInt;
+
+    fn obs(s: &str) -> Vec<Symbol> {
+        s.chars()
+            .map(|c| Symbol::from_char(c).expect("symbol"))
+            .collect()
+    }
+
+    fn q(n: i64, d: i64) -> Q {
+        Q::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    #[test]
+    fn pitfall_2_shuffle_multiplies_by_the_weight() {
+        let mut st = State::default();
+        st.entries.insert(obs("CH"), vec![q(1, 2)]);
+        st.entries.insert(obs("HC"), vec![q(1, 2)]);
+        let perms = ["id", "(1 2)"].map(|c| Perm::parse_cycles(2, c).expect("valid"));
+        let dist = Shuffle::Set {
+            perms: perms.to_vec(),
+            weights: None,
+        }
+        .distribution(2)
+        .expect("valid");
+        let out = st.shuffle(&dist);
+        assert_eq!(out.entries[&obs("CH")], vec![q(1, 2)]);
+        assert_eq!(out.entries[&obs("HC")], vec![q(1, 2)]);
+        assert_eq!(out.column_sums(1), vec![Q::one()], "never 3/2");
+    }
+
+    #[test]
+    fn pitfall_3_bottom_needs_different_outputs() {
+        let or = [false, true, true, true];
+        assert!(!is_bottom(&[Q::zero(), q(1, 2), q(1, 2), Q::zero()], &or));
+        assert!(is_bottom(&[q(1, 2), Q::zero(), Q::zero(), q(1, 2)], &or));
+    }
+}

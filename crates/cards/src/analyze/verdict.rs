@@ -1,0 +1,488 @@
+//! The verdict: correctness, security (per observation), runtime, and the exact expected
+//! number of shuffles, from what the walk recorded.
+
+use std::fmt;
+
+use num_bigint::BigInt;
+use num_traits::{One, Zero};
+use serde::Serialize;
+
+use super::defect::Defect;
+use super::leakage::ViewDistribution;
+use super::walk::{Ending, Exploration, Leaf};
+use super::{Analysis, BranchProbability, Note};
+use crate::model::Q;
+use crate::print::render_view;
+
+/// The security levels, strongest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Security {
+    /// The view's distribution is independent of the input (of everything but the output, for
+    /// non-committed endings).
+    Perfect,
+    /// Every view possible under one input is possible under every input that must look alike.
+    InputPossibilistic,
+    /// Every view possible under some input is possible under an input of each output value.
+    OutputPossibilistic,
+    /// None of the above.
+    Insecure,
+}
+
+impl Security {
+    /// Every level, strongest first.
+    pub const ALL: [Security; 4] = [
+        Security::Perfect,
+        Security::InputPossibilistic,
+        Security::OutputPossibilistic,
+        Security::Insecure,
+    ];
+
+    /// The name used in the format and the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Security::Perfect => "perfect",
+            Security::InputPossibilistic => "input-possibilistic",
+            Security::OutputPossibilistic => "output-possibilistic",
+            Security::Insecure => "insecure",
+        }
+    }
+}
+
+impl fmt::Display for Security {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The runtime classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Runtime {
+    /// A bound on the number of steps.
+    Finite,
+    /// Restart-free Las Vegas: loops, finite in expectation.
+    LasVegas,
+    /// Las Vegas with restarts.
+    LasVegasRestart,
+}
+
+impl Runtime {
+    /// Every class.
+    pub const ALL: [Runtime; 3] = [Runtime::Finite, Runtime::LasVegas, Runtime::LasVegasRestart];
+
+    /// The name used in the format and the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Runtime::Finite => "finite",
+            Runtime::LasVegas => "las-vegas",
+            Runtime::LasVegasRestart => "las-vegas-restart",
+        }
+    }
+}
+
+impl fmt::Display for Runtime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Solves `(I − P) x = a` over ℚ; `None` when singular.
+fn solve(mut m: Vec<Vec<Q>>, mut rhs: Vec<Q>) -> Option<Vec<Q>> {
+    let n = rhs.len();
+    for col in 0..n {
+        let pivot = (col..n).find(|&r| !m[r][col].is_zero())?;
+        m.swap(col, pivot);
+        rhs.swap(col, pivot);
+        let inv = Q::one() / &m[col][col];
+        for x in m[col].iter_mut().skip(col) {
+            *x = &*x * &inv;
+        }
+        rhs[col] = &rhs[col] * &inv;
+        let pivot_row = m[col].clone();
+        for r in 0..n {
+            if r != col && !m[r][col].is_zero() {
+                let factor = m[r][col].clone();
+                for (x, y) in m[r].iter_mut().zip(&pivot_row).skip(col) {
+                    *x -= &factor * y;
+                }
+                let d = &factor * &rhs[col];
+                rhs[r] -= d;
+            }
+        }
+    }
+    Some(rhs)
+}
+
+fn better(current: Option<u64>, candidate: u64, wins: impl Fn(u64, u64) -> bool) -> bool {
+    match current {
+        None => true,
+        Some(c) => wins(candidate, c),
+    }
+}
+
+/// The graph of segments: which node a leaf leads to, and what can be reached.
+impl Exploration {
+    pub(super) fn leaf_target(&self, leaf: &Leaf) -> Option<usize> {
+        match leaf.ending {
+            Ending::Node(n) => Some(n),
+            Ending::Restart => Some(0),
+            _ => None,
+        }
+    }
+
+    fn positive(&self, leaf: &Leaf) -> bool {
+        leaf.mass.iter().any(|x| !x.is_zero())
+    }
+
+    /// Nodes reachable from the start along leaves with positive probability.
+    fn reachable(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![0];
+        seen[0] = true;
+        while let Some(x) = stack.pop() {
+            for leaf in self
+                .leaves
+                .iter()
+                .filter(|l| l.node == x && self.positive(l))
+            {
+                if let Some(y) = self.leaf_target(leaf) {
+                    if !seen[y] {
+                        seen[y] = true;
+                        stack.push(y);
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// `reach[x][y]`: `y` reachable from `x` in one or more steps.
+    pub(super) fn closure(&self) -> Vec<Vec<bool>> {
+        let n = self.nodes.len();
+        let mut reach = vec![vec![false; n]; n];
+        for leaf in self.leaves.iter().filter(|l| self.positive(l)) {
+            if let Some(y) = self.leaf_target(leaf) {
+                reach[leaf.node][y] = true;
+            }
+        }
+        for k in 0..n {
+            for i in 0..n {
+                if reach[i][k] {
+                    let via = reach[k].clone();
+                    for (r, v) in reach[i].iter_mut().zip(via) {
+                        *r |= v;
+                    }
+                }
+            }
+        }
+        reach
+    }
+
+    /// Whether some non-committed ending is reachable.
+    pub fn has_open_ending(&self) -> bool {
+        let reach = self.reachable();
+        self.leaves
+            .iter()
+            .any(|l| l.ending == Ending::Open && reach[l.node] && self.positive(l))
+    }
+
+    /// Whether inputs `i` and `j` must look alike.
+    pub(super) fn alike(&self, committed: bool, i: usize, j: usize) -> bool {
+        committed || self.outputs[i] == self.outputs[j]
+    }
+}
+
+/// Shuffles: the exact expectation and the bounds.
+impl Exploration {
+    /// The exact expected number of shuffles per input (`None` where the protocol may not
+    /// terminate).
+    pub fn expected_shuffles(&self) -> Vec<Option<Q>> {
+        let n = self.nodes.len();
+        (0..self.inputs.len())
+            .map(|i| {
+                let mut m = vec![vec![Q::zero(); n]; n];
+                let mut rhs = vec![Q::zero(); n];
+                for (x, row) in m.iter_mut().enumerate() {
+                    row[x] = Q::one();
+                }
+                for leaf in &self.leaves {
+                    let p = &leaf.mass[i];
+                    if p.is_zero() {
+                        continue;
+                    }
+                    rhs[leaf.node] += p * Q::from_integer(BigInt::from(leaf.shuffles));
+                    if let Some(y) = self.leaf_target(leaf) {
+                        m[leaf.node][y] -= p;
+                    }
+                }
+                solve(m, rhs).map(|x| x[0].clone())
+            })
+            .collect()
+    }
+
+    /// Fewest and most shuffles of a run (`max` is `None` when unbounded).
+    fn shuffle_bounds(&self) -> (Option<u64>, Option<u64>) {
+        let n = self.nodes.len();
+        let reachable = self.reachable();
+        let reach = self.closure();
+        let live: Vec<&Leaf> = self
+            .leaves
+            .iter()
+            .filter(|l| reachable[l.node] && self.positive(l))
+            .collect();
+        // Min: Bellman–Ford over non-negative weights.
+        let mut min: Vec<Option<u64>> = vec![None; n];
+        for _ in 0..=n {
+            for leaf in &live {
+                let cand = match (&leaf.ending, self.leaf_target(leaf)) {
+                    (Ending::Stuck(_), _) => None,
+                    (_, None) => Some(leaf.shuffles),
+                    (_, Some(y)) => min[y].map(|m| m + leaf.shuffles),
+                };
+                if let Some(c) = cand {
+                    if better(min[leaf.node], c, |a, b| a < b) {
+                        min[leaf.node] = Some(c);
+                    }
+                }
+            }
+        }
+        // Max: unbounded when a cycle edge shuffles.
+        let unbounded = live.iter().any(|l| {
+            self.leaf_target(l)
+                .is_some_and(|y| reach[y][l.node] && l.shuffles > 0)
+        });
+        if unbounded {
+            return (min[0], None);
+        }
+        let mut max: Vec<Option<u64>> = vec![None; n];
+        for _ in 0..=n {
+            for leaf in &live {
+                let cand = match self.leaf_target(leaf) {
+                    None => Some(leaf.shuffles),
+                    Some(y) => max[y].map(|m| m + leaf.shuffles),
+                };
+                if let Some(c) = cand {
+                    if better(max[leaf.node], c, |a, b| a > b) {
+                        max[leaf.node] = Some(c);
+                    }
+                }
+            }
+        }
+        (min[0], max[0])
+    }
+}
+
+/// Security, checked per observation.
+impl Exploration {
+    /// The strongest security level that holds, with the leak defects that rule out perfect
+    /// security.
+    fn security_level(&self, reachable: &[bool], committed: bool) -> (Security, Vec<Defect>) {
+        let k = self.inputs.len();
+        let mut defects = Vec::new();
+        let mut perfect = true;
+        let mut input_poss = true;
+        let mut output_poss = committed;
+        let mut leaks = 0usize;
+        let values_present: Vec<bool> = [false, true]
+            .iter()
+            .map(|&o| self.outputs.contains(&o))
+            .collect();
+        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
+            let mut reported = false;
+            for i in 0..k {
+                for j in (i + 1)..k {
+                    if !self.alike(committed, i, j) {
+                        continue;
+                    }
+                    let (a, b) = (&rec.mass[i], &rec.mass[j]);
+                    if a != b {
+                        perfect = false;
+                        if !reported {
+                            reported = true;
+                            leaks += 1;
+                            if leaks <= 8 {
+                                defects.push(Defect::Leak {
+                                    span: rec.span,
+                                    result_basis: rec.result_basis,
+                                    observation: rec.observation.clone(),
+                                    inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
+                                    probabilities: (a.clone(), b.clone()),
+                                });
+                            }
+                        }
+                    }
+                    if a.is_zero() != b.is_zero() {
+                        input_poss = false;
+                    }
+                }
+            }
+            if committed && rec.mass.iter().any(|x| !x.is_zero()) {
+                for (o, &present) in values_present.iter().enumerate() {
+                    if present
+                        && !(0..k)
+                            .any(|j| usize::from(self.outputs[j]) == o && !rec.mass[j].is_zero())
+                    {
+                        output_poss = false;
+                    }
+                }
+            }
+        }
+        if leaks > 8 {
+            defects.push(Defect::MoreLeaks(leaks - 8));
+        }
+        let level = if perfect {
+            Security::Perfect
+        } else if input_poss {
+            Security::InputPossibilistic
+        } else if output_poss {
+            Security::OutputPossibilistic
+        } else {
+            Security::Insecure
+        };
+        (level, defects)
+    }
+
+    /// Whether the protocol is perfectly secure (the security check of
+    /// [`Exploration::summarize`] alone).
+    pub fn is_perfect(&self) -> bool {
+        let reachable = self.reachable();
+        let committed = !self.has_open_ending();
+        self.security_level(&reachable, committed).0 == Security::Perfect
+    }
+
+    /// Non-committed endings whose view does not determine the output.
+    fn undetermined_views(&self, reachable: &[bool]) -> Vec<Defect> {
+        let k = self.inputs.len();
+        let inputs_with = |leaf: &Leaf, out: bool| -> Vec<String> {
+            (0..k)
+                .filter(|&i| !leaf.mass[i].is_zero() && self.outputs[i] == out)
+                .map(|i| self.inputs[i].clone())
+                .collect()
+        };
+        let mut out = Vec::new();
+        for leaf in &self.leaves {
+            if leaf.ending != Ending::Open || !reachable[leaf.node] {
+                continue;
+            }
+            let (zeros, ones) = (inputs_with(leaf, false), inputs_with(leaf, true));
+            if !zeros.is_empty() && !ones.is_empty() {
+                let prefix = if leaf.node == 0 {
+                    String::new()
+                } else {
+                    format!("(from label {}) ", self.nodes[leaf.node].name)
+                };
+                out.push(Defect::ViewDoesNotDetermineOutput {
+                    view: format!("{prefix}{}", render_view(&leaf.view)),
+                    zeros,
+                    ones,
+                });
+            }
+        }
+        out
+    }
+
+    /// The runtime class of the reachable segment graph.
+    fn runtime(&self, reachable: &[bool]) -> Runtime {
+        let reach = self.closure();
+        let cyclic = (0..self.nodes.len()).any(|x| reachable[x] && reach[x][x]);
+        let restarts = self
+            .leaves
+            .iter()
+            .any(|l| l.ending == Ending::Restart && reachable[l.node] && self.positive(l));
+        match (cyclic, restarts) {
+            (false, _) => Runtime::Finite,
+            (true, true) => Runtime::LasVegasRestart,
+            (true, false) => Runtime::LasVegas,
+        }
+    }
+
+    /// Per-branch probabilities `Pr[observation | reached the turn]`.
+    fn branch_probabilities(&self, reachable: &[bool]) -> Vec<BranchProbability> {
+        self.turns
+            .iter()
+            .filter(|r| reachable[r.node])
+            .map(|r| BranchProbability {
+                node: self.nodes[r.node].name.clone(),
+                span: r.span,
+                after: r.before.clone(),
+                observation: r.observation.clone(),
+                probability: r
+                    .prior
+                    .iter()
+                    .zip(&r.mass)
+                    .map(|(p, m)| (!p.is_zero()).then(|| m / p))
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Summarises the exploration into the verdict.
+    pub fn summarize(&self) -> Result<Analysis, super::AnalysisError> {
+        let dist = self.view_distribution()?;
+        Ok(self.summarize_with(dist.as_ref()))
+    }
+
+    /// Summarises the exploration, given its view distribution (`None` for looping protocols).
+    pub fn summarize_with(&self, views: Option<&ViewDistribution>) -> Analysis {
+        let reachable = self.reachable();
+        let mut defects = self.defects.clone();
+        let mut notes = Vec::new();
+        let committed = !self.has_open_ending();
+        defects.extend(self.undetermined_views(&reachable));
+
+        let expected = self.expected_shuffles();
+        for (i, e) in expected.iter().enumerate() {
+            if e.is_none() {
+                defects.push(Defect::NeverTerminates {
+                    input: self.inputs[i].clone(),
+                });
+            }
+        }
+        let expected_max = if expected.iter().all(Option::is_some) {
+            let vals: Vec<&Q> = expected.iter().flatten().collect();
+            if vals.windows(2).any(|w| w[0] != w[1]) {
+                notes.push(Note::ExpectedShufflesDependOnInput);
+            }
+            vals.into_iter().max().cloned()
+        } else {
+            None
+        };
+        let (min_shuffles, max_shuffles) = self.shuffle_bounds();
+
+        let (security, leak_defects) = self.security_level(&reachable, committed);
+        defects.extend(leak_defects);
+        if !committed {
+            notes.push(Note::NonCommitted);
+        }
+        let leak = self.leak_measures(views, committed, security == Security::Perfect);
+        notes.extend(leak.notes);
+        let correct = !defects.iter().any(Defect::breaks_correctness);
+        if self.bottom_sequences > 0 {
+            notes.push(Note::BottomSequences(self.bottom_sequences));
+        }
+        Analysis {
+            name: self.name.clone(),
+            function: self.function.clone(),
+            cards: self.cards,
+            inputs: self.inputs.clone(),
+            correct,
+            security,
+            committed,
+            runtime: self.runtime(&reachable),
+            expected_shuffles: expected_max,
+            expected_shuffles_per_input: expected,
+            min_shuffles,
+            max_shuffles,
+            tv_distance: leak.tv,
+            tv_worst: leak.worst,
+            mutual_information_bits: leak.mutual_information,
+            leak_beyond_output_bits: leak.beyond_output,
+            tv_from_uniform_shuffles: None,
+            bottom_sequences: self.bottom_sequences,
+            branches: self.branch_probabilities(&reachable),
+            defects,
+            notes,
+        }
+    }
+}

@@ -1,0 +1,646 @@
+//! The exact semantics: the interpreter ([`crate::interpret`]) walks the protocol, and each
+//! action acts on the KWH state of the path ([`super::state`]). The walk records what the
+//! verdict and the leak measures need: the leaves of every segment, every (turn, observation)
+//! reached with its per-input masses, the defects met on the way and, on request, the state
+//! tree.
+
+use facedown_core::{Perm, Symbol};
+use num_traits::{One, Zero};
+
+use super::defect::Defect;
+use super::state::{times, State};
+use super::{AnalysisError, AnalysisOptions};
+use crate::distribution::Distribution;
+use crate::interpret::{Branching, Entry, Flow, Semantics};
+use crate::model::{decode_bit, Observation, Span, Q};
+use crate::print::glyphs;
+use crate::protocol::{LabelId, Protocol, Sequence, Site};
+
+/// How a path ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A committed `result` (the action's span).
+    Result(Span),
+    /// The protocol ran out of actions: a non-committed ending.
+    Open,
+    /// Went to node (index into [`Exploration::nodes`]) by `goto` or by falling through a label.
+    Node(usize),
+    /// `restart`: back to the start node.
+    Restart,
+    /// An observation without a branch.
+    Stuck(Span),
+}
+
+/// A path through one segment.
+#[derive(Clone, Debug)]
+pub struct Leaf {
+    /// The node the segment starts at.
+    pub node: usize,
+    /// What was seen along the path.
+    pub view: Vec<Observation>,
+    /// Per input, the probability of this path from the node.
+    pub mass: Vec<Q>,
+    /// Shuffles executed along the path.
+    pub shuffles: u64,
+    /// How it ends.
+    pub ending: Ending,
+}
+
+/// One observation of one turn, reached along one path of a segment.
+#[derive(Clone, Debug)]
+pub struct TurnRecord {
+    /// The segment's node.
+    pub node: usize,
+    /// The turn.
+    pub span: Span,
+    /// What was seen before, in this segment.
+    pub before: Vec<Observation>,
+    /// The observation.
+    pub observation: Vec<Symbol>,
+    /// Per input, the probability of reaching the turn (from the node).
+    pub prior: Vec<Q>,
+    /// Per input, the probability of reaching the turn and seeing the observation.
+    pub mass: Vec<Q>,
+    /// Whether this is no turn but the basis of a `result` on numbered cards, split off as an
+    /// observation because it varies within the state (see the [module docs](super)); the
+    /// observation is then the bases of the result's pairs, lower card first.
+    pub result_basis: bool,
+}
+
+/// A node of the segment graph: the start or a label, with the state recorded there.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// `start` or the label's name.
+    pub name: String,
+    /// The state at the node.
+    pub state: State,
+    /// The node's vertex in the state tree, when recorded.
+    pub tree_vertex: Option<usize>,
+}
+
+/// A vertex of the recorded state tree.
+#[derive(Clone, Debug)]
+pub struct TreeVertex {
+    /// The state after the incoming edge's action.
+    pub state: State,
+    /// Per input, the probability of reaching this vertex from its segment's node.
+    pub mass: Vec<Q>,
+    /// What the vertex is (`start`, `label L`, `result 5 6`, `end`, …).
+    pub kind: String,
+}
+
+/// An edge of the recorded state tree.
+#[derive(Clone, Debug)]
+pub struct TreeEdge {
+    /// Source vertex.
+    pub from: usize,
+    /// Target vertex.
+    pub to: usize,
+    /// The action (and observation) that leads from `from` to `to`.
+    pub label: String,
+}
+
+/// The KWH state tree as a graph (loops are edges back to label vertices).
+#[derive(Clone, Debug, Default)]
+pub struct StateTree {
+    /// Vertices.
+    pub vertices: Vec<TreeVertex>,
+    /// Edges.
+    pub edges: Vec<TreeEdge>,
+}
+
+/// Everything the exploration found, before it is summarised into an [`super::Analysis`].
+#[derive(Clone, Debug)]
+pub struct Exploration {
+    /// The protocol's name.
+    pub name: String,
+    /// The function, as written.
+    pub function: crate::model::Function,
+    /// Number of cards.
+    pub cards: usize,
+    /// The input assignments as bit strings, first input first (`00`, `01`, …).
+    pub inputs: Vec<String>,
+    /// `f(input)` per input.
+    pub outputs: Vec<bool>,
+    /// The segment graph's nodes; node 0 is the start.
+    pub nodes: Vec<Node>,
+    /// Every path of every segment.
+    pub leaves: Vec<Leaf>,
+    /// Every (turn, observation) reached.
+    pub turns: Vec<TurnRecord>,
+    /// Defects found while exploring.
+    pub defects: Vec<Defect>,
+    /// Number of ⊥ sequences over all states explored.
+    pub bottom_sequences: usize,
+    /// The state tree, when [`AnalysisOptions::record_tree`] was set.
+    pub tree: Option<StateTree>,
+    pub(super) max_views: usize,
+}
+
+/// Explores a protocol: walks every segment and records what it finds.
+pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploration, AnalysisError> {
+    let k = protocol.input_count();
+    let mut exact = Exact {
+        protocol,
+        k,
+        opts,
+        nodes: Vec::new(),
+        node_of: vec![None; protocol.labels().len()],
+        leaves: Vec::new(),
+        turns: Vec::new(),
+        defects: Vec::new(),
+        bottom: 0,
+        tree: opts.record_tree.then(StateTree::default),
+        pending: Vec::new(),
+        bases: Vec::new(),
+    };
+    let start = State::start(
+        &(0..k)
+            .map(|i| protocol.start_row(i).clone())
+            .collect::<Vec<_>>(),
+    );
+    let vertex = exact.add_vertex(&start, &vec![Q::one(); k], "start".to_owned());
+    exact.nodes.push(Node {
+        name: "start".to_owned(),
+        state: start,
+        tree_vertex: vertex,
+    });
+    exact.pending.push((0, Entry::Start));
+    while let Some((node, entry)) = exact.pending.pop() {
+        let state = exact.nodes[node].state.clone();
+        let mass = state
+            .column_sums(k)
+            .iter()
+            .map(|s| if s.is_zero() { Q::zero() } else { Q::one() })
+            .collect();
+        let path = Path {
+            node,
+            state,
+            view: Vec::new(),
+            mass,
+            shuffles: 0,
+            vertex: exact.nodes[node].tree_vertex,
+            followed: None,
+        };
+        protocol.interpret(&mut exact, entry, path)?;
+    }
+    exact.basis_defects();
+    Ok(Exploration {
+        name: protocol.name().to_owned(),
+        function: protocol.function().clone(),
+        cards: protocol.cards(),
+        inputs: protocol.input_labels().to_vec(),
+        outputs: protocol.outputs().to_vec(),
+        nodes: exact.nodes,
+        leaves: exact.leaves,
+        turns: exact.turns,
+        defects: exact.defects,
+        bottom_sequences: exact.bottom,
+        tree: exact.tree,
+        max_views: opts.max_views,
+    })
+}
+
+/// One path of the exact walk.
+pub(crate) struct Path {
+    node: usize,
+    state: State,
+    view: Vec<Observation>,
+    mass: Vec<Q>,
+    shuffles: u64,
+    vertex: Option<usize>,
+    /// For a path just made by a turn: its record and its tree edge's label, kept until the
+    /// interpreter follows it (so that records come in the order the paths are explored).
+    followed: Option<(TurnRecord, String)>,
+}
+
+/// The bases a `result` pair met over every arrival at the action.
+struct ResultBases {
+    action: usize,
+    span: Span,
+    pair: (usize, usize),
+    seen: Vec<[Symbol; 2]>,
+}
+
+/// The exact semantics and what it has recorded so far.
+struct Exact<'p> {
+    protocol: &'p Protocol,
+    k: usize,
+    opts: &'p AnalysisOptions,
+    nodes: Vec<Node>,
+    node_of: Vec<Option<usize>>,
+    leaves: Vec<Leaf>,
+    turns: Vec<TurnRecord>,
+    defects: Vec<Defect>,
+    bottom: usize,
+    tree: Option<StateTree>,
+    /// Segments still to explore (a stack).
+    pending: Vec<(usize, Entry)>,
+    /// Per `result` action and pair: the bases met over every arrival, in order of first
+    /// arrival (the standard-deck basis rule).
+    bases: Vec<ResultBases>,
+}
+
+/// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
+/// output, \[KSK19\]).
+fn basis_of(s: &[Symbol], a: usize, b: usize) -> [Symbol; 2] {
+    let (x, y) = (s[a], s[b]);
+    if x <= y {
+        [x, y]
+    } else {
+        [y, x]
+    }
+}
+
+impl Exact<'_> {
+    fn add_vertex(&mut self, state: &State, mass: &[Q], kind: String) -> Option<usize> {
+        let tree = self.tree.as_mut()?;
+        tree.vertices.push(TreeVertex {
+            state: state.clone(),
+            mass: mass.to_vec(),
+            kind,
+        });
+        Some(tree.vertices.len() - 1)
+    }
+
+    fn add_edge(&mut self, from: Option<usize>, to: Option<usize>, label: String) {
+        if let (Some(tree), Some(from), Some(to)) = (self.tree.as_mut(), from, to) {
+            tree.edges.push(TreeEdge { from, to, label });
+        }
+    }
+
+    fn step_vertex(&mut self, path: &mut Path, label: impl FnOnce() -> String, kind: &str) {
+        if self.tree.is_some() {
+            let v = self.add_vertex(&path.state, &path.mass, kind.to_owned());
+            self.add_edge(path.vertex, v, label());
+            path.vertex = v;
+        }
+    }
+
+    fn leaf(&mut self, path: Path, ending: Ending) -> Result<(), AnalysisError> {
+        if self.leaves.len() >= self.opts.max_paths {
+            return Err(AnalysisError::TooManyPaths(self.opts.max_paths));
+        }
+        self.leaves.push(Leaf {
+            node: path.node,
+            view: path.view,
+            mass: path.mass,
+            shuffles: path.shuffles,
+            ending,
+        });
+        Ok(())
+    }
+
+    /// Arrival at a label with the path's state: record it, or compare it with the state
+    /// recorded there (loop consistency); returns the node.
+    fn arrive(&mut self, site: Site, label: LabelId, path: &Path, how: String) -> usize {
+        let name = self.protocol.label_name(label).to_owned();
+        if let Some(node) = self.node_of[label.index()] {
+            let recorded = &self.nodes[node].state;
+            let sums = path.state.column_sums(self.k);
+            let rec_sums = recorded.column_sums(self.k);
+            let differs = (0..self.k).find(|&i| {
+                !sums[i].is_zero()
+                    && (rec_sums[i].is_zero() || path.state.column(i) != recorded.column(i))
+            });
+            if let Some(i) = differs {
+                self.defects.push(Defect::LoopInconsistent {
+                    span: site.span,
+                    label: name,
+                    input: self.protocol.input_labels()[i].clone(),
+                });
+            }
+            let to = self.nodes[node].tree_vertex;
+            self.add_edge(path.vertex, to, how);
+            node
+        } else {
+            let node = self.nodes.len();
+            let vertex = self.add_vertex(
+                &path.state,
+                &vec![Q::one(); self.k],
+                format!("label {name}"),
+            );
+            self.add_edge(path.vertex, vertex, how);
+            self.nodes.push(Node {
+                name,
+                state: path.state.clone(),
+                tree_vertex: vertex,
+            });
+            self.node_of[label.index()] = Some(node);
+            self.pending.push((node, Entry::After(label)));
+            node
+        }
+    }
+
+    /// Every committed result must decode to `f(i)` on every sequence input `i` can reach.
+    fn check_results(&mut self, span: Span, pairs: &[(usize, usize)], state: &State) {
+        let outputs = self.protocol.outputs();
+        for (s, v) in &state.entries {
+            for (i, x) in v.iter().enumerate() {
+                if x.is_zero() {
+                    continue;
+                }
+                for &(a, b) in pairs {
+                    if decode_bit([s[a], s[b]]) != Some(outputs[i]) {
+                        let d = Defect::WrongResult {
+                            span,
+                            input: self.protocol.input_labels()[i].clone(),
+                            sequence: s.clone(),
+                            pair: (a + 1, b + 1),
+                        };
+                        if self.defects.len() < 64 && !self.defects.contains(&d) {
+                            self.defects.push(d);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records the bases of a result's pairs over this arrival (the basis rule).
+    fn record_bases(&mut self, site: Site, pairs: &[(usize, usize)], state: &State) {
+        for &pair in pairs {
+            let idx = match self
+                .bases
+                .iter()
+                .position(|r| r.action == site.index && r.pair == pair)
+            {
+                Some(idx) => idx,
+                None => {
+                    self.bases.push(ResultBases {
+                        action: site.index,
+                        span: site.span,
+                        pair,
+                        seen: Vec::new(),
+                    });
+                    self.bases.len() - 1
+                }
+            };
+            for s in state.entries.keys() {
+                let b = basis_of(s, pair.0, pair.1);
+                if !self.bases[idx].seen.contains(&b) {
+                    self.bases[idx].seen.push(b);
+                }
+            }
+        }
+    }
+
+    /// Ends a path at `result`. When the basis of a pair on numbered cards varies *within*
+    /// this state, the path is split by the bases as if they were an observation of the
+    /// `result` (they become visible when the output is opened or used), so that the security
+    /// check and the leak measures see what the basis reveals. A basis that is the same
+    /// throughout the state is a function of the view and reveals nothing more, so such paths
+    /// are left whole.
+    fn result_leaves(
+        &mut self,
+        site: Site,
+        pairs: &[(usize, usize)],
+        path: Path,
+    ) -> Result<(), AnalysisError> {
+        self.record_bases(site, pairs, &path.state);
+        let numbered: Vec<(usize, usize)> = pairs
+            .iter()
+            .copied()
+            .filter(|&(a, b)| {
+                path.state
+                    .entries
+                    .keys()
+                    .any(|s| matches!(s[a], Symbol::Card(_)) || matches!(s[b], Symbol::Card(_)))
+            })
+            .collect();
+        let key_of = |s: &Sequence| -> Vec<Symbol> {
+            numbered
+                .iter()
+                .flat_map(|&(a, b)| basis_of(s, a, b))
+                .collect()
+        };
+        let mut keys = path.state.entries.keys().map(key_of);
+        let first = keys.next();
+        if keys.all(|k| Some(k) == first) {
+            // One basis throughout (or no pair on numbered cards): nothing to split.
+            return self.leaf(path, Ending::Result(site.span));
+        }
+        for (basis, sub) in path.state.split_by(key_of) {
+            let mass = times(&path.mass, &sub.column_sums(self.k));
+            self.turns.push(TurnRecord {
+                node: path.node,
+                span: site.span,
+                before: path.view.clone(),
+                observation: basis.clone(),
+                prior: path.mass.clone(),
+                mass: mass.clone(),
+                result_basis: true,
+            });
+            let mut view = path.view.clone();
+            view.push(Observation {
+                span: site.span,
+                symbols: basis,
+            });
+            let child = Path {
+                node: path.node,
+                state: State::default(),
+                view,
+                mass,
+                shuffles: path.shuffles,
+                vertex: path.vertex,
+                followed: None,
+            };
+            self.leaf(child, Ending::Result(site.span))?;
+        }
+        Ok(())
+    }
+
+    /// A result pair on numbered cards whose basis varied over the arrivals is a defect.
+    fn basis_defects(&mut self) {
+        for rb in &self.bases {
+            let numbered = rb
+                .seen
+                .iter()
+                .any(|b| b.iter().any(|s| matches!(s, Symbol::Card(_))));
+            if let (true, [first, second, ..]) = (numbered, rb.seen.as_slice()) {
+                self.defects.push(Defect::ResultBasisVaries {
+                    span: rb.span,
+                    pair: (rb.pair.0 + 1, rb.pair.1 + 1),
+                    bases: (*first, *second),
+                });
+            }
+        }
+    }
+}
+
+impl Semantics for Exact<'_> {
+    type Path = Path;
+    type Error = AnalysisError;
+
+    fn permute(&mut self, _site: Site, perm: &Perm, path: &mut Path) -> Result<(), AnalysisError> {
+        path.state = path.state.permute(perm);
+        self.step_vertex(path, || format!("perm {perm}"), "");
+        Ok(())
+    }
+
+    fn shuffle(
+        &mut self,
+        site: Site,
+        shuffle: &Distribution,
+        path: &mut Path,
+    ) -> Result<(), AnalysisError> {
+        let sequences = path.state.entries.len();
+        let work = shuffle.len().saturating_mul(sequences);
+        if work > self.opts.max_shuffle_work {
+            return Err(AnalysisError::TooMuchWork {
+                span: site.span,
+                perms: shuffle.len(),
+                sequences,
+                limit: self.opts.max_shuffle_work,
+            });
+        }
+        path.state = path.state.shuffle(shuffle.support());
+        if path.state.entries.len() > self.opts.max_sequences {
+            return Err(AnalysisError::TooManySequences {
+                span: site.span,
+                limit: self.opts.max_sequences,
+            });
+        }
+        path.shuffles += 1;
+        self.bottom += path.state.bottom_sequences(self.protocol.outputs()).len();
+        self.step_vertex(path, || format!("shuffle ({} perms)", shuffle.len()), "");
+        Ok(())
+    }
+
+    fn turn(
+        &mut self,
+        site: Site,
+        positions: &[usize],
+        path: Path,
+    ) -> Result<Vec<(Vec<Symbol>, Path)>, AnalysisError> {
+        let turned = positions
+            .iter()
+            .map(|p| (p + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let children = path
+            .state
+            .split(positions)
+            .into_iter()
+            .map(|(obs, mut sub)| {
+                let sums = sub.column_sums(self.k);
+                let mass = times(&path.mass, &sums);
+                sub.normalize(&sums);
+                let record = TurnRecord {
+                    node: path.node,
+                    span: site.span,
+                    before: path.view.clone(),
+                    observation: obs.clone(),
+                    prior: path.mass.clone(),
+                    mass: mass.clone(),
+                    result_basis: false,
+                };
+                let mut view = path.view.clone();
+                view.push(Observation {
+                    span: site.span,
+                    symbols: obs.clone(),
+                });
+                let edge = format!("turn {turned} → {}", glyphs(&obs));
+                let child = Path {
+                    node: path.node,
+                    state: sub,
+                    view,
+                    mass,
+                    shuffles: path.shuffles,
+                    vertex: path.vertex,
+                    followed: Some((record, edge)),
+                };
+                (obs, child)
+            });
+        Ok(children.collect())
+    }
+
+    fn observed(
+        &mut self,
+        _site: Site,
+        _observation: &[Symbol],
+        _branching: Branching,
+        path: &mut Path,
+    ) -> Result<(), AnalysisError> {
+        if let Some((record, edge)) = path.followed.take() {
+            self.turns.push(record);
+            self.step_vertex(path, || edge, "");
+        }
+        Ok(())
+    }
+
+    fn stuck(
+        &mut self,
+        site: Site,
+        observation: &[Symbol],
+        path: Path,
+    ) -> Result<(), AnalysisError> {
+        self.defects.push(Defect::MissingBranch {
+            span: site.span,
+            observation: observation.to_vec(),
+        });
+        self.leaf(path, Ending::Stuck(site.span))
+    }
+
+    fn result(
+        &mut self,
+        site: Site,
+        pairs: &[(usize, usize)],
+        mut path: Path,
+    ) -> Result<(), AnalysisError> {
+        self.check_results(site.span, pairs, &path.state);
+        let label = || {
+            let pairs: Vec<String> = pairs
+                .iter()
+                .map(|(a, b)| format!("{} {}", a + 1, b + 1))
+                .collect();
+            format!("result {}", pairs.join(", "))
+        };
+        self.step_vertex(&mut path, label, "result");
+        self.result_leaves(site, pairs, path)
+    }
+
+    fn end(&mut self, mut path: Path) -> Result<(), AnalysisError> {
+        self.step_vertex(&mut path, || "end".to_owned(), "end (non-committed)");
+        self.leaf(path, Ending::Open)
+    }
+
+    fn label(
+        &mut self,
+        site: Site,
+        label: LabelId,
+        path: &mut Path,
+    ) -> Result<Flow, AnalysisError> {
+        let node = self.arrive(site, label, path, "↓".to_owned());
+        self.end_at(path, Ending::Node(node))
+    }
+
+    fn goto(&mut self, site: Site, label: LabelId, path: &mut Path) -> Result<Flow, AnalysisError> {
+        let how = format!("goto {}", self.protocol.label_name(label));
+        let node = self.arrive(site, label, path, how);
+        self.end_at(path, Ending::Node(node))
+    }
+
+    fn restart(&mut self, _site: Site, path: &mut Path) -> Result<Flow, AnalysisError> {
+        let to = self.nodes[0].tree_vertex;
+        self.add_edge(path.vertex, to, "restart".to_owned());
+        self.end_at(path, Ending::Restart)
+    }
+}
+
+impl Exact<'_> {
+    /// Ends the path at a node (the interpreter keeps the path; the leaf takes its record).
+    fn end_at(&mut self, path: &mut Path, ending: Ending) -> Result<Flow, AnalysisError> {
+        let taken = Path {
+            node: path.node,
+            state: State::default(),
+            view: std::mem::take(&mut path.view),
+            mass: std::mem::take(&mut path.mass),
+            shuffles: path.shuffles,
+            vertex: path.vertex,
+            followed: None,
+        };
+        self.leaf(taken, ending)?;
+        Ok(Flow::Stop)
+    }
+}

@@ -1,0 +1,771 @@
+//! The validated protocol: a [`ProtocolParts`] description that has passed every check that
+//! does not need the state tree, built once and read by every backend.
+//!
+//! A [`Protocol`] can only be made by [`Protocol::new`] (the parser calls it too), so every
+//! protocol a backend sees is well-formed: positions in range and distinct, permutations of the
+//! right size, shuffle distributions that sum to 1, branches as long as their turn and never
+//! listed twice, labels defined once and every `goto` target defined, inputs declared, laid out
+//! and at most [`MAX_INPUTS`], a function that fits them, standard-deck commitments on two
+//! distinct numbered cards lower first. Its fields are private; [`Protocol::parts`] reads them
+//! and [`Protocol::into_parts`] gives them back for a modified copy, which is validated again.
+//!
+//! Validation also compiles the action tree into the form the [interpreter](crate::interpret)
+//! walks: every action gets an index (its [`Site`]), every block (the body and each branch) a
+//! contiguous range of them, every shuffle its exact [`Distribution`], every label its
+//! continuation. What is derived once here — the per-input starting rows and outputs — the
+//! backends no longer recompute.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use facedown_core::Symbol;
+
+use crate::claim::Claim;
+use crate::distribution::Distribution;
+use crate::model::{
+    encode_bit, encode_bit_on, input_bits, Action, ActionKind, CommitmentCardsError, Function,
+    LayoutItem, Shuffle, ShuffleError, Span,
+};
+use crate::print::describe;
+
+/// The largest number of cards a protocol may have (the limit of [`facedown_core::Perm`]).
+pub const MAX_CARDS: usize = 1 << 16;
+
+/// The largest number of inputs a protocol may declare (a truth table has `2^inputs` entries).
+pub const MAX_INPUTS: usize = 16;
+
+/// The deepest nesting of branching turns (so that no protocol can exhaust the stack of the
+/// parser, the printer or the interpreter).
+pub const MAX_NESTING: usize = 200;
+
+/// A row of cards, left to right.
+pub type Sequence = Vec<Symbol>;
+
+/// A protocol as written, not yet checked: what the parser reads and what code builds. Turn it
+/// into a [`Protocol`] with [`Protocol::new`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProtocolParts {
+    /// The name from `protocol NAME` (one word).
+    pub name: String,
+    /// The input commitments, in the order the function takes them.
+    pub inputs: Vec<String>,
+    /// The function computed.
+    pub function: Function,
+    /// The starting row.
+    pub layout: Vec<LayoutItem>,
+    /// The top-level actions.
+    pub body: Vec<Action>,
+    /// What the author says the protocol achieves (the `claim` line), if anything.
+    pub claim: Option<Claim>,
+}
+
+/// Why a [`ProtocolParts`] is no protocol. Positions in messages are 1-indexed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProtocolError {
+    /// The name is empty or not one word of the format.
+    #[error("`{0}` is not a protocol name (one word, no spaces or punctuation)")]
+    Name(String),
+    /// No input is declared.
+    #[error("a protocol needs at least one input")]
+    NoInputs,
+    /// An input name that is not an identifier.
+    #[error("`{0}` is not a valid input name")]
+    InputName(String),
+    /// An input declared twice.
+    #[error("input `{0}` is declared twice")]
+    DuplicateInput(String),
+    /// More inputs than [`MAX_INPUTS`].
+    #[error("{0} inputs, at most {MAX_INPUTS} are supported")]
+    TooManyInputs(usize),
+    /// The function does not fit the inputs.
+    #[error("function: {0}")]
+    Function(String),
+    /// The layout names an input that is not declared.
+    #[error("the layout uses input `{0}`, which is not declared")]
+    UndeclaredInput(String),
+    /// A declared input is not laid out.
+    #[error("input `{0}` is declared but not laid out")]
+    InputNotLaidOut(String),
+    /// The two cards of a standard-deck commitment are no commitment.
+    #[error("`{item}`: {source}")]
+    CommitmentCards {
+        /// The layout item.
+        item: String,
+        /// What is wrong.
+        source: CommitmentCardsError,
+    },
+    /// A numbered card occurs twice in a layout with standard-deck commitments.
+    #[error("card `#{0}` is used twice in the layout; a standard deck has each card once")]
+    DuplicateCard(u16),
+    /// More cards than [`MAX_CARDS`].
+    #[error("the layout has {0} cards, at most {MAX_CARDS} are supported")]
+    TooManyCards(usize),
+    /// A permutation acts on a different number of cards than the protocol has.
+    #[error("{}: the permutation acts on {got} positions, the protocol has {cards} cards", at(*.span))]
+    PermSize {
+        /// Where it is written.
+        span: Span,
+        /// Its number of positions.
+        got: usize,
+        /// The protocol's number of cards.
+        cards: usize,
+    },
+    /// A shuffle has no valid distribution.
+    #[error("{}: {source}", at(*.span))]
+    Shuffle {
+        /// Where it is written.
+        span: Span,
+        /// What is wrong with it.
+        source: ShuffleError,
+    },
+    /// A turned or result position is outside the row.
+    #[error("{}: position {position} is not one of the {cards} cards", at(*.span))]
+    Position {
+        /// Where it is written.
+        span: Span,
+        /// The position, 1-indexed.
+        position: usize,
+        /// The protocol's number of cards.
+        cards: usize,
+    },
+    /// A position listed twice in one turn or result.
+    #[error("{}: position {position} is listed twice", at(*.span))]
+    RepeatedPosition {
+        /// Where it is written.
+        span: Span,
+        /// The position, 1-indexed.
+        position: usize,
+    },
+    /// Turned positions not in increasing order.
+    #[error("{}: turned positions must be listed in increasing order", at(*.span))]
+    TurnOrder {
+        /// The turn.
+        span: Span,
+    },
+    /// A branch's observation has a different length than the turn.
+    #[error("{}: the observation `{observation}` has {found} symbols, but {expected} cards are turned", at(*.span))]
+    ObservationLength {
+        /// The branch.
+        span: Span,
+        /// The observation.
+        observation: String,
+        /// Symbols given.
+        found: usize,
+        /// Cards turned.
+        expected: usize,
+    },
+    /// Two branches for the same observation.
+    #[error("{}: a second branch for the observation `{observation}`", at(*.span))]
+    DuplicateBranch {
+        /// The second branch.
+        span: Span,
+        /// The observation.
+        observation: String,
+    },
+    /// Branching turns nested deeper than [`MAX_NESTING`].
+    #[error("{}: branching turns are nested more than {MAX_NESTING} deep", at(*.span))]
+    TooDeep {
+        /// The turn too deep.
+        span: Span,
+    },
+    /// A label name that is not one word.
+    #[error("{}: `{label}` is not a label name (one word)", at(*.span))]
+    LabelName {
+        /// The label or goto.
+        span: Span,
+        /// The name.
+        label: String,
+    },
+    /// A label defined twice.
+    #[error("{}: label `{label}` is defined twice; labels are global", at(*.span))]
+    DuplicateLabel {
+        /// The second definition.
+        span: Span,
+        /// The label.
+        label: String,
+    },
+    /// A `goto` to a label that is defined nowhere.
+    #[error("{}: `goto {label}`: no label `{label}` is defined", at(*.span))]
+    UndefinedLabel {
+        /// The goto.
+        span: Span,
+        /// The label.
+        label: String,
+    },
+}
+
+impl ProtocolError {
+    /// Where the offending action is written, when the error is about one.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            ProtocolError::PermSize { span, .. }
+            | ProtocolError::Shuffle { span, .. }
+            | ProtocolError::Position { span, .. }
+            | ProtocolError::RepeatedPosition { span, .. }
+            | ProtocolError::TurnOrder { span }
+            | ProtocolError::ObservationLength { span, .. }
+            | ProtocolError::DuplicateBranch { span, .. }
+            | ProtocolError::TooDeep { span }
+            | ProtocolError::LabelName { span, .. }
+            | ProtocolError::DuplicateLabel { span, .. }
+            | ProtocolError::UndefinedLabel { span, .. } => Some(*span),
+            _ => None,
+        }
+    }
+}
+
+fn at(span: Span) -> String {
+    crate::print::source_position(span)
+}
+
+/// Where an action is: its index among the protocol's actions (in the order the validation
+/// numbers them) and where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Site {
+    /// The action's index, `0..Protocol::action_count()`.
+    pub index: usize,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// A label of the protocol, by its index in [`Protocol::labels`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LabelId(pub(crate) usize);
+
+impl LabelId {
+    /// The index in [`Protocol::labels`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// A block of the compiled program: the body (block 0) or a branch's body.
+pub(crate) type BlockId = usize;
+
+/// Where execution goes on: the open blocks, innermost last, each with the index of its next
+/// action.
+pub(crate) type Continuation = Vec<(BlockId, usize)>;
+
+/// One compiled action.
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    Perm(facedown_core::Perm),
+    Shuffle(Distribution),
+    Turn {
+        /// Sorted (the validation requires it).
+        positions: Vec<usize>,
+        /// The observation, the branch's span, and its block.
+        branches: Option<Vec<(Vec<Symbol>, Span, BlockId)>>,
+    },
+    Result(Vec<(usize, usize)>),
+    Label(LabelId),
+    Goto(LabelId),
+    Restart,
+}
+
+/// A compiled action with where it was written and how it reads.
+#[derive(Clone, Debug)]
+pub(crate) struct Instr {
+    pub(crate) op: Op,
+    pub(crate) span: Span,
+    pub(crate) text: String,
+}
+
+/// A label with the place execution goes on after it.
+#[derive(Clone, Debug)]
+pub(crate) struct LabelInfo {
+    pub(crate) name: String,
+    pub(crate) after: Continuation,
+}
+
+/// The action tree compiled for the interpreter.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Program {
+    pub(crate) instrs: Vec<Instr>,
+    /// Block → the indices of its actions, in order.
+    pub(crate) blocks: Vec<Vec<usize>>,
+    pub(crate) labels: Vec<LabelInfo>,
+}
+
+/// A well-formed protocol (see the [module docs](self)).
+#[derive(Clone, Debug)]
+pub struct Protocol {
+    parts: ProtocolParts,
+    cards: usize,
+    rows: Vec<Sequence>,
+    outputs: Vec<bool>,
+    input_labels: Vec<String>,
+    pub(crate) program: Program,
+}
+
+impl PartialEq for Protocol {
+    /// Two protocols are equal when they were written the same way (spans included; see
+    /// [`crate::print::same_up_to_spans`]).
+    fn eq(&self, other: &Protocol) -> bool {
+        self.parts == other.parts
+    }
+}
+
+impl Eq for Protocol {}
+
+impl Protocol {
+    /// Checks `parts` and compiles them.
+    pub fn new(parts: ProtocolParts) -> Result<Protocol, ProtocolError> {
+        let cards = check_header(&parts)?;
+        let (rows, outputs) = starting_rows(&parts)?;
+        let program = Compiler::compile(&parts.body, cards)?;
+        let k = parts.inputs.len();
+        Ok(Protocol {
+            input_labels: (0..1usize << k).map(|i| input_label(i, k)).collect(),
+            parts,
+            cards,
+            rows,
+            outputs,
+            program,
+        })
+    }
+
+    /// The protocol as written.
+    pub fn parts(&self) -> &ProtocolParts {
+        &self.parts
+    }
+
+    /// The protocol as written, to modify and validate again.
+    pub fn into_parts(self) -> ProtocolParts {
+        self.parts
+    }
+
+    /// The name from `protocol NAME`.
+    pub fn name(&self) -> &str {
+        &self.parts.name
+    }
+
+    /// The input commitments, in the order the function takes them.
+    pub fn inputs(&self) -> &[String] {
+        &self.parts.inputs
+    }
+
+    /// The function computed.
+    pub fn function(&self) -> &Function {
+        &self.parts.function
+    }
+
+    /// The starting row's items.
+    pub fn layout(&self) -> &[LayoutItem] {
+        &self.parts.layout
+    }
+
+    /// The top-level actions.
+    pub fn body(&self) -> &[Action] {
+        &self.parts.body
+    }
+
+    /// The author's claim, if the protocol states one.
+    pub fn claim(&self) -> Option<&Claim> {
+        self.parts.claim.as_ref()
+    }
+
+    /// The same protocol with another claim (no other check is needed).
+    pub fn with_claim(mut self, claim: Option<Claim>) -> Protocol {
+        self.parts.claim = claim;
+        self
+    }
+
+    /// The number of cards in the layout.
+    pub fn cards(&self) -> usize {
+        self.cards
+    }
+
+    /// The number of input assignments, `2^inputs`.
+    pub fn input_count(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The input assignments as bit strings, first input first (`00`, `01`, …).
+    pub fn input_labels(&self) -> &[String] {
+        &self.input_labels
+    }
+
+    /// The starting row of input assignment `index` (binary order, first input most
+    /// significant).
+    ///
+    /// # Panics
+    /// When `index >= input_count()`.
+    pub fn start_row(&self, index: usize) -> &Sequence {
+        &self.rows[index]
+    }
+
+    /// The starting row for the input bits `bits` (first input first); `None` when `bits` does
+    /// not have one bit per input.
+    pub fn initial_row(&self, bits: &[bool]) -> Option<Sequence> {
+        (bits.len() == self.parts.inputs.len())
+            .then(|| self.rows[crate::model::input_index(bits)].clone())
+    }
+
+    /// `f(input)` for every input assignment, in binary order (for `copy`, the input bit).
+    pub fn outputs(&self) -> &[bool] {
+        &self.outputs
+    }
+
+    /// The number of actions (every [`Site::index`] is below it).
+    pub fn action_count(&self) -> usize {
+        self.program.instrs.len()
+    }
+
+    /// The labels, in the order they are written; [`LabelId::index`] indexes this.
+    pub fn labels(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.program.labels.iter().map(|l| l.name.as_str())
+    }
+
+    /// The name of a label.
+    pub fn label_name(&self, label: LabelId) -> &str {
+        &self.program.labels[label.0].name
+    }
+
+    /// The shuffle distributions, one per `shuffle` action, with where each is written.
+    pub fn shuffles(&self) -> impl Iterator<Item = (Site, &Distribution)> + '_ {
+        self.program
+            .instrs
+            .iter()
+            .enumerate()
+            .filter_map(|(index, i)| match &i.op {
+                Op::Shuffle(d) => Some((
+                    Site {
+                        index,
+                        span: i.span,
+                    },
+                    d,
+                )),
+                _ => None,
+            })
+    }
+
+    /// The action at a site, as one line of text (`shuffle cut 1 2 3`, `turn 1 2`).
+    pub fn describe(&self, site: Site) -> &str {
+        &self.program.instrs[site.index].text
+    }
+}
+
+/// The input assignment `index` as a bit string, first input first.
+pub fn input_label(index: usize, k: usize) -> String {
+    input_bits(index, k)
+        .into_iter()
+        .map(|b| if b { '1' } else { '0' })
+        .collect()
+}
+
+/// Checks the name, inputs, function and layout; returns the number of cards.
+fn check_header(p: &ProtocolParts) -> Result<usize, ProtocolError> {
+    if !crate::parse::is_word(&p.name) {
+        return Err(ProtocolError::Name(p.name.clone()));
+    }
+    let k = p.inputs.len();
+    if k == 0 {
+        return Err(ProtocolError::NoInputs);
+    }
+    if k > MAX_INPUTS {
+        return Err(ProtocolError::TooManyInputs(k));
+    }
+    let mut declared = BTreeSet::new();
+    for name in &p.inputs {
+        if !crate::parse::is_identifier(name) {
+            return Err(ProtocolError::InputName(name.clone()));
+        }
+        if !declared.insert(name.as_str()) {
+            return Err(ProtocolError::DuplicateInput(name.clone()));
+        }
+    }
+    match &p.function {
+        Function::Table(t) if t.len() != 1 << k => {
+            return Err(ProtocolError::Function(format!(
+                "a truth table over {k} inputs needs {} entries, not {}",
+                1usize << k,
+                t.len()
+            )))
+        }
+        Function::Copy if k != 1 => {
+            return Err(ProtocolError::Function(format!(
+                "`copy` takes exactly one input, not {k}"
+            )))
+        }
+        _ => {}
+    }
+    check_layout(p, &declared)?;
+    let cards: usize = p.layout.iter().map(LayoutItem::width).sum();
+    if cards > MAX_CARDS {
+        return Err(ProtocolError::TooManyCards(cards));
+    }
+    Ok(cards)
+}
+
+fn check_layout(p: &ProtocolParts, declared: &BTreeSet<&str>) -> Result<(), ProtocolError> {
+    let standard = p
+        .layout
+        .iter()
+        .any(|item| matches!(item, LayoutItem::InputOn { .. }));
+    let mut used = BTreeSet::new();
+    let mut use_card = |s: Symbol| match s {
+        Symbol::Card(n) if standard && !used.insert(n) => Err(ProtocolError::DuplicateCard(n)),
+        _ => Ok(()),
+    };
+    for item in &p.layout {
+        if let Some((name, _)) = item.input() {
+            if !declared.contains(name) {
+                return Err(ProtocolError::UndeclaredInput(name.to_owned()));
+            }
+        }
+        match item {
+            LayoutItem::InputOn { cards, .. } => {
+                LayoutItem::check_commitment_cards(*cards).map_err(|source| {
+                    ProtocolError::CommitmentCards {
+                        item: item.to_string(),
+                        source,
+                    }
+                })?;
+                use_card(cards[0])?;
+                use_card(cards[1])?;
+            }
+            LayoutItem::Card(s) => use_card(*s)?,
+            _ => {}
+        }
+    }
+    for name in &p.inputs {
+        if !p
+            .layout
+            .iter()
+            .any(|i| i.input().is_some_and(|(n, _)| n == name))
+        {
+            return Err(ProtocolError::InputNotLaidOut(name.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// The starting row and the output of every input assignment.
+fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<bool>), ProtocolError> {
+    let k = p.inputs.len();
+    let mut rows = Vec::with_capacity(1 << k);
+    let mut outputs = Vec::with_capacity(1 << k);
+    for i in 0..1usize << k {
+        let bits = input_bits(i, k);
+        let out = p.function.eval(&bits).ok_or_else(|| {
+            ProtocolError::Function(format!("no value for input {}", input_label(i, k)))
+        })?;
+        outputs.push(out);
+        let mut row = Vec::new();
+        for item in &p.layout {
+            let bit = |name: &str| -> bool {
+                let j = p.inputs.iter().position(|n| n == name).unwrap_or(0);
+                bits[j]
+            };
+            match item {
+                LayoutItem::Input { name, negated } => {
+                    row.extend(encode_bit(bit(name) ^ negated));
+                }
+                LayoutItem::InputOn {
+                    name,
+                    negated,
+                    cards,
+                } => row.extend(encode_bit_on(bit(name) ^ negated, *cards)),
+                LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
+                LayoutItem::Card(s) => row.push(*s),
+            }
+        }
+        rows.push(row);
+    }
+    Ok((rows, outputs))
+}
+
+/// Compiles the action tree: checks every action and numbers actions block by block.
+struct Compiler {
+    cards: usize,
+    program: Program,
+    label_ids: BTreeMap<String, usize>,
+    gotos: Vec<(usize, Span, String)>,
+}
+
+impl Compiler {
+    fn compile(body: &[Action], cards: usize) -> Result<Program, ProtocolError> {
+        let mut c = Compiler {
+            cards,
+            program: Program::default(),
+            label_ids: BTreeMap::new(),
+            gotos: Vec::new(),
+        };
+        c.block(body, &Vec::new(), 0)?;
+        for (at, span, label) in std::mem::take(&mut c.gotos) {
+            let Some(&id) = c.label_ids.get(&label) else {
+                return Err(ProtocolError::UndefinedLabel { span, label });
+            };
+            c.program.instrs[at].op = Op::Goto(LabelId(id));
+        }
+        Ok(c.program)
+    }
+
+    /// Compiles one block (its actions get consecutive indices, then its branches' blocks
+    /// follow); `outer` is the continuation after the block; returns the block's id.
+    fn block(
+        &mut self,
+        actions: &[Action],
+        outer: &Continuation,
+        depth: usize,
+    ) -> Result<BlockId, ProtocolError> {
+        let id = self.program.blocks.len();
+        let first = self.program.instrs.len();
+        self.program
+            .blocks
+            .push((first..first + actions.len()).collect());
+        for a in actions {
+            self.program.instrs.push(Instr {
+                op: Op::Restart,
+                span: a.span,
+                text: describe(&a.kind),
+            });
+        }
+        for (k, a) in actions.iter().enumerate() {
+            let mut here = outer.clone();
+            here.push((id, k + 1));
+            let op = self.op(a, &here, depth, first + k)?;
+            self.program.instrs[first + k].op = op;
+        }
+        Ok(id)
+    }
+
+    fn op(
+        &mut self,
+        a: &Action,
+        after: &Continuation,
+        depth: usize,
+        index: usize,
+    ) -> Result<Op, ProtocolError> {
+        let span = a.span;
+        Ok(match &a.kind {
+            ActionKind::Perm(p) => {
+                if p.len() != self.cards {
+                    return Err(ProtocolError::PermSize {
+                        span,
+                        got: p.len(),
+                        cards: self.cards,
+                    });
+                }
+                Op::Perm(p.clone())
+            }
+            ActionKind::Shuffle(s) => Op::Shuffle(self.shuffle(s, span)?),
+            ActionKind::Turn {
+                positions,
+                branches,
+            } => self.turn(positions, branches.as_deref(), span, after, depth)?,
+            ActionKind::Result(pairs) => {
+                let flat: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+                self.positions(&flat, span)?;
+                Op::Result(pairs.clone())
+            }
+            ActionKind::Label(name) => {
+                if !crate::parse::is_word(name) {
+                    return Err(ProtocolError::LabelName {
+                        span,
+                        label: name.clone(),
+                    });
+                }
+                let id = self.program.labels.len();
+                if self.label_ids.insert(name.clone(), id).is_some() {
+                    return Err(ProtocolError::DuplicateLabel {
+                        span,
+                        label: name.clone(),
+                    });
+                }
+                self.program.labels.push(LabelInfo {
+                    name: name.clone(),
+                    after: after.clone(),
+                });
+                Op::Label(LabelId(id))
+            }
+            ActionKind::Goto(name) => {
+                // Resolved once every label is known.
+                self.gotos.push((index, span, name.clone()));
+                Op::Restart
+            }
+            ActionKind::Restart => Op::Restart,
+        })
+    }
+
+    fn shuffle(&self, s: &Shuffle, span: Span) -> Result<Distribution, ProtocolError> {
+        let support = s
+            .distribution(self.cards)
+            .map_err(|source| ProtocolError::Shuffle { span, source })?;
+        if support.is_empty() {
+            return Err(ProtocolError::Shuffle {
+                span,
+                source: ShuffleError::Empty,
+            });
+        }
+        Ok(Distribution::new(support))
+    }
+
+    fn turn(
+        &mut self,
+        positions: &[usize],
+        branches: Option<&[crate::model::Branch]>,
+        span: Span,
+        after: &Continuation,
+        depth: usize,
+    ) -> Result<Op, ProtocolError> {
+        self.positions(positions, span)?;
+        if positions.windows(2).any(|w| w[1] < w[0]) {
+            return Err(ProtocolError::TurnOrder { span });
+        }
+        let Some(bs) = branches else {
+            return Ok(Op::Turn {
+                positions: positions.to_vec(),
+                branches: None,
+            });
+        };
+        if depth >= MAX_NESTING {
+            return Err(ProtocolError::TooDeep { span });
+        }
+        let mut compiled: Vec<(Vec<Symbol>, Span, BlockId)> = Vec::new();
+        for b in bs {
+            let observation = crate::print::observation_text(&b.observation);
+            if b.observation.len() != positions.len() {
+                return Err(ProtocolError::ObservationLength {
+                    span: b.span,
+                    observation,
+                    found: b.observation.len(),
+                    expected: positions.len(),
+                });
+            }
+            if compiled.iter().any(|(o, _, _)| *o == b.observation) {
+                return Err(ProtocolError::DuplicateBranch {
+                    span: b.span,
+                    observation,
+                });
+            }
+            let block = self.block(&b.body, after, depth + 1)?;
+            compiled.push((b.observation.clone(), b.span, block));
+        }
+        Ok(Op::Turn {
+            positions: positions.to_vec(),
+            branches: Some(compiled),
+        })
+    }
+
+    /// Positions in range and distinct.
+    fn positions(&self, ps: &[usize], span: Span) -> Result<(), ProtocolError> {
+        let mut seen = vec![false; self.cards];
+        for &p in ps {
+            if p >= self.cards {
+                return Err(ProtocolError::Position {
+                    span,
+                    position: p + 1,
+                    cards: self.cards,
+                });
+            }
+            if std::mem::replace(&mut seen[p], true) {
+                return Err(ProtocolError::RepeatedPosition {
+                    span,
+                    position: p + 1,
+                });
+            }
+        }
+        Ok(())
+    }
+}

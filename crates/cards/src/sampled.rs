@@ -1,0 +1,257 @@
+//! The sampled semantics: one run of a protocol on one row of cards, every shuffle drawn with
+//! its exact [`crate::distribution::Sampler`] from the randomness passed in.
+//!
+//! This is the run the tracer shows ([`crate::trace`]) and the one the compiled simulator
+//! ([`crate::simulate`]) must reproduce draw for draw: the same generator gives the same view,
+//! the same number of shuffles and the same output (a test compares the two on every library
+//! protocol).
+
+use facedown_core::{Perm, Symbol};
+use rand::RngCore;
+
+use crate::distribution::Distribution;
+use crate::interpret::{Branching, Entry, Flow, Semantics};
+use crate::model::{decode_bit, Observation, Span};
+use crate::protocol::{LabelId, Protocol, Sequence, Site};
+
+/// How a sampled run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEnding {
+    /// At a committed `result`: the bit its pairs encode, `None` when a pair is no commitment
+    /// or the pairs disagree.
+    Result(Option<bool>),
+    /// Out of actions: a non-committed ending (the output is read from the view).
+    Open,
+    /// An observation without a branch.
+    Stuck,
+    /// The step limit was reached.
+    StepLimit,
+}
+
+/// One action executed, for the tracer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The action.
+    pub site: Site,
+    /// For a shuffle, the permutation drawn.
+    pub drawn: Option<Perm>,
+    /// For a turn, the positions turned and what they showed.
+    pub turned: Option<(Vec<usize>, Vec<Symbol>)>,
+    /// For a turn with branches, the branch taken (its observation and span).
+    pub branch: Option<Span>,
+    /// The row after the action.
+    pub row: Sequence,
+}
+
+/// A whole sampled run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SampledRun {
+    /// How it ended.
+    pub ending: RunEnding,
+    /// Everything turned, in order.
+    pub view: Vec<Observation>,
+    /// Shuffles executed.
+    pub shuffles: u64,
+    /// The row at the end.
+    pub row: Sequence,
+    /// The actions executed, when recorded ([`sample`] with `record`).
+    pub steps: Vec<Step>,
+}
+
+/// Why a run could not be sampled.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SampleError {
+    /// A shuffle's weights have no common denominator below 2^64.
+    #[error("{}: the weights need a common denominator below 2^64", crate::print::source_position(*.span))]
+    Weights {
+        /// The shuffle.
+        span: Span,
+    },
+}
+
+/// Runs input assignment `input` (binary order) once with `rng`, executing at most
+/// `max_steps` actions; `record` keeps every step for a trace.
+///
+/// # Panics
+/// When `input >= protocol.input_count()`.
+pub fn sample<R: RngCore>(
+    protocol: &Protocol,
+    input: usize,
+    rng: &mut R,
+    max_steps: usize,
+    record: bool,
+) -> Result<SampledRun, SampleError> {
+    let start = protocol.start_row(input).clone();
+    let mut sem = Sampling {
+        rng,
+        start: start.clone(),
+        max_steps,
+        taken: 0,
+        record,
+        run: SampledRun {
+            ending: RunEnding::Open,
+            view: Vec::new(),
+            shuffles: 0,
+            row: Vec::new(),
+            steps: Vec::new(),
+        },
+    };
+    protocol.interpret(&mut sem, Entry::Start, start)?;
+    Ok(sem.run)
+}
+
+struct Sampling<'r, R> {
+    rng: &'r mut R,
+    start: Sequence,
+    max_steps: usize,
+    taken: usize,
+    record: bool,
+    run: SampledRun,
+}
+
+impl<R> Sampling<'_, R> {
+    /// The step being executed (when recording).
+    fn step(&mut self) -> Option<&mut Step> {
+        self.run.steps.last_mut().filter(|_| self.record)
+    }
+
+    fn set_row(&mut self, row: &Sequence) {
+        if let Some(step) = self.step() {
+            step.row.clone_from(row);
+        }
+    }
+
+    fn finish(&mut self, ending: RunEnding, row: Sequence) {
+        self.run.ending = ending;
+        self.run.row = row;
+    }
+}
+
+fn permute(p: &Perm, row: &Sequence) -> Sequence {
+    p.apply_to_row(row).unwrap_or_else(|| row.clone())
+}
+
+impl<R: RngCore> Semantics for Sampling<'_, R> {
+    type Path = Sequence;
+    type Error = SampleError;
+
+    fn before(&mut self, site: Site, row: &Sequence) -> Result<Flow, SampleError> {
+        if self.taken >= self.max_steps {
+            self.finish(RunEnding::StepLimit, row.clone());
+            return Ok(Flow::Stop);
+        }
+        self.taken += 1;
+        if self.record {
+            self.run.steps.push(Step {
+                site,
+                drawn: None,
+                turned: None,
+                branch: None,
+                row: row.clone(),
+            });
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn permute(&mut self, _site: Site, perm: &Perm, row: &mut Sequence) -> Result<(), SampleError> {
+        *row = permute(perm, row);
+        self.set_row(row);
+        Ok(())
+    }
+
+    fn shuffle(
+        &mut self,
+        site: Site,
+        shuffle: &Distribution,
+        row: &mut Sequence,
+    ) -> Result<(), SampleError> {
+        let sampler = shuffle
+            .sampler()
+            .ok_or(SampleError::Weights { span: site.span })?;
+        let pick = sampler.pick(&mut *self.rng);
+        if let Some((p, _)) = shuffle.support().get(pick) {
+            *row = permute(p, row);
+            if let Some(step) = self.step() {
+                step.drawn = Some(p.clone());
+            }
+        }
+        self.set_row(row);
+        self.run.shuffles += 1;
+        Ok(())
+    }
+
+    fn turn(
+        &mut self,
+        _site: Site,
+        positions: &[usize],
+        row: Sequence,
+    ) -> Result<Vec<(Vec<Symbol>, Sequence)>, SampleError> {
+        let seen: Vec<Symbol> = positions
+            .iter()
+            .filter_map(|&p| row.get(p).copied())
+            .collect();
+        if let Some(step) = self.step() {
+            step.turned = Some((positions.to_vec(), seen.clone()));
+        }
+        Ok(vec![(seen, row)])
+    }
+
+    fn observed(
+        &mut self,
+        site: Site,
+        observation: &[Symbol],
+        branching: Branching,
+        _row: &mut Sequence,
+    ) -> Result<(), SampleError> {
+        self.run.view.push(Observation {
+            span: site.span,
+            symbols: observation.to_vec(),
+        });
+        if let (Branching::Taken(span), Some(step)) = (branching, self.step()) {
+            step.branch = Some(span);
+        }
+        Ok(())
+    }
+
+    fn stuck(&mut self, _site: Site, _obs: &[Symbol], row: Sequence) -> Result<(), SampleError> {
+        self.finish(RunEnding::Stuck, row);
+        Ok(())
+    }
+
+    fn result(
+        &mut self,
+        _site: Site,
+        pairs: &[(usize, usize)],
+        row: Sequence,
+    ) -> Result<(), SampleError> {
+        let bits: Vec<Option<bool>> = pairs
+            .iter()
+            .map(|&(a, b)| decode_bit([row[a], row[b]]))
+            .collect();
+        let output = match bits.first() {
+            Some(Some(first)) if bits.iter().all(|b| *b == Some(*first)) => Some(*first),
+            _ => None,
+        };
+        self.finish(RunEnding::Result(output), row);
+        Ok(())
+    }
+
+    fn end(&mut self, row: Sequence) -> Result<(), SampleError> {
+        self.finish(RunEnding::Open, row);
+        Ok(())
+    }
+
+    fn label(&mut self, _: Site, _: LabelId, _: &mut Sequence) -> Result<Flow, SampleError> {
+        Ok(Flow::Continue)
+    }
+
+    fn goto(&mut self, _: Site, _: LabelId, _: &mut Sequence) -> Result<Flow, SampleError> {
+        Ok(Flow::Continue)
+    }
+
+    fn restart(&mut self, _site: Site, row: &mut Sequence) -> Result<Flow, SampleError> {
+        row.clone_from(&self.start);
+        self.set_row(row);
+        Ok(Flow::Continue)
+    }
+}

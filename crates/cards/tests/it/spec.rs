@@ -1,0 +1,81 @@
+//! The format specification (`docs/format.md`, rendered as `facedown_cards::spec`) means what
+//! it says: every protocol it shows parses, analyses as its claim states, and is the library's
+//! protocol of that name; and it documents every keyword the parser knows.
+
+use facedown_cards::analyze::analyze;
+use facedown_cards::claim::check;
+use facedown_cards::library::find;
+use facedown_cards::parse::parse;
+use facedown_cards::print::same_up_to_spans;
+
+const SPEC: &str = include_str!("../../docs/format.md");
+
+/// The contents of every fenced block of `text` whose first statement is `protocol`.
+fn protocol_blocks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        match (&mut block, line.trim_start().starts_with("```")) {
+            (None, true) => block = Some(String::new()),
+            (Some(b), true) => {
+                let first = b
+                    .lines()
+                    .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+                if first.is_some_and(|l| l.starts_with("protocol ")) {
+                    out.push(b.clone());
+                }
+                block = None;
+            }
+            (Some(b), false) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_protocol_of_the_spec_parses_and_analyses_as_it_claims() {
+    let blocks = protocol_blocks(SPEC);
+    assert!(blocks.len() >= 8, "the spec shows its examples");
+    for text in blocks {
+        let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let claim = p
+            .claim()
+            .unwrap_or_else(|| panic!("{} states a claim", p.name()));
+        assert!(claim.is_complete(), "{}", p.name());
+        let c = check(analyze(&p).expect("analyses"), Some(claim), None);
+        assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
+        if let Some(b) = find(p.name()) {
+            assert!(
+                same_up_to_spans(&p, &b.protocol()),
+                "{} is the library's",
+                p.name()
+            );
+        } else {
+            assert_eq!(
+                p.name(),
+                "xor-standard-deck",
+                "only this example is not in the library"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_spec_documents_every_keyword_and_claim_item() {
+    for word in [
+        "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
+        "label", "goto", "restart", "cut", "bisect", "copy", "xnor",
+    ] {
+        assert!(SPEC.contains(&format!("`{word}")), "{word}");
+    }
+    for item in facedown_cards::claim::ClaimItem::WORDS {
+        assert!(SPEC.contains(item), "{item}");
+    }
+    for status in ["| 0 |", "| 1 |", "| 2 |", "| 3 |"] {
+        assert!(SPEC.contains(status), "exit status {status}");
+    }
+}

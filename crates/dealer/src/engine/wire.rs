@@ -1,0 +1,54 @@
+//! What a dealer engine sends: its hello, a signed [`Envelope`], or the envelopes it received
+//! privately (the transcript exchange before the deal's audit).
+
+use facedown_core::session::Hello;
+use facedown_core::PartyId;
+use serde::{Deserialize, Serialize};
+
+use crate::error::DealerError;
+use crate::messages::{Envelope, MAX_MESSAGE_BYTES};
+
+/// Largest encoded engine message (a transcript exchange carries many envelopes).
+pub const MAX_ENGINE_MESSAGE_BYTES: u64 = 16 * MAX_MESSAGE_BYTES;
+
+/// One message of a dealer engine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DealerMessage {
+    /// The session's hello: fresh bytes and this game's ed25519 signature key.
+    Hello(Hello),
+    /// A signed envelope of the layer model or of the deal.
+    Envelope(Envelope),
+    /// The envelopes the sender received privately, each signed by its own sender, so that
+    /// every player holds the whole transcript of a deal and audits it.
+    Transcript(Vec<Envelope>),
+}
+
+fn options() -> impl bincode::Options {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .with_fixint_encoding()
+        .with_big_endian()
+        .with_limit(MAX_ENGINE_MESSAGE_BYTES)
+        .reject_trailing_bytes()
+}
+
+impl DealerMessage {
+    /// The wire encoding (bincode, fixed-width big-endian integers).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        use bincode::Options;
+        // Serializing plain data into memory cannot fail.
+        options().serialize(self).unwrap_or_default()
+    }
+
+    /// Decodes bytes received from `peer`; a malformed or oversized message is an error naming
+    /// `peer`. Signatures are not checked here.
+    pub fn from_bytes(bytes: &[u8], peer: PartyId) -> Result<DealerMessage, DealerError> {
+        use bincode::Options;
+        options()
+            .deserialize(bytes)
+            .map_err(|e| DealerError::Malformed {
+                peer,
+                reason: e.to_string(),
+            })
+    }
+}

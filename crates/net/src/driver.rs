@@ -1,0 +1,377 @@
+//! One player's engine over a [`Channel`]: the network driver.
+//!
+//! [`NetDriver`] runs this player's [`Engine`] against the others over any channel (TCP with
+//! Noise_KK, or the in-memory network) and is that player's **view of the face-down table**
+//! ([`FaceDownTable`]): a protocol walker, run by every player on its own view, calls its
+//! operations, and each one completes when this player's engine awaits nothing more. The
+//! driver knows no protocol: it asks the engine whom it awaits and hands it their messages,
+//! through the same [`Seat`] as the in-memory [`facedown_core::LocalDriver`], so both deliver
+//! by the same rule and measure the same rounds.
+//!
+//! # Delivery and deadlines
+//!
+//! A frame from a peer the engine does not await yet waits in that peer's queue (a faster
+//! peer's next operation; FIFO links keep the order). Each operation has a [`Deadline`] of one
+//! timeout that only **progress** renews — the engine being handed an awaited message — so
+//! frames that do not advance the protocol cannot keep a player waiting forever; on the
+//! deadline the first awaited peer is named. At most [`MAX_WAITING_FRAMES`] frames and
+//! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
+//! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
+//! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
+//! ([`OffProtocol`]).
+//!
+//! # Ends
+//!
+//! On an error the driver tells every peer why ([`Wire::Abort`], with whom it blames) before
+//! returning it. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
+//! closes its links while another still needs them.
+//!
+//! # Accounting
+//!
+//! [`NetDriver::cost`] counts what **this player sent**: one message per delivery (a broadcast
+//! counts `N − 1`) and the bytes of the engine's own encoding (as the in-memory driver counts
+//! them; the [`Wire`] framing and the transport's overhead are in [`Channel::stats`]). Its
+//! rounds are the deepest causal depth this player saw. Summed over players with
+//! [`crate::total_cost`], a run costs exactly what the same run costs in memory.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use facedown_core::engine::{Engine, Seat, Stamped, To};
+use facedown_core::table::{Capabilities, FaceDownTable};
+use facedown_core::{Cost, PartyId, Seen, TableOp};
+use serde::{Deserialize, Serialize};
+
+use crate::channel::{Channel, Deadline, OffProtocol};
+use crate::error::NetError;
+use crate::wire::Wire;
+
+/// Most frames a player keeps waiting for its engine.
+pub const MAX_WAITING_FRAMES: usize = 4096;
+/// Most bytes a player keeps waiting for its engine.
+pub const MAX_WAITING_BYTES: usize = 64 << 20;
+/// Longest a player that aborts waits for its peers to close their links.
+pub const ABORT_LINGER: Duration = Duration::from_millis(500);
+
+/// The cost of one operation, from this player's account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PhaseCost {
+    /// The operation ([`TableOp::name`]).
+    pub name: String,
+    /// Messages and bytes this player sent in it; the rounds it added to the causal depth this
+    /// player had seen (for a whole run, merge with [`merge_phases`]).
+    pub cost: Cost,
+    /// The causal depth this player had reached at its end.
+    pub end_depth: u32,
+}
+
+/// One player's engine over a channel (see the [module docs](self)).
+pub struct NetDriver<E: Engine, C: Channel> {
+    seat: Seat<E>,
+    chan: C,
+    timeout: Duration,
+    byes: BTreeSet<PartyId>,
+    len: usize,
+    cost: Cost,
+    phases: Vec<PhaseCost>,
+}
+
+impl<E: Engine, C: Channel> core::fmt::Debug for NetDriver<E, C> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("NetDriver")
+            .field("me", &self.chan.me())
+            .field("cost", &self.cost)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<E: Engine, C: Channel> NetDriver<E, C> {
+    /// Seats `engine` on `chan` and runs the session's setup; `timeout` bounds the wait for
+    /// any operation's next step.
+    pub fn start(engine: E, chan: C, timeout: Duration) -> Result<Self, NetError> {
+        if engine.me() != chan.me() || engine.parties() != chan.players() {
+            return Err(NetError::Config(format!(
+                "the engine of {} at a table of {} cannot run on the channel of {} to {} players",
+                engine.me(),
+                engine.parties(),
+                chan.me(),
+                chan.players()
+            )));
+        }
+        let mut driver = NetDriver {
+            seat: Seat::new(engine),
+            chan,
+            timeout,
+            byes: BTreeSet::new(),
+            len: 0,
+            cost: Cost::ZERO,
+            phases: Vec::new(),
+        };
+        driver.run(&TableOp::Setup)?;
+        Ok(driver)
+    }
+
+    /// This player's engine.
+    pub fn engine(&self) -> &E {
+        self.seat.engine()
+    }
+
+    /// The channel (for fault injection in tests).
+    pub fn channel_mut(&mut self) -> &mut C {
+        &mut self.chan
+    }
+
+    /// The channel.
+    pub fn channel(&self) -> &C {
+        &self.chan
+    }
+
+    /// The cost of every operation so far, from this player's account.
+    pub fn phases(&self) -> &[PhaseCost] {
+        &self.phases
+    }
+
+    /// Runs one operation at this player; on failure every peer is told why.
+    pub fn run(&mut self, op: &TableOp) -> Result<Seen, NetError> {
+        match self.step(op) {
+            Ok(seen) => Ok(seen),
+            Err(e) => {
+                self.abort(&e);
+                Err(e)
+            }
+        }
+    }
+
+    fn step(&mut self, op: &TableOp) -> Result<Seen, NetError> {
+        let before = (self.cost, self.seat.clock().now());
+        let out = self.seat.start(op).map_err(NetError::protocol)?;
+        self.send(out)?;
+        let mut deadline = Deadline::after(self.timeout);
+        while !self.seat.is_done() {
+            let handed = self.seat.handed();
+            self.receive_one(op, deadline)?;
+            if self.seat.handed() > handed {
+                deadline = Deadline::after(self.timeout);
+            }
+        }
+        self.len += op.new_cards();
+        let clock = self.seat.clock().now();
+        self.cost.rounds = u64::from(clock);
+        self.phases.push(PhaseCost {
+            name: op.name().to_owned(),
+            cost: Cost {
+                messages: self.cost.messages - before.0.messages,
+                bytes: self.cost.bytes - before.0.bytes,
+                rounds: u64::from(clock.saturating_sub(before.1)),
+            },
+            end_depth: clock,
+        });
+        Ok(self.seat.take_seen().unwrap_or_default())
+    }
+
+    /// Waits for one frame until `deadline` and hands it to the seat.
+    fn receive_one(&mut self, op: &TableOp, deadline: Deadline) -> Result<(), NetError> {
+        let frame = match self.chan.recv_by(deadline) {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return Err(self.timed_out(op)),
+            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(()),
+            Err(e) => return Err(e),
+        };
+        match Wire::from_bytes(&frame.payload, frame.from)? {
+            Wire::Engine(payload) => {
+                let out = self
+                    .seat
+                    .offer(frame.from, frame.depth, payload)
+                    .map_err(NetError::protocol)?;
+                self.check_waiting()?;
+                self.send(out)
+            }
+            Wire::Abort { blame, reason } => Err(NetError::Aborted {
+                peer: frame.from,
+                blame: blame.map(PartyId),
+                reason,
+            }),
+            Wire::Bye => {
+                self.byes.insert(frame.from);
+                Ok(())
+            }
+        }
+    }
+
+    fn timed_out(&self, op: &TableOp) -> NetError {
+        let awaiting = self.seat.engine().awaiting();
+        NetError::Timeout {
+            peer: awaiting.first().copied().unwrap_or(self.chan.me()),
+            what: format!("its part of the {} operation", op.name()),
+            after: self.timeout,
+        }
+    }
+
+    fn check_waiting(&self) -> Result<(), NetError> {
+        let inbox = self.seat.inbox();
+        if inbox.len() <= MAX_WAITING_FRAMES && inbox.bytes() <= MAX_WAITING_BYTES {
+            return Ok(());
+        }
+        Err(NetError::Flooded {
+            peer: inbox.first_sender().unwrap_or(self.chan.me()),
+            frames: u32::try_from(inbox.len()).unwrap_or(u32::MAX),
+            bytes: inbox.bytes() as u64,
+        })
+    }
+
+    fn send(&mut self, out: Vec<Stamped>) -> Result<(), NetError> {
+        let me = self.chan.me();
+        for m in out {
+            let recipients: Vec<PartyId> = match m.to {
+                To::Party(p) => vec![p],
+                To::All => PartyId::all(self.chan.players())
+                    .filter(|&p| p != me)
+                    .collect(),
+            };
+            let len = m.payload.len() as u64;
+            let frame = Wire::Engine(m.payload).to_bytes()?;
+            for to in recipients {
+                self.chan.send(to, m.depth, &frame)?;
+                self.cost.messages += 1;
+                self.cost.bytes += len;
+            }
+        }
+        Ok(())
+    }
+
+    fn peers(&self) -> Vec<PartyId> {
+        let me = self.chan.me();
+        PartyId::all(self.chan.players())
+            .filter(|&p| p != me)
+            .collect()
+    }
+
+    /// Tells every peer why this player stops (best effort: a link may be gone already), then
+    /// lingers until every peer has closed its link, at most [`ABORT_LINGER`] (or the timeout):
+    /// closing a socket with unread data resets it, and the peer could lose the abort.
+    fn abort(&mut self, e: &NetError) {
+        let abort = Wire::Abort {
+            blame: e.blamed().map(|p| p.0),
+            reason: e.to_string(),
+        };
+        if let Ok(payload) = abort.to_bytes() {
+            for p in self.peers() {
+                let _ = self.chan.send(p, 0, &payload);
+            }
+        }
+        let deadline = Deadline::after(self.timeout.min(ABORT_LINGER));
+        let mut open: BTreeSet<PartyId> = self.peers().into_iter().collect();
+        while !open.is_empty() {
+            match self.chan.recv_by(deadline) {
+                Ok(Some(_)) => {}
+                Ok(None) => return,
+                Err(NetError::Disconnected { peer }) => {
+                    open.remove(&peer);
+                }
+                Err(_) => return,
+            }
+        }
+    }
+
+    /// Says goodbye and waits for everyone's, then hands back the engine and the channel.
+    pub fn close(mut self) -> Result<(E, C), NetError> {
+        match self.goodbye() {
+            Ok(()) => Ok((self.seat.into_engine(), self.chan)),
+            Err(e) => {
+                self.abort(&e);
+                Err(e)
+            }
+        }
+    }
+
+    fn goodbye(&mut self) -> Result<(), NetError> {
+        let payload = Wire::Bye.to_bytes()?;
+        for p in self.peers() {
+            self.chan.send(p, 0, &payload)?;
+        }
+        let deadline = Deadline::after(self.timeout);
+        let mut dropped = OffProtocol::new(self.chan.limits());
+        while self.byes.len() + 1 < self.chan.players() {
+            let missing = self
+                .peers()
+                .into_iter()
+                .find(|p| !self.byes.contains(p))
+                .unwrap_or(self.chan.me());
+            match self.chan.recv_by(deadline) {
+                // Nothing but a goodbye is expected now: anything else is dropped, and counted.
+                Ok(Some(frame)) => match Wire::from_bytes(&frame.payload, frame.from)? {
+                    Wire::Abort { blame, reason } => {
+                        return Err(NetError::Aborted {
+                            peer: frame.from,
+                            blame: blame.map(PartyId),
+                            reason,
+                        })
+                    }
+                    Wire::Bye => {
+                        self.byes.insert(frame.from);
+                    }
+                    Wire::Engine(_) => dropped.note(&frame)?,
+                },
+                Ok(None) => {
+                    return Err(NetError::Timeout {
+                        peer: missing,
+                        what: "its goodbye".into(),
+                        after: self.timeout,
+                    })
+                }
+                Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<E: Engine, C: Channel> FaceDownTable for NetDriver<E, C> {
+    type Error = NetError;
+
+    fn capabilities(&self) -> Capabilities {
+        E::capabilities(self.chan.players())
+    }
+
+    fn parties(&self) -> usize {
+        self.chan.players()
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn apply(&mut self, op: &TableOp) -> Result<Seen, NetError> {
+        self.run(op)
+    }
+
+    /// What this player sent; rounds are the deepest causal depth it saw.
+    fn cost(&self) -> Cost {
+        self.cost
+    }
+}
+
+/// The phases of a run from every player's account: messages and bytes summed over players,
+/// rounds the growth of the deepest causal depth any player reached.
+pub fn merge_phases(per_player: &[&[PhaseCost]]) -> Vec<PhaseCost> {
+    let mut out: Vec<PhaseCost> = Vec::new();
+    for phases in per_player {
+        for (k, p) in phases.iter().enumerate() {
+            match out.get_mut(k) {
+                Some(m) => {
+                    m.cost.messages += p.cost.messages;
+                    m.cost.bytes += p.cost.bytes;
+                    m.end_depth = m.end_depth.max(p.end_depth);
+                }
+                None => out.push(p.clone()),
+            }
+        }
+    }
+    let mut before = 0;
+    for m in &mut out {
+        m.cost.rounds = u64::from(m.end_depth.saturating_sub(before));
+        before = before.max(m.end_depth);
+    }
+    out
+}

@@ -1,0 +1,219 @@
+//! Openings: every player sends every other player its reveal tokens for the public positions
+//! and for the positions shown to that player; each player adds its own token and reads the
+//! cards.
+//!
+//! A card never shuffled or committed is still an open masking `(0, M)`: everyone reads it and
+//! no token is sent for it. The tokens for the public positions are proved once and sent to
+//! everyone; those for a private group go to its recipient only.
+
+use curve25519_dalek::ristretto::RistrettoPoint;
+use curve25519_dalek::traits::Identity;
+use facedown_core::engine::{After, Step, To};
+use facedown_core::{Opening, PartyId, Seen, Symbol};
+use merlin::Transcript;
+use rand::{CryptoRng, RngCore};
+
+use super::Table;
+use crate::errors::{PokerError, Result};
+use crate::keys::SecretKey;
+use crate::messages::{Message, RevealMessage};
+use crate::reveal::{own_token, reveal_token_with_rng, verify_reveal_token, RevealToken};
+
+/// An opening in progress at one player.
+pub(super) struct Open {
+    opening: Opening,
+    round: u64,
+    me: PartyId,
+    /// The positions this player reads, hidden ones first need tokens: public, then its own.
+    want: Vec<usize>,
+    /// For each entry of `want` that is hidden, the sum of the tokens so far (own included).
+    sums: Vec<RistrettoPoint>,
+    /// Players whose tokens have not arrived.
+    pending: Vec<PartyId>,
+}
+
+fn hidden(table: &Table, positions: &[usize]) -> Vec<usize> {
+    let cts = table.deck.ciphertexts();
+    positions
+        .iter()
+        .copied()
+        .filter(|&i| cts[i].c1 != RistrettoPoint::identity())
+        .collect()
+}
+
+/// The positions whose tokens `to` collects: the hidden public ones, then its hidden own ones.
+fn wanted_by(table: &Table, opening: &Opening, to: PartyId) -> Vec<usize> {
+    let mut want = hidden(table, &opening.public);
+    if let Some(mine) = opening.private_to(to) {
+        want.extend(hidden(table, mine));
+    }
+    want
+}
+
+/// What an opening needs of its player.
+pub(super) struct Context<'a> {
+    /// The player's secret key.
+    pub(super) sk: &'a SecretKey,
+    /// The player.
+    pub(super) me: PartyId,
+    /// The number of players.
+    pub(super) parties: usize,
+    /// The opening's round.
+    pub(super) round: u64,
+    /// The base transcript.
+    pub(super) base: &'a Transcript,
+}
+
+struct Prover<'a, R> {
+    table: &'a Table,
+    cx: &'a Context<'a>,
+    rng: &'a mut R,
+}
+
+impl<R: RngCore + CryptoRng> Prover<'_, R> {
+    fn tokens(&mut self, positions: &[usize]) -> Vec<RevealToken> {
+        let ctx = self.table.ctx(self.cx.round, self.cx.me);
+        let (cts, wire) = (self.table.deck.ciphertexts(), self.table.deck.wire());
+        positions
+            .iter()
+            .map(|&i| {
+                reveal_token_with_rng(
+                    &mut self.cx.base.clone(),
+                    &ctx,
+                    self.cx.sk,
+                    i as u32,
+                    (&cts[i], &wire[i]),
+                    self.rng,
+                )
+            })
+            .collect()
+    }
+}
+
+impl Open {
+    /// Sends this player's tokens; returns the opening to complete (or `None` with the seen
+    /// cards in the step if nothing needs to arrive).
+    pub(super) fn begin<R: RngCore + CryptoRng>(
+        table: &Table,
+        cx: &Context<'_>,
+        opening: &Opening,
+        rng: &mut R,
+    ) -> Result<(Option<Open>, Step)> {
+        let (me, parties) = (cx.me, cx.parties);
+        let mut prover = Prover { table, cx, rng };
+        let public = prover.tokens(&hidden(table, &opening.public));
+        let mut step = Step::wait();
+        for to in PartyId::all(parties).filter(|&p| p != me) {
+            let mut tokens = public.clone();
+            if let Some(group) = opening.private_to(to) {
+                tokens.extend(prover.tokens(&hidden(table, group)));
+            }
+            if tokens.is_empty() {
+                continue;
+            }
+            let msg = Message::Reveal(RevealMessage { player: me, tokens });
+            step = step.with(To::Party(to), After::Start, msg.to_bytes()?);
+        }
+        let want = wanted_by(table, opening, me);
+        let cts = table.deck.ciphertexts();
+        // The own token of a public position is the one just proved: decompress it rather
+        // than multiply again.
+        let mut sums = Vec::with_capacity(want.len());
+        for (k, &i) in want.iter().enumerate() {
+            let proved = public.get(k).and_then(|t| t.token.decompress());
+            sums.push(proved.unwrap_or_else(|| own_token(cx.sk, &cts[i])));
+        }
+        let open = Open {
+            opening: opening.clone(),
+            round: cx.round,
+            me,
+            sums,
+            pending: if want.is_empty() {
+                Vec::new()
+            } else {
+                PartyId::all(parties).filter(|&p| p != me).collect()
+            },
+            want,
+        };
+        if open.pending.is_empty() {
+            step.done = Some(open.read(table)?);
+            return Ok((None, step));
+        }
+        Ok((Some(open), step))
+    }
+
+    pub(super) fn awaiting(&self) -> Vec<PartyId> {
+        self.pending.clone()
+    }
+
+    /// Verifies the tokens of `from`; the cards once every player's tokens are in.
+    pub(super) fn receive(
+        &mut self,
+        table: &Table,
+        base: &Transcript,
+        from: PartyId,
+        msg: &RevealMessage,
+    ) -> Result<Option<Seen>> {
+        let Some(slot) = self.pending.iter().position(|&p| p == from) else {
+            return Err(PokerError::UnexpectedMessage {
+                player: from,
+                reason: "second set of reveal tokens",
+            });
+        };
+        if msg.tokens.len() != self.want.len() {
+            return Err(PokerError::WrongLength {
+                player: from,
+                what: "reveal tokens",
+                expected: self.want.len(),
+                got: msg.tokens.len(),
+            });
+        }
+        let ctx = table.ctx(self.round, from);
+        let pk = &table.keys[from.index()];
+        let (cts, wire) = (table.deck.ciphertexts(), table.deck.wire());
+        let mut points = Vec::with_capacity(self.want.len());
+        for (&i, token) in self.want.iter().zip(&msg.tokens) {
+            if token.position as usize != i {
+                return Err(PokerError::UnexpectedMessage {
+                    player: from,
+                    reason: "reveal tokens for the wrong positions",
+                });
+            }
+            let ct = (&cts[i], &wire[i]);
+            points.push(verify_reveal_token(&mut base.clone(), &ctx, pk, ct, token)?);
+        }
+        for (sum, d) in self.sums.iter_mut().zip(points) {
+            *sum += d;
+        }
+        self.pending.remove(slot);
+        if self.pending.is_empty() {
+            return self.read(table).map(Some);
+        }
+        Ok(None)
+    }
+
+    /// Reads every card this player was shown.
+    fn read(&self, table: &Table) -> Result<Seen> {
+        let card = |i: usize| -> Result<Symbol> {
+            let ct = &table.deck.ciphertexts()[i];
+            let m = match self.want.iter().position(|&w| w == i) {
+                Some(k) => ct.c2 - self.sums[k],
+                None => ct.c2,
+            };
+            table
+                .encoding
+                .card(&m)
+                .map(Symbol::from_code)
+                .ok_or(PokerError::UnknownCard { position: i })
+        };
+        let cards = |ps: &[usize]| ps.iter().map(|&i| card(i)).collect::<Result<Vec<_>>>();
+        let public = cards(&self.opening.public)?;
+        let private = self
+            .opening
+            .private
+            .iter()
+            .map(|(p, ps)| (*p == self.me).then(|| cards(ps)).transpose())
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Seen { public, private })
+    }
+}

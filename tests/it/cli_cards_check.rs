@@ -1,0 +1,198 @@
+//! `facedown cards check`, `fmt` and `analyze --expect` as a CI uses them: the documented exit
+//! statuses (0 every check holds, 1 an error, 2 a usage error, 3 a check that failed), on every
+//! library protocol and on broken ones.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn facedown(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs")
+}
+
+fn status(out: &Output) -> i32 {
+    out.status.code().expect("exited, not killed")
+}
+
+fn library_files() -> Vec<String> {
+    let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "crates", "cards", "protocols"]
+        .iter()
+        .collect();
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .expect("the protocol directory")
+        .map(|e| e.expect("an entry").path().to_string_lossy().into_owned())
+        .filter(|p| p.ends_with(".cards"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// A scratch directory for this test process.
+fn scratch(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("facedown-cards-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn every_library_protocol_checks_with_status_0() {
+    let files = library_files();
+    assert_eq!(files.len(), 14);
+    let mut args = vec!["cards", "check"];
+    args.extend(files.iter().map(String::as_str));
+    let out = facedown(&args);
+    assert_eq!(status(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches('✓').count(), 14, "{text}");
+    assert!(text.contains("14 checked: 14 hold, 0 failed"), "{text}");
+}
+
+#[test]
+fn check_json_says_what_was_claimed_and_whether_it_holds() {
+    let out = facedown(&["cards", "check", "five-card-trick", "ms09-copy", "--json"]);
+    assert_eq!(status(&out), 0);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let entries = v.as_array().expect("one entry per protocol");
+    assert_eq!(entries.len(), 2);
+    for e in entries {
+        assert_eq!(e["holds"], true);
+        assert!(e["claim"].as_str().is_some_and(|c| c.contains("perfect")));
+        assert_eq!(e["mismatches"], Value::Array(Vec::new()));
+        assert_eq!(e["error"], Value::Null);
+    }
+}
+
+#[test]
+fn a_claim_that_does_not_hold_fails_the_check_with_status_3() {
+    // The five-card trick without its cut, claimed perfectly secure.
+    let file = scratch(
+        "overclaimed.cards",
+        "protocol overclaimed\ninputs a b\nfunction and\nlayout ~a ♥ b\n\
+         claim correct perfect\nturn 1 2 3 4 5\n",
+    );
+    let out = facedown(&["cards", "check", &file]);
+    assert_eq!(status(&out), 3, "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("claimed perfect, found insecure"), "{text}");
+    // The same protocol analysed: a verdict, not an error, so status 0 …
+    let out = facedown(&["cards", "analyze", &file]);
+    assert_eq!(status(&out), 0);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("✗"));
+    // … unless the caller expects something of it.
+    let out = facedown(&["cards", "analyze", &file, "--expect", "perfect"]);
+    assert_eq!(status(&out), 3);
+    let out = facedown(&["cards", "analyze", &file, "--expect", "insecure,finite"]);
+    assert_eq!(status(&out), 0);
+}
+
+#[test]
+fn expectations_add_to_the_claim_and_correctness_is_the_default() {
+    let out = facedown(&[
+        "cards",
+        "check",
+        "mks-without-first-shuffle",
+        "--expect",
+        "perfect",
+    ]);
+    assert_eq!(status(&out), 3);
+    let out = facedown(&[
+        "cards",
+        "check",
+        "mks-without-first-shuffle",
+        "--expect",
+        "insecure",
+    ]);
+    assert_eq!(status(&out), 0);
+    // No claim line, no --expect: correctness is checked.
+    let wrong = scratch(
+        "wrong.cards",
+        "protocol wrong\ninputs a b\nfunction or\nlayout ~a ♥ b\nshuffle cut 1 2 3 4 5\n\
+         turn 1 2 3 4 5\n",
+    );
+    let out = facedown(&["cards", "check", &wrong]);
+    assert_eq!(status(&out), 3);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("claimed correct, found incorrect"));
+    let out = facedown(&["cards", "check", &wrong, "--expect", "incorrect"]);
+    assert_eq!(status(&out), 0);
+}
+
+#[test]
+fn a_broken_file_is_an_error_with_status_1_and_its_source_line() {
+    let file = scratch(
+        "broken.cards",
+        "protocol broken\ninputs a b\nfunction and\nlayout a b\nturn 1 9\n",
+    );
+    let out = facedown(&["cards", "check", &file]);
+    assert_eq!(status(&out), 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("line 5, column 8: position 9 is out of range 1..=4"),
+        "{err}"
+    );
+    assert!(
+        err.contains(" 5 │ turn 1 9"),
+        "the source line is shown: {err}"
+    );
+    assert!(!err.contains('\u{1b}'), "NO_COLOR is honoured: {err}");
+    // A check that fails and an error together: the error wins.
+    let out = facedown(&[
+        "cards",
+        "check",
+        &file,
+        "mks-without-first-shuffle",
+        "--expect",
+        "perfect",
+    ]);
+    assert_eq!(status(&out), 1);
+    let out = facedown(&["cards", "analyze", &file]);
+    assert_eq!(status(&out), 1);
+    let out = facedown(&["cards", "check", "five-card-tric"]);
+    assert_eq!(status(&out), 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `five-card-trick`?"));
+}
+
+#[test]
+fn a_bad_expectation_is_a_usage_error_with_status_2() {
+    let out = facedown(&["cards", "check", "five-card-trick", "--expect", "perfct"]);
+    assert_eq!(status(&out), 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("did you mean `perfect`?"));
+    assert_eq!(status(&facedown(&["cards", "check"])), 2);
+}
+
+#[test]
+fn fmt_prints_checks_and_writes_the_canonical_form() {
+    let messy = "protocol messy\ninputs a\nfunction copy\nlayout a 0   # the input and a 0\n\
+                 perm (2 3) ; result 1 2\n";
+    let file = scratch("messy.cards", messy);
+    let out = facedown(&["cards", "fmt", "--check", &file]);
+    assert_eq!(status(&out), 3);
+    let out = facedown(&["cards", "fmt", &file]);
+    assert_eq!(status(&out), 0);
+    let formatted = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        formatted,
+        "protocol messy\ninputs a\nfunction copy\nlayout a 0  # the input and a 0\n\
+         perm (2 3)\nresult 1 2\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read"),
+        messy,
+        "unchanged"
+    );
+    assert_eq!(status(&facedown(&["cards", "fmt", "--write", &file])), 0);
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), formatted);
+    assert_eq!(status(&facedown(&["cards", "fmt", "--check", &file])), 0);
+    let broken = scratch(
+        "unclosed.cards",
+        "protocol p\ninputs a\nfunction copy\nlayout a\nturn 1 {\n",
+    );
+    assert_eq!(status(&facedown(&["cards", "fmt", "--check", &broken])), 1);
+}
