@@ -240,6 +240,29 @@ fn census_counts_the_three_player_game_both_ways() {
 }
 
 #[test]
+fn census_solve_gives_the_solution_table_rollover_4_a_first_player_win_in_11() {
+    let out = json(&facedown(&[
+        "games",
+        "census",
+        "--rollover",
+        "4..5",
+        "--solve",
+        "--json",
+    ]));
+    let four = &out["rows"][0]["solved"];
+    assert_eq!(four["start"], serde_json::json!([0, 11]));
+    assert_eq!(four["reachable"], 84);
+    let five = &out["rows"][1]["solved"];
+    assert_eq!(five["start"], Value::Null);
+    assert_eq!(five["longest_win"], 3);
+    let sum: u64 = ["ends", "mover_wins", "other_wins", "nobody"]
+        .iter()
+        .map(|k| five[k].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(Some(sum), five["reachable"].as_u64());
+}
+
+#[test]
 fn the_claims_table_of_docs_games_md_is_the_computed_one() {
     let out = facedown(&["games", "claims", "--markdown"]);
     assert!(out.status.success());
