@@ -6,6 +6,7 @@ pub mod children;
 pub mod compare;
 pub mod dealer;
 pub mod games;
+pub mod merge;
 pub mod net;
 pub mod poker;
 pub mod report;
@@ -45,7 +46,15 @@ pub enum Command {
     PlayLocal(net::PlayLocalArgs),
     /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.
     Games(games::Args),
+    /// Combine the JSON outputs of the shards of one run (`--shard I/K`) into its result.
+    Merge(merge::MergeArgs),
 }
+
+/// A command that ran and printed what it knows but could not decide its question (a search
+/// stopped by its memory budget): the process exits with status 3.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Inconclusive(pub String);
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -62,6 +71,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
         Some(Command::Games(args)) => games::run(args),
+        Some(Command::Merge(args)) => merge::run(args),
     }
 }
 
