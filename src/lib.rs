@@ -14,7 +14,8 @@
 //! [`core`] holds the shared vocabulary: permutations, symbols, seeded randomness, cost
 //! accounting and the face-down table trait every backend implements. [`leakage`] measures what
 //! coalitions learn from the dealer; [`net`] runs players as separate processes over TCP with
-//! Noise.
+//! Noise. [`games`] holds the games of the seed documents — Ninety-Nine, Devyatka, Golf,
+//! Chopsticks — as rules engines with a rule audit, bots and exact solvers.
 //!
 //! Three library modules tie the strands together: [`workload`] (a card protocol or a deal,
 //! run on any face-down table, by every player at once or by one player on its own view),
@@ -30,6 +31,7 @@ pub mod workload;
 pub use facedown_cards as cards;
 pub use facedown_core as core;
 pub use facedown_dealer as dealer;
+pub use facedown_games as games;
 pub use facedown_leakage as leakage;
 pub use facedown_net as net;
 pub use facedown_poker as poker;

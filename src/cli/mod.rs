@@ -5,6 +5,7 @@ pub mod cards_search;
 pub mod children;
 pub mod compare;
 pub mod dealer;
+pub mod games;
 pub mod merge;
 pub mod net;
 pub mod output;
@@ -60,6 +61,8 @@ pub enum Command {
         after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7"
     )]
     PlayLocal(net::PlayLocalArgs),
+    /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.
+    Games(games::Args),
     /// Combine the JSON outputs of the shards of one run (`--shard I/K`) into its result.
     #[command(
         after_help = "Example: for i in 1 2 3; do facedown cards search --deck ♣♣♥♥ --function xor --committed --max-steps 2 --shard $i/3 --json > s$i.json; done; facedown merge s1.json s2.json s3.json"
@@ -93,6 +96,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             net::party(args)
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
+        Some(Command::Games(args)) => games::run(args),
         Some(Command::Merge(args)) => merge::run(args),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;

@@ -1,0 +1,12 @@
+//! Integration tests of `facedown-games`, in one test binary; each module is a suite.
+//! `seed_*` suites reproduce the claims of the seed documents.
+
+mod audit;
+mod bots_play;
+mod seed_000_ninety_nine;
+mod seed_002_devyatka;
+mod seed_002_golf;
+mod seed_003_chopsticks;
+mod solvers;
+mod support;
+mod views;
