@@ -35,7 +35,8 @@ pub struct Args {
 }
 
 /// A game of the seeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum GameName {
     /// Ninety-Nine (David Parlett), 2–5 players, fourteen variants.
     NinetyNine,
@@ -48,7 +49,8 @@ pub enum GameName {
 }
 
 /// How long a Ninety-Nine or Golf session lasts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum LengthArg {
     /// One deal (one round of Golf).
     Deal,
@@ -63,12 +65,14 @@ pub enum LengthArg {
 #[derive(Debug, Subcommand)]
 pub enum GamesCommand {
     /// The games, their variants, bots and solvers.
+    #[command(after_help = "Example: facedown games list --json")]
     List {
         /// Print JSON.
         #[arg(long)]
         json: bool,
     },
     /// The rules of a game, in brief.
+    #[command(after_help = "Example: facedown games rules ninety-nine")]
     Rules {
         /// The game.
         name: GameName,
@@ -77,10 +81,15 @@ pub enum GamesCommand {
         json: bool,
     },
     /// Play a game with bots; prints the move log, the result and the rule audit.
+    #[command(
+        after_help = "Example: facedown games play ninety-nine --variant classic --bots heuristic,random --seed 7 --save log.json"
+    )]
     Play(PlayArgs),
     /// Solve a position exactly (Chopsticks: a position code; Devyatka: a deal).
+    #[command(after_help = "Example: facedown games solve chopsticks --rollover 5 --json")]
     Solve(SolveArgs),
     /// Every numeric claim of the seeds, recomputed, with a verdict.
+    #[command(after_help = "Example: facedown games claims --markdown")]
     Claims {
         /// Print JSON.
         #[arg(long, conflicts_with = "markdown")]
@@ -90,11 +99,18 @@ pub enum GamesCommand {
         markdown: bool,
     },
     /// Chopsticks position counts: codes, distinct, reachable, ends, for a range of rollovers.
+    #[command(
+        after_help = "Example: facedown games census --players 2 --rollover 3..12 --solve --markdown"
+    )]
     Census(CensusArgs),
     /// Codeforces 1769D2: K deals with distinct importances of the first move, the checker of
     /// such an output, and a search for the achievable importances.
+    #[command(
+        after_help = "Example: facedown games devyatka --k 13 > out.txt && facedown games devyatka --k 13 --check out.txt"
+    )]
     Devyatka(DevyatkaArgs),
-    /// Audit a log saved by `play --save`; exits with status 2 when it fails.
+    /// Audit a log saved by `play --save`; exits with status 3 when it fails.
+    #[command(after_help = "Example: facedown games audit log.json --json")]
     Audit {
         /// The saved log (JSON).
         file: PathBuf,
@@ -105,7 +121,7 @@ pub enum GamesCommand {
 }
 
 /// Arguments of `facedown games play`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, Serialize)]
 pub struct PlayArgs {
     /// The game.
     pub name: GameName,
@@ -152,7 +168,7 @@ pub struct PlayArgs {
 }
 
 /// Arguments of `facedown games solve`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, Serialize)]
 pub struct SolveArgs {
     /// The game (Chopsticks or Devyatka; the others hide information and have no exact solver).
     pub name: GameName,
@@ -177,7 +193,7 @@ pub struct SolveArgs {
 }
 
 /// Arguments of `facedown games census`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, Serialize)]
 pub struct CensusArgs {
     /// Players.
     #[arg(long, default_value_t = 2)]
@@ -201,7 +217,7 @@ pub struct CensusArgs {
 }
 
 /// Arguments of `facedown games devyatka`.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, clap::Args, Serialize)]
 pub struct DevyatkaArgs {
     /// Print K deals with distinct importances, in the problem's output format.
     #[arg(long, default_value_t = 13)]
@@ -212,7 +228,7 @@ pub struct DevyatkaArgs {
     /// Most deals the search may solve.
     #[arg(long, default_value_t = 200_000)]
     pub budget: u64,
-    /// Check an output for K instead (a file, or `-` for stdin); exits with status 2 when it
+    /// Check an output for K instead (a file, or `-` for stdin); exits with status 3 when it
     /// fails.
     #[arg(long, value_name = "FILE")]
     pub check: Option<String>,
@@ -259,9 +275,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-fn print_json(value: &impl Serialize) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
-    Ok(())
+/// Prints `value` as the document of `command` (the common fields of every facedown document:
+/// tool, version, schema, command, the seed where one was used, the parameters).
+fn print_json(
+    command: &str,
+    parameters: &impl Serialize,
+    seed: Option<u64>,
+    value: &impl Serialize,
+) -> anyhow::Result<()> {
+    let mut doc = super::output::Doc::new(command).parameters(serde_json::to_value(parameters)?);
+    if let Some(seed) = seed {
+        doc = doc.seed(seed);
+    }
+    doc.print(value)
 }
 
 fn bar(len: u64, what: &str) -> Option<ProgressBar> {
@@ -298,7 +324,7 @@ fn list(json: bool) -> anyhow::Result<()> {
           "variants": chopsticks::Rules::SWITCHES },
     ]);
     if json {
-        return print_json(&games);
+        return print_json("games list", &json!({}), None, &json!({ "games": games }));
     }
     println!("ninety-nine  2–5 players  bots: random, heuristic   variants:");
     for v in Variant::ALL {
@@ -332,7 +358,12 @@ fn rules(name: GameName, json: bool) -> anyhow::Result<()> {
                 .collect(),
             _ => Vec::new(),
         };
-        return print_json(&json!({ "game": name_of(name), "rules": text, "variants": variants }));
+        return print_json(
+            "games rules",
+            &json!({ "game": name_of(name) }),
+            None,
+            &json!({ "game": name_of(name), "rules": text, "variants": variants }),
+        );
     }
     print!("{text}");
     if name == GameName::NinetyNine {
@@ -449,11 +480,16 @@ fn play_ninety_nine(a: &PlayArgs) -> anyhow::Result<()> {
     let verdict = ninety_nine::audit_series(&log);
     save(&a.save, &Record::NinetyNineSeries(log.clone()))?;
     if a.json {
-        return print_json(&json!({
-            "game": "ninety-nine", "variant": variant.name(), "seed": a.seed, "bots": names,
-            "log": log, "standing": standing,
-            "audit": { "passed": verdict.passed(), "offence": verdict.offence, "bad_setup": verdict.bad_setup },
-        }));
+        return print_json(
+            "games play",
+            a,
+            Some(a.seed),
+            &json!({
+                "game": "ninety-nine", "variant": variant.name(), "seed": a.seed, "bots": names,
+                "log": log, "standing": standing,
+                "audit": { "passed": verdict.passed(), "offence": verdict.offence, "bad_setup": verdict.bad_setup },
+            }),
+        );
     }
     println!(
         "ninety-nine, {variant} ({}), seed {}, bots {}",
@@ -542,10 +578,15 @@ fn play_devyatka(a: &PlayArgs) -> anyhow::Result<()> {
     save(&a.save, &Record::Devyatka(log.clone()))?;
     let outcome = game.outcome();
     if a.json {
-        return print_json(&json!({
-            "game": "devyatka", "seed": a.seed, "log": log, "outcome": outcome,
-            "optimal": optimal, "audit": audit_json,
-        }));
+        return print_json(
+            "games play",
+            a,
+            Some(a.seed),
+            &json!({
+                "game": "devyatka", "seed": a.seed, "log": log, "outcome": outcome,
+                "optimal": optimal, "audit": audit_json,
+            }),
+        );
     }
     let [alice, bob] = deal.to_lines();
     println!(
@@ -599,8 +640,13 @@ fn play_golf(a: &PlayArgs) -> anyhow::Result<()> {
         let verdict = golf::audit_match(&log);
         save(&a.save, &Record::GolfMatch(log.clone()))?;
         if a.json {
-            return print_json(&json!({ "game": "golf", "seed": a.seed, "log": log,
-                "result": result, "audit": { "passed": verdict.passed(), "offence": verdict.offence } }));
+            return print_json(
+                "games play",
+                a,
+                Some(a.seed),
+                &json!({ "game": "golf", "seed": a.seed, "log": log,
+                "result": result, "audit": { "passed": verdict.passed(), "offence": verdict.offence } }),
+            );
         }
         for (i, round) in log.rounds.iter().enumerate() {
             println!("\nround {} — first {}", i + 1, round.setup.first);
@@ -623,8 +669,13 @@ fn play_golf(a: &PlayArgs) -> anyhow::Result<()> {
     save(&a.save, &Record::Golf(log.clone()))?;
     let outcome = game.outcome();
     if a.json {
-        return print_json(&json!({ "game": "golf", "seed": a.seed, "log": log,
-            "outcome": outcome, "audit": audit_json }));
+        return print_json(
+            "games play",
+            a,
+            Some(a.seed),
+            &json!({ "game": "golf", "seed": a.seed, "log": log,
+            "outcome": outcome, "audit": audit_json }),
+        );
     }
     println!(
         "golf, {:?} cards, {} players, seed {}",
@@ -670,8 +721,13 @@ fn play_chopsticks(a: &PlayArgs) -> anyhow::Result<()> {
     save(&a.save, &Record::Chopsticks(log.clone()))?;
     let outcome = game.outcome();
     if a.json {
-        return print_json(&json!({ "game": "chopsticks", "seed": a.seed, "log": log,
-            "outcome": outcome, "audit": audit_json }));
+        return print_json(
+            "games play",
+            a,
+            Some(a.seed),
+            &json!({ "game": "chopsticks", "seed": a.seed, "log": log,
+            "outcome": outcome, "audit": audit_json }),
+        );
     }
     println!(
         "chopsticks, {} players, rollover {}, seed {}",
@@ -727,12 +783,17 @@ fn solve_chopsticks(a: &SolveArgs) -> anyhow::Result<()> {
         .collect();
     let forced = solution.winner(0);
     if a.json {
-        return print_json(&json!({
-            "game": "chopsticks", "rules": rules, "position": start.code(),
-            "positions": graph.len(), "value": (rules.players == 2).then(|| solution.value(0)),
-            "forced_winner_seat": forced.map(|(s, _)| s), "moves": forced.map(|(_, d)| d),
-            "best": best, "line": line, "solve_ms": elapsed.as_secs_f64() * 1e3,
-        }));
+        return print_json(
+            "games solve",
+            a,
+            None,
+            &json!({
+                "game": "chopsticks", "rules": rules, "position": start.code(),
+                "positions": graph.len(), "value": (rules.players == 2).then(|| solution.value(0)),
+                "forced_winner_seat": forced.map(|(s, _)| s), "moves": forced.map(|(_, d)| d),
+                "best": best, "line": line, "solve_ms": elapsed.as_secs_f64() * 1e3,
+            }),
+        );
     }
     println!(
         "chopsticks {}: {} positions reachable, solved in {:.1} ms",
@@ -811,10 +872,15 @@ fn solve_devyatka(a: &SolveArgs) -> anyhow::Result<()> {
     let elapsed = t.elapsed();
     let lines = [Player::Alice, Player::Bob].map(|first| best_line(&deal, first, &mut solver));
     if a.json {
-        return print_json(&json!({
-            "game": "devyatka", "deal": found, "solve_ms": elapsed.as_secs_f64() * 1e3,
-            "best_play": { "alice_first": lines[0], "bob_first": lines[1] },
-        }));
+        return print_json(
+            "games solve",
+            a,
+            Some(a.seed),
+            &json!({
+                "game": "devyatka", "deal": found, "solve_ms": elapsed.as_secs_f64() * 1e3,
+                "best_play": { "alice_first": lines[0], "bob_first": lines[1] },
+            }),
+        );
     }
     let [alice, bob] = deal.to_lines();
     println!("Alice: {alice}\nBob:   {bob}");
@@ -859,7 +925,7 @@ fn claims_table(json: bool, markdown: bool) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     if json {
-        return print_json(&all);
+        return print_json("games claims", &json!({}), None, &json!({ "claims": all }));
     }
     if markdown {
         print!("{}", claims::markdown(&all));
@@ -945,15 +1011,20 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
         let out: Vec<_> = rows
             .iter()
             .map(|(c, s, solved)| {
-                let mut row = json!({ "census": c, "seconds": s });
+                let mut row = json!({ "census": c, "wall_ms": s * 1e3 });
                 if let Some((summary, secs)) = solved {
                     row["solved"] = json!(summary);
-                    row["solve_seconds"] = json!(secs);
+                    row["solve_wall_ms"] = json!(secs * 1e3);
                 }
                 row
             })
             .collect();
-        return print_json(&json!({ "players": a.players, "rules": a.rules, "rows": out }));
+        return print_json(
+            "games census",
+            &a,
+            None,
+            &json!({ "players": a.players, "rules": a.rules, "rows": out }),
+        );
     }
     if a.markdown {
         census_markdown(&rows, a.solve);
@@ -1038,7 +1109,10 @@ fn devyatka_command(a: DevyatkaArgs) -> anyhow::Result<()> {
     }
     if a.json {
         return print_json(
-            &json!({ "k": a.k, "seed": a.seed, "seconds": seconds, "deals": found,
+            "games devyatka",
+            &a,
+            Some(a.seed),
+            &json!({ "k": a.k, "seed": a.seed, "wall_ms": seconds * 1e3, "deals": found,
             "output": importance::format_output(&found) }),
         );
     }
@@ -1054,7 +1128,12 @@ fn devyatka_check(source: &str, k: usize, json: bool) -> anyhow::Result<()> {
             Ok(c) => json!({ "passed": true, "k": k, "deals": c.deals }),
             Err(e) => json!({ "passed": false, "k": k, "error": e, "reason": e.to_string() }),
         };
-        print_json(&value)?;
+        print_json(
+            "games devyatka",
+            &json!({ "k": k, "check": source }),
+            None,
+            &value,
+        )?;
     } else {
         match &verdict {
             Ok(c) => {
@@ -1064,8 +1143,10 @@ fn devyatka_check(source: &str, k: usize, json: bool) -> anyhow::Result<()> {
             Err(e) => println!("WRONG: {e}"),
         }
     }
-    if verdict.is_err() {
-        std::process::exit(2);
+    if let Err(e) = verdict {
+        return Err(
+            super::CheckFailed(format!("the output for k = {k} fails the checker: {e}")).into(),
+        );
     }
     Ok(())
 }
@@ -1088,8 +1169,11 @@ fn devyatka_explore(a: &DevyatkaArgs) -> anyhow::Result<()> {
     let max = e.max().copied();
     if a.json {
         return print_json(
+            "games devyatka",
+            a,
+            Some(a.seed),
             &json!({ "seed": a.seed, "climbs": a.climbs, "steps": a.steps,
-            "evaluations": e.evaluations, "wall_seconds": wall, "cpu_seconds": cpu,
+            "evaluations": e.evaluations, "wall_ms": wall * 1e3, "cpu_ms": cpu * 1e3,
             "values": e.values.keys().collect::<Vec<_>>(), "gaps": e.gaps(), "largest": max }),
         );
     }
@@ -1129,7 +1213,10 @@ fn devyatka_sample(n: u64, seed: u64, json: bool) -> anyhow::Result<()> {
     }
     if json {
         return print_json(
-            &json!({ "deals": n, "seed": seed, "cpu_seconds": cpu, "importances": counts }),
+            "games devyatka",
+            &json!({ "sample": n }),
+            Some(seed),
+            &json!({ "deals": n, "seed": seed, "cpu_ms": cpu * 1e3, "importances": counts }),
         );
     }
     for (importance, count) in &counts {
@@ -1173,14 +1260,14 @@ fn audit_file(path: &Path, json: bool) -> anyhow::Result<()> {
         }
     };
     if json {
-        print_json(&report)?;
+        print_json("games audit", &json!({ "file": path }), None, &report)?;
     } else if passed {
         println!("audit: passed");
     } else {
         println!("audit: FAILED — {}", serde_json::to_string(&report)?);
     }
     if !passed {
-        std::process::exit(2);
+        return Err(super::CheckFailed("the rule audit of the log failed".to_owned()).into());
     }
     Ok(())
 }

@@ -115,6 +115,28 @@ fn every_command_prints_one_document_with_the_common_fields() {
     // (arguments, command, seed recorded)
     let cases: Vec<(Vec<&str>, &str, Option<u64>)> = vec![
         (vec!["cards", "list"], "cards list", None),
+        (vec!["games", "list"], "games list", None),
+        (vec!["games", "rules", "golf"], "games rules", None),
+        (
+            vec!["games", "play", "devyatka", "--seed", "8"],
+            "games play",
+            Some(8),
+        ),
+        (
+            vec!["games", "solve", "chopsticks", "--rollover", "4"],
+            "games solve",
+            None,
+        ),
+        (
+            vec!["games", "census", "--players", "2", "--rollover", "3..4"],
+            "games census",
+            None,
+        ),
+        (
+            vec!["games", "devyatka", "--k", "2", "--seed", "1"],
+            "games devyatka",
+            Some(1),
+        ),
         (
             vec!["cards", "analyze", "five-card-trick"],
             "cards analyze",

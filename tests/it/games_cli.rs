@@ -31,14 +31,14 @@ fn temp(name: &str) -> std::path::PathBuf {
 #[test]
 fn list_and_rules_name_every_game_and_variant() {
     let v = json(&facedown(&["games", "list", "--json"]));
-    let names: Vec<&str> = v
+    let names: Vec<&str> = v["games"]
         .as_array()
         .expect("games")
         .iter()
         .map(|g| g["name"].as_str().expect("name"))
         .collect();
     assert_eq!(names, ["ninety-nine", "devyatka", "golf", "chopsticks"]);
-    assert_eq!(v[0]["variants"].as_array().expect("variants").len(), 14);
+    assert_eq!(v["games"][0]["variants"].as_array().expect("variants").len(), 14);
     for game in names {
         let r = json(&facedown(&["games", "rules", game, "--json"]));
         assert!(r["rules"].as_str().expect("text").len() > 200, "{game}");
@@ -88,7 +88,11 @@ fn a_saved_log_is_re_audited_and_a_tampered_one_names_the_offender() {
     record["moves"][0]["move"] = serde_json::json!({ "play": bobs });
     std::fs::write(&path, record.to_string()).expect("write");
     let bad = facedown(&["games", "audit", path_text, "--json"]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        bad.status.code(),
+        Some(3),
+        "a failed check or audit exits 3"
+    );
     let v: Value = serde_json::from_slice(&bad.stdout).expect("json");
     assert_eq!(v["passed"], false);
     assert_eq!(v["offender"], 1, "Alice played Bob's card");
@@ -120,7 +124,11 @@ fn a_saved_ninety_nine_game_with_a_changed_dealer_is_refused() {
     record["deals"][1]["setup"]["dealer"] = Value::from(1);
     std::fs::write(&path, record.to_string()).expect("write");
     let bad = facedown(&["games", "audit", path_text, "--json"]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        bad.status.code(),
+        Some(3),
+        "a failed check or audit exits 3"
+    );
     let v: Value = serde_json::from_slice(&bad.stdout).expect("json");
     assert_eq!(v["bad_setup"][0], 1);
     std::fs::remove_file(&path).ok();
@@ -155,7 +163,11 @@ fn devyatka_k_13_passes_the_checker_and_a_repeated_deal_does_not() {
     let bad = facedown(&[
         "games", "devyatka", "--k", "2", "--check", path_text, "--json",
     ]);
-    assert_eq!(bad.status.code(), Some(2));
+    assert_eq!(
+        bad.status.code(),
+        Some(3),
+        "a failed check or audit exits 3"
+    );
     let v: Value = serde_json::from_slice(&bad.stdout).expect("json");
     assert!(v["reason"]
         .as_str()
@@ -278,7 +290,7 @@ fn the_claims_table_of_docs_games_md_is_the_computed_one() {
         "regenerate the table with `facedown games claims --markdown`"
     );
     let v = json(&facedown(&["games", "claims", "--json"]));
-    let all = v.as_array().expect("claims");
+    let all = v["claims"].as_array().expect("claims");
     assert!(all
         .iter()
         .all(|c| !c["computed"].as_str().expect("text").is_empty()));
