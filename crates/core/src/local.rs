@@ -17,7 +17,8 @@
 
 use std::collections::VecDeque;
 
-use crate::engine::{Blame, Engine, Seat, Stamped, To};
+use crate::echo::EchoError;
+use crate::engine::{Blame, Engine, Kind, Seat, SeatError, Stamped, To};
 use crate::op::{Seen, TableOp};
 use crate::table::{Capabilities, FaceDownTable, TableError};
 use crate::{Cost, PartyId};
@@ -33,6 +34,16 @@ pub enum DriveError<E: std::error::Error + 'static> {
         /// The engine's error.
         #[source]
         source: E,
+    },
+    /// A player's echo round failed: broadcasts differ, a peer gave up, or a bad echo
+    /// ([`crate::echo`]).
+    #[error("{party}: {source}")]
+    Echo {
+        /// The player whose echo round failed.
+        party: PartyId,
+        /// Why.
+        #[source]
+        source: EchoError,
     },
     /// The messages ran out while a player still awaited one: someone never sent it.
     #[error("{party} still awaits a message from {}", .awaiting.first().map_or("nobody".to_owned(), |p| p.to_string()))]
@@ -65,6 +76,7 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
     fn blamed(&self) -> Option<PartyId> {
         match self {
             DriveError::Engine { source, .. } => source.blamed(),
+            DriveError::Echo { source, .. } => source.blamed(),
             DriveError::Stuck { awaiting, .. } => awaiting.first().copied(),
             DriveError::Unawaited { from, .. } => Some(*from),
             DriveError::Inconsistent { .. } | DriveError::Table(_) => None,
@@ -75,6 +87,8 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
 /// One delivery, as a [`Tap`] sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// What it carries (an engine's message or an echo).
+    pub kind: Kind,
     /// The sender.
     pub from: PartyId,
     /// The recipient.
@@ -211,10 +225,19 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             }
             self.count(&d);
             let j = d.to.index();
-            let out = self.seats[j]
-                .offer(d.from, d.depth, d.payload)
-                .map_err(|source| engine_error(j, source))?;
+            let seat = &mut self.seats[j];
+            let out = match d.kind {
+                Kind::Engine => seat.offer(d.from, d.depth, d.payload),
+                Kind::Echo => seat.offer_echo(d.from, d.depth, d.payload),
+            }
+            .map_err(|source| engine_error(j, source))?;
             self.enqueue(j, out, &mut queue);
+        }
+        // A player whose operation failed was waiting for echoes that will not come.
+        for (j, seat) in self.seats.iter_mut().enumerate() {
+            if let Some(e) = seat.give_up() {
+                return Err(engine_error(j, e));
+            }
         }
         let seen = self.collect(op)?;
         self.len += op.new_cards();
@@ -246,6 +269,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             };
             for to in recipients {
                 queue.push_back(Delivery {
+                    kind: m.kind,
                     from,
                     to,
                     depth: m.depth,
@@ -268,7 +292,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                 None => {
                     return Err(DriveError::Stuck {
                         party,
-                        awaiting: seat.engine().awaiting(),
+                        awaiting: seat.awaiting(),
                     })
                 }
             }
@@ -277,10 +301,11 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
     }
 }
 
-fn engine_error<E: std::error::Error>(index: usize, source: E) -> DriveError<E> {
-    DriveError::Engine {
-        party: PartyId::from_index(index),
-        source,
+fn engine_error<E: std::error::Error>(index: usize, source: SeatError<E>) -> DriveError<E> {
+    let party = PartyId::from_index(index);
+    match source {
+        SeatError::Engine(source) => DriveError::Engine { party, source },
+        SeatError::Echo(source) => DriveError::Echo { party, source },
     }
 }
 
