@@ -7,17 +7,16 @@
 //! * The engine says which of its messages are broadcasts **by their kind**
 //!   ([`Engine::is_broadcast`], never the sender's word), and which operations end with an echo
 //!   ([`Engine::echoes`], a function of the operation that every honest player computes alike).
-//! * For every player `s` the seat keeps a hash chain of the broadcasts `s` made in the
-//!   operation, as this player received them (its own as sent):
-//!   `h₀ = SHA3-256(label)`, `h_{c+1} = SHA3-256(label ‖ h_c ‖ SHA3-256(m_c))`.
-//! * When the engine is done, the seat sends every peer an [`EchoMessage`]: the count and head
-//!   of every chain. It accepts the outcome once every peer's echo has arrived and agrees.
+//! * For every player `s` the seat keeps the digests `SHA3-256(label ‖ m)` of the broadcasts
+//!   `m` that `s` made in the operation, in order, as this player received them (its own as
+//!   sent).
+//! * When the engine is done, the seat sends every peer an [`EchoMessage`]: every list. It accepts the outcome once every peer's echo has arrived and agrees.
 //! * **A verdict waits for the echo too.** When the engine fails during such an operation (a
 //!   proof that does not verify, a bad signature) the failure may come from a state an
 //!   earlier equivocation split — the next shuffler's honest proof fails against another
 //!   deck. So the seat sends a *failing* echo with the chains so far and collects every
-//!   peer's; a peer that receives a failing echo stops its own part and echoes at once. Chains
-//!   are then compared on their common prefix (a hash chain keeps every prefix).
+//!   peer's; a peer that receives a failing echo stops its own part and echoes at once. Lists
+//!   are then compared on their common prefix.
 //!
 //! # Verdicts
 //!
@@ -34,7 +33,8 @@
 //!
 //! # Cost
 //!
-//! One more round per echoed operation, `N·(N − 1)` messages of `7 + 36·N` bytes.
+//! One more round per echoed operation, `N·(N − 1)` messages of `7 + 4·N + 32·b` bytes, `b`
+//! the broadcasts of the operation.
 //!
 //! [`Engine::is_broadcast`]: crate::Engine::is_broadcast
 //! [`Engine::echoes`]: crate::Engine::echoes
@@ -108,22 +108,25 @@ pub struct EchoMessage {
     pub op: u32,
     /// Whether the sender gave up (its chains are a prefix).
     pub failing: bool,
-    /// Per player, player 1 first: the broadcasts received from it (sent, for the sender's
-    /// own), as a count and a chain head.
-    pub chains: Vec<(u32, Head)>,
+    /// Per player, player 1 first: the digests of the broadcasts received from it (sent, for
+    /// the sender's own), in order.
+    pub chains: Vec<Vec<Head>>,
 }
 
 impl EchoMessage {
-    /// The encoding: `op` (4 bytes, big endian), `failing` (1), `N` (2), then `N × (count
-    /// (4) ‖ head (32))`.
+    /// The encoding: `op` (4 bytes, big endian), `failing` (1), `N` (2), then per player
+    /// `count` (4) and `count` digests of 32 bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(7 + 36 * self.chains.len());
+        let digests: usize = self.chains.iter().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(7 + 4 * self.chains.len() + 32 * digests);
         out.extend(self.op.to_be_bytes());
         out.push(u8::from(self.failing));
         out.extend((self.chains.len() as u16).to_be_bytes());
-        for (count, head) in &self.chains {
-            out.extend(count.to_be_bytes());
-            out.extend(head);
+        for chain in &self.chains {
+            out.extend((chain.len() as u32).to_be_bytes());
+            for d in chain {
+                out.extend(d);
+            }
         }
         out
     }
@@ -131,27 +134,31 @@ impl EchoMessage {
     /// Decodes an echo from `from` at a table of `parties` players.
     pub fn from_bytes(bytes: &[u8], parties: usize, from: PartyId) -> Result<Self, EchoError> {
         let bad = |reason| EchoError::Malformed { from, reason };
-        if bytes.len() != 7 + 36 * parties {
-            return Err(bad("wrong length"));
-        }
-        let op = u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
-        let failing = match bytes[4] {
-            0 => false,
-            1 => true,
+        let mut r = Reader(bytes);
+        let op = u32::from_be_bytes(r.take().ok_or(bad("truncated"))?);
+        let failing = match r.take::<1>().ok_or(bad("truncated"))? {
+            [0] => false,
+            [1] => true,
             _ => return Err(bad("a flag that is neither 0 nor 1")),
         };
-        if usize::from(u16::from_be_bytes([bytes[5], bytes[6]])) != parties {
+        if usize::from(u16::from_be_bytes(r.take().ok_or(bad("truncated"))?)) != parties {
             return Err(bad("another number of players"));
         }
-        let chains = bytes[7..]
-            .chunks_exact(36)
-            .map(|c| {
-                let count = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
-                let mut head = [0u8; 32];
-                head.copy_from_slice(&c[4..]);
-                (count, head)
-            })
-            .collect();
+        let mut chains = Vec::with_capacity(parties);
+        for _ in 0..parties {
+            let count = u32::from_be_bytes(r.take().ok_or(bad("truncated"))?) as usize;
+            // Bounded by the bytes present, so a large count cannot allocate.
+            if count > r.0.len() / 32 {
+                return Err(bad("more digests than bytes"));
+            }
+            let chain = (0..count)
+                .map(|_| r.take::<32>().ok_or(bad("truncated")))
+                .collect::<Result<Vec<_>, _>>()?;
+            chains.push(chain);
+        }
+        if !r.0.is_empty() {
+            return Err(bad("trailing bytes"));
+        }
         Ok(EchoMessage {
             op,
             failing,
@@ -160,39 +167,35 @@ impl EchoMessage {
     }
 }
 
-/// One sender's broadcasts in the operation, as a hash chain with every prefix kept.
-#[derive(Clone, Debug)]
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    fn take<const K: usize>(&mut self) -> Option<[u8; K]> {
+        let (head, rest) = self.0.split_at_checked(K)?;
+        self.0 = rest;
+        head.try_into().ok()
+    }
+}
+
+/// One sender's broadcasts in the operation: the digest of each, in order.
+#[derive(Clone, Debug, Default)]
 struct Chain(Vec<Head>);
 
 impl Chain {
-    fn new() -> Chain {
-        Chain(vec![Sha3_256::digest(ECHO_LABEL).into()])
-    }
-
     fn push(&mut self, payload: &[u8]) {
         let mut h = Sha3_256::new();
         h.update(ECHO_LABEL);
-        h.update(self.head().1);
-        h.update(Sha3_256::digest(payload));
+        h.update(payload);
         self.0.push(h.finalize().into());
     }
 
-    fn head(&self) -> (u32, Head) {
-        let count = self.0.len() - 1;
-        (count as u32, self.0[count])
-    }
-
-    /// Whether `(count, head)` agrees with this chain: equal when both are complete, else on
-    /// the common prefix (`None` when the other chain is longer: nothing to compare).
-    fn agrees(&self, (count, head): (u32, Head), complete: bool) -> bool {
-        let mine = self.head().0;
+    /// Whether `theirs` agrees with this chain: equal when both are complete, else on the
+    /// common prefix.
+    fn agrees(&self, theirs: &[Head], complete: bool) -> bool {
         if complete {
-            return (count, head) == self.head();
+            return self.0 == theirs;
         }
-        match self.0.get(count as usize) {
-            Some(h) => *h == head,
-            None => count > mine, // the other chain is longer: nothing to compare yet
-        }
+        self.0.iter().zip(theirs).all(|(a, b)| a == b)
     }
 }
 
@@ -216,7 +219,7 @@ impl EchoRound {
         EchoRound {
             op,
             me,
-            chains: vec![Chain::new(); parties],
+            chains: vec![Chain::default(); parties],
             sent: false,
             failing: None,
             heard: BTreeSet::new(),
@@ -258,7 +261,7 @@ impl EchoRound {
         EchoMessage {
             op: self.op,
             failing,
-            chains: self.chains.iter().map(Chain::head).collect(),
+            chains: self.chains.iter().map(|c| c.0.clone()).collect(),
         }
     }
 
@@ -280,7 +283,7 @@ impl EchoRound {
             self.failing = Some(from);
         }
         let complete = !echo.failing && self.failing.is_none();
-        for (j, (chain, &theirs)) in self.chains.iter().zip(&echo.chains).enumerate() {
+        for (j, (chain, theirs)) in self.chains.iter().zip(&echo.chains).enumerate() {
             let s = PartyId::from_index(j);
             if chain.agrees(theirs, complete) {
                 continue;
@@ -403,7 +406,7 @@ mod tests {
         r.record(PartyId(2), b"card");
         let e = r.echo(false);
         let bytes = e.to_bytes();
-        assert_eq!(bytes.len(), 7 + 36 * 3);
+        assert_eq!(bytes.len(), 7 + 4 * 3 + 32);
         assert_eq!(EchoMessage::from_bytes(&bytes, 3, PartyId(1)), Ok(e));
         let err = EchoMessage::from_bytes(&bytes[1..], 3, PartyId(2)).expect_err("short");
         assert_eq!(err.blamed(), Some(PartyId(2)));

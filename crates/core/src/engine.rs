@@ -417,6 +417,11 @@ impl<E: Engine> Seat<E> {
         self.seen.take()
     }
 
+    /// Whether the engine is done and the seat waits only for echoes.
+    pub fn is_echoing(&self) -> bool {
+        self.round.as_ref().is_some_and(EchoRound::sent)
+    }
+
     /// The players whose message this seat awaits: the engine's, then those whose echo is
     /// missing.
     pub fn awaiting(&self) -> Vec<PartyId> {

@@ -20,8 +20,11 @@
 //! * [`local`]: [`LocalDriver`], which runs one engine per player in memory as one table and
 //!   counts every message, byte and round.
 //! * [`session`]: the hellos that make every game's session fresh.
+//! * `adversary` (feature `adversary`, tests only): a malicious player that wraps any engine.
 //! * [`input`]: bounded reading of input files (a size limit with an error naming the file).
 
+#[cfg(feature = "adversary")]
+pub mod adversary;
 pub mod cost;
 pub mod echo;
 pub mod engine;

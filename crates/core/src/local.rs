@@ -138,6 +138,7 @@ pub struct LocalDriver<E: Engine, T: Tap = Untapped> {
     cost: Cost,
     ops: Vec<OpCost>,
     tap: T,
+    later_failures: Vec<DriveError<E::Error>>,
 }
 
 impl<E: Engine, T: Tap> core::fmt::Debug for LocalDriver<E, T> {
@@ -177,6 +178,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             cost: Cost::ZERO,
             ops: Vec::new(),
             tap,
+            later_failures: Vec::new(),
         };
         driver.run(&TableOp::Setup)?;
         Ok(driver)
@@ -195,6 +197,12 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
     /// The engines, consuming the driver.
     pub fn into_engines(self) -> Vec<E> {
         self.seats.into_iter().map(Seat::into_engine).collect()
+    }
+
+    /// After a failed operation: the other players' verdicts, in the order they failed (the
+    /// operation's error is the first player's).
+    pub fn later_failures(&self) -> &[DriveError<E::Error>] {
+        &self.later_failures
     }
 
     /// The cost of every operation so far, setup first.
@@ -219,25 +227,39 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                 .map_err(|source| engine_error(j, source))?;
             self.enqueue(j, out, &mut queue);
         }
+        // A player that fails stops; the others go on with what is delivered (as over a
+        // network, where they would next hear its abort), so every player reaches a verdict.
+        let mut failures = Vec::new();
+        let mut failed = vec![false; self.seats.len()];
         while let Some(mut d) = queue.pop_front() {
-            if !self.tap.deliver(&mut d) {
+            let j = d.to.index();
+            if failed[j] || !self.tap.deliver(&mut d) {
                 continue;
             }
             self.count(&d);
-            let j = d.to.index();
             let seat = &mut self.seats[j];
             let out = match d.kind {
                 Kind::Engine => seat.offer(d.from, d.depth, d.payload),
                 Kind::Echo => seat.offer_echo(d.from, d.depth, d.payload),
+            };
+            match out {
+                Ok(out) => self.enqueue(j, out, &mut queue),
+                Err(source) => {
+                    failed[j] = true;
+                    failures.push(engine_error(j, source));
+                }
             }
-            .map_err(|source| engine_error(j, source))?;
-            self.enqueue(j, out, &mut queue);
         }
         // A player whose operation failed was waiting for echoes that will not come.
         for (j, seat) in self.seats.iter_mut().enumerate() {
-            if let Some(e) = seat.give_up() {
-                return Err(engine_error(j, e));
+            if let Some(e) = seat.give_up().filter(|_| !failed[j]) {
+                failures.push(engine_error(j, e));
             }
+        }
+        if !failures.is_empty() {
+            let first = failures.remove(0);
+            self.later_failures = failures;
+            return Err(first);
         }
         let seen = self.collect(op)?;
         self.len += op.new_cards();

@@ -202,10 +202,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .map_err(NetError::protocol)?;
                 self.send(out)
             }
-            Wire::Abort { claim, reason } => Err(NetError::Aborted {
-                peer: frame.from,
-                claim: claim.map(PartyId),
-                reason,
+            // This player's own failure, judged by the echoes so far, comes before a claim.
+            Wire::Abort { claim, reason } => Err(match self.seat.give_up() {
+                Some(e) => NetError::protocol(e),
+                None => NetError::Aborted {
+                    peer: frame.from,
+                    claim: claim.map(PartyId),
+                    reason,
+                },
             }),
             Wire::Bye => {
                 self.byes.insert(frame.from);
@@ -216,6 +220,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
 
     fn timed_out(&self, op: &TableOp) -> NetError {
         let awaiting = self.seat.awaiting();
+        if self.seat.is_echoing() {
+            // A missing echo is no evidence: its sender may itself be waiting for a cheater.
+            return NetError::Unanswered {
+                missing: awaiting,
+                what: "echoes".into(),
+                after: self.timeout,
+            };
+        }
         NetError::Timeout {
             peer: awaiting.first().copied().unwrap_or(self.chan.me()),
             what: format!("its part of the {} operation", op.name()),
@@ -332,10 +344,11 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     }
                     Wire::Engine(_) | Wire::Echo(_) => dropped.note(&frame)?,
                 },
+                // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {
-                    return Err(NetError::Timeout {
-                        peer: missing,
-                        what: "its goodbye".into(),
+                    return Err(NetError::Unanswered {
+                        missing: vec![missing],
+                        what: "goodbyes".into(),
                         after: self.timeout,
                     })
                 }

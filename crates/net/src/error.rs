@@ -21,6 +21,18 @@ pub enum NetError {
         /// How long this player waited.
         after: Duration,
     },
+    /// This player's part was done but the echoes ([`facedown_core::echo`]) or goodbyes of
+    /// `missing` did not come within the timeout. Nobody is blamed: a player that has not
+    /// answered may itself be waiting for a cheater.
+    #[error("timed out after {after:?} waiting for the {what} of {} (unattributable, nobody blamed)", missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+    Unanswered {
+        /// The peers whose answer is missing.
+        missing: Vec<PartyId>,
+        /// What was awaited.
+        what: String,
+        /// How long this player waited.
+        after: Duration,
+    },
     /// `peer` closed its connection (or its process died) before the end of the protocol.
     #[error("{peer} disconnected before the end of the protocol")]
     Disconnected {
@@ -176,6 +188,7 @@ impl NetError {
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Protocol { blame, .. } => *blame,
             NetError::Aborted { .. }
+            | NetError::Unanswered { .. }
             | NetError::UnknownParty(_)
             | NetError::Config(_)
             | NetError::Roster(_)

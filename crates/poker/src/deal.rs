@@ -287,6 +287,7 @@ fn check_distinct(opening: &Opening, hands: &[Vec<u16>], public: &[u16]) -> Resu
 fn poker_error(e: DriveError<PokerError>) -> PokerError {
     match e {
         DriveError::Engine { source, .. } => source,
+        DriveError::Echo { source, .. } => PokerError::Echo(source),
         DriveError::Stuck { awaiting, .. } => PokerError::Missing {
             player: awaiting.first().copied().unwrap_or(PartyId(0)),
             what: "a message",
