@@ -449,6 +449,10 @@ impl<E: Engine> Seat<E> {
         let parties = self.engine.parties();
         let verdict = self.round.take().map(|r| r.verdict(parties, own));
         match (verdict, self.failure.take()) {
+            // The echo confirms whom the engine blamed: the engine's error says why.
+            (Some(Err(echo)), Some(e)) if own.is_some() && echo.blamed() == own => {
+                SeatError::Engine(e)
+            }
             (Some(Err(e)), _) => SeatError::Echo(e),
             (_, Some(e)) => SeatError::Engine(e),
             _ => SeatError::Echo(EchoError::GaveUp {

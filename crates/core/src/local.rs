@@ -199,8 +199,8 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
         self.seats.into_iter().map(Seat::into_engine).collect()
     }
 
-    /// After a failed operation: the other players' verdicts, in the order they failed (the
-    /// operation's error is the first player's).
+    /// After a failed operation: the other failing players' verdicts, in player order (the
+    /// operation's error is the lowest-numbered failing player's).
     pub fn later_failures(&self) -> &[DriveError<E::Error>] {
         &self.later_failures
     }
@@ -257,6 +257,11 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             }
         }
         if !failures.is_empty() {
+            // The lowest-numbered failing player's verdict first, whatever the timing.
+            failures.sort_by_key(|e: &DriveError<E::Error>| match e {
+                DriveError::Engine { party, .. } | DriveError::Echo { party, .. } => party.0,
+                _ => 0,
+            });
             let first = failures.remove(0);
             self.later_failures = failures;
             return Err(first);
