@@ -199,8 +199,8 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
         self.seats.into_iter().map(Seat::into_engine).collect()
     }
 
-    /// After a failed operation: the other failing players' verdicts, in player order (the
-    /// operation's error is the lowest-numbered failing player's).
+    /// After a failed operation: the other failing players' verdicts (the operation's error
+    /// is the most direct one: an engine's own finding before the echo's, then by player).
     pub fn later_failures(&self) -> &[DriveError<E::Error>] {
         &self.later_failures
     }
@@ -257,10 +257,13 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             }
         }
         if !failures.is_empty() {
-            // The lowest-numbered failing player's verdict first, whatever the timing.
+            // First a verdict of a player that saw a fault itself (its engine's, confirmed by
+            // the echo), then one the echo attributes, then the rest; by player within each.
             failures.sort_by_key(|e: &DriveError<E::Error>| match e {
-                DriveError::Engine { party, .. } | DriveError::Echo { party, .. } => party.0,
-                _ => 0,
+                DriveError::Engine { party, .. } => (0, party.0),
+                DriveError::Echo { party, source } if source.blamed().is_some() => (1, party.0),
+                DriveError::Echo { party, .. } => (2, party.0),
+                _ => (3, 0),
             });
             let first = failures.remove(0);
             self.later_failures = failures;

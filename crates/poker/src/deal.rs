@@ -96,6 +96,10 @@ struct AdversaryTap<'a, A>(&'a mut A);
 
 impl<A: Adversary> Tap for AdversaryTap<'_, A> {
     fn deliver(&mut self, d: &mut Delivery) -> bool {
+        // The adversary speaks the protocol's messages; the seats' echoes pass untouched.
+        if d.kind != facedown_core::engine::Kind::Engine {
+            return true;
+        }
         if let Ok(mut msg) = Message::from_bytes(d.from, &d.payload) {
             let before = msg.clone();
             self.0.tamper_message(&mut msg);
