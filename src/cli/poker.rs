@@ -6,7 +6,7 @@ use anyhow::Context;
 use clap::Subcommand;
 use facedown_core::rng::seeded_rng;
 use facedown_poker::deal::{deal_with_rng, DealParams};
-use facedown_poker::timing::measure_with_rng;
+use facedown_poker::timing::{measure_with_rng, BenchReport, ThreadFigures};
 
 /// Arguments of `facedown poker`.
 #[derive(Debug, clap::Args)]
@@ -40,11 +40,13 @@ pub enum PokerCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Time the shuffle argument, reveal tokens and masking (medians of repeated runs).
+    /// Time the shuffle argument (1 and 2 threads, with its floor), batched against one-by-one
+    /// verification, reveal tokens and masking.
     Bench {
-        /// Deck size n.
-        #[arg(long, default_value_t = 52)]
-        cards: u16,
+        /// Deck sizes n, comma-separated (e.g. 52,104,208,416); JSON is one report for one
+        /// size, an array of reports for several.
+        #[arg(long, value_delimiter = ',', default_value = "52")]
+        cards: Vec<u16>,
         /// Repetitions of the shuffle prove/verify.
         #[arg(long, default_value_t = 21)]
         reps: usize,
@@ -125,66 +127,199 @@ fn deal(params: DealParams, seed: u64, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn bench(cards: u16, reps: usize, token_reps: usize, seed: u64, json: bool) -> anyhow::Result<()> {
+fn bench(
+    sizes: Vec<u16>,
+    reps: usize,
+    token_reps: usize,
+    seed: u64,
+    json: bool,
+) -> anyhow::Result<()> {
+    // The bench refuses counts that overflow; the bar only needs a length.
+    let per_size = reps
+        .saturating_mul(3)
+        .saturating_add(token_reps.saturating_mul(2)) as u64;
     let bar = std::io::stderr().is_terminal().then(|| {
-        // The bench refuses counts that overflow; the bar only needs a length.
-        let total = reps.saturating_add(token_reps).saturating_mul(2);
-        let bar = indicatif::ProgressBar::new(total as u64);
+        let bar = indicatif::ProgressBar::new(per_size.saturating_mul(sizes.len() as u64));
         bar.set_message("poker bench");
         bar
     });
-    let report = measure_with_rng(
-        cards,
-        reps,
-        token_reps,
-        &mut seeded_rng(seed),
-        &mut |done, _| {
+    let mut rng = seeded_rng(seed);
+    let mut reports = Vec::with_capacity(sizes.len());
+    for (i, &cards) in sizes.iter().enumerate() {
+        let report = measure_with_rng(cards, reps, token_reps, &mut rng, &mut |done, _| {
             if let Some(b) = &bar {
-                b.set_position(done as u64);
+                b.set_position(
+                    (i as u64)
+                        .saturating_mul(per_size)
+                        .saturating_add(done as u64),
+                );
             }
-        },
-    )
-    .context("poker bench")?;
+        })
+        .with_context(|| format!("poker bench, {cards} cards"))?;
+        reports.push(report);
+    }
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        let build = if report.optimized {
-            "optimized"
-        } else {
-            "UNOPTIMIZED (debug) build"
+        let value = match reports.as_slice() {
+            [one] => serde_json::to_value(one)?,
+            all => serde_json::to_value(all)?,
         };
-        let load = report
-            .load_average
-            .map_or_else(|| "unknown".to_owned(), |l| format!("{l:.2}"));
-        println!("mental poker bench, {cards} cards, {build}, load average {load}, medians:");
-        println!(
-            "  shuffle: prove {:.3} ms, verify {:.3} ms (+ deck decode {:.3} ms), proof {} B, deck {} B  [{} reps]",
-            report.shuffle_prove_ms,
-            report.shuffle_verify_ms,
-            report.deck_decode_ms,
-            report.shuffle_proof_bytes,
-            report.deck_bytes,
-            report.shuffle_reps
-        );
-        println!(
-            "  reveal token: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",
-            report.reveal_prove_ms, report.reveal_verify_ms, report.reveal_bytes, report.token_reps
-        );
-        let cpu = |v: Option<f64>| v.map_or_else(|| "n/a".to_owned(), |x| format!("{x:.4}"));
-        println!(
-            "  mean CPU time per operation (ms): shuffle prove {}, verify {}; reveal make {}, verify {}",
-            cpu(report.shuffle_prove_cpu_ms),
-            cpu(report.shuffle_verify_cpu_ms),
-            cpu(report.reveal_prove_cpu_ms),
-            cpu(report.reveal_verify_cpu_ms)
-        );
-        println!(
-            "  mask: make {:.4} ms, verify {:.4} ms, {} B  [{} reps]",
-            report.mask_prove_ms, report.mask_verify_ms, report.mask_bytes, report.token_reps
-        );
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print_bench(&reports, seed);
     }
     Ok(())
+}
+
+/// One row of the bench table: a label and a cell per deck size.
+type Row = (&'static str, fn(&BenchReport) -> Option<f64>);
+
+fn print_bench(reports: &[BenchReport], seed: u64) {
+    let Some(first) = reports.first() else {
+        return;
+    };
+    let build = if first.optimized {
+        "optimized"
+    } else {
+        "UNOPTIMIZED (debug) build"
+    };
+    let load = |l: Option<f64>| l.map_or_else(|| "?".to_owned(), |l| format!("{l:.2}"));
+    let last = reports.last().unwrap_or(first);
+    println!(
+        "mental poker bench (Barnett–Smart, ristretto255), {build}, seed {seed}, load average {} → {}",
+        load(first.load_average),
+        load(last.load_average_end)
+    );
+    println!(
+        "{} shuffle reps, {} token reps; CPU ms of one thread unless stated; floor = one vartime \
+         MSM over every statement point + decoding the received points (curve25519-dalek, same run)",
+        first.shuffle_reps, first.token_reps
+    );
+    let sections: [(&str, &[Row]); 5] = [
+        (
+            "shuffle of N cards, one thread",
+            &[
+                ("prove", |r| r.shuffle_prove_cpu_ms),
+                ("verify (deck decoded)", |r| r.shuffle_verify_cpu_ms),
+                ("decode deck + verify", |r| {
+                    r.shuffle_verify_with_decode_cpu_ms
+                }),
+                ("floor: MSM of 4N points", |r| r.shuffle_floor_msm_ms),
+                ("floor: decode 2N points", |r| r.shuffle_floor_decode_ms),
+                ("floor", |r| r.shuffle_floor_ms),
+                ("decode + verify ÷ floor", |r| r.shuffle_verify_floor_ratio),
+                ("prove ÷ floor", |r| r.shuffle_prove_floor_ratio),
+            ],
+        ),
+        (
+            "wall ms on 1 and 2 threads (median)",
+            &[
+                ("prove, 1 thread", |r| thread(r, 1).map(|t| t.prove_wall_ms)),
+                ("prove, 2 threads", |r| {
+                    thread(r, 2).map(|t| t.prove_wall_ms)
+                }),
+                ("prove: 2 threads ÷ 1", |r| {
+                    thread(r, 2).map(|t| t.prove_wall_ratio)
+                }),
+                ("decode + verify, 1 thread", |r| {
+                    thread(r, 1).map(|t| t.verify_wall_ms)
+                }),
+                ("decode + verify, 2 threads", |r| {
+                    thread(r, 2).map(|t| t.verify_wall_ms)
+                }),
+                ("verify: 2 threads ÷ 1", |r| {
+                    thread(r, 2).map(|t| t.verify_wall_ratio)
+                }),
+                ("prove span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ms)
+                }),
+                ("prove span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.prove_span_ratio)
+                }),
+                ("verify span, 2 threads (busiest worker's CPU)", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ms)
+                }),
+                ("verify span: 2 threads ÷ 1", |r| {
+                    thread(r, 2).and_then(|t| t.verify_span_ratio)
+                }),
+            ],
+        ),
+        (
+            "a player verifies the 3 other shuffles of a 4-player deal",
+            &[
+                ("one by one", |r| r.deal_batch.one_by_one_cpu_ms),
+                ("batched", |r| r.deal_batch.batched_cpu_ms),
+                ("batched ÷ one by one", |r| r.deal_batch.batch_ratio),
+                ("decoding the 3 decks (either way)", |r| {
+                    r.deal_batch.decode_cpu_ms
+                }),
+                ("same, decoding included", |r| {
+                    r.deal_batch.batch_ratio_with_decode
+                }),
+                ("batch floor", |r| r.deal_batch.batched_floor_ms),
+                ("batched + decode ÷ floor", |r| {
+                    r.deal_batch.batched_floor_ratio
+                }),
+            ],
+        ),
+        (
+            "reveal round: 3 players × 7 tokens (hand + public)",
+            &[
+                ("one by one (v1 tokens)", |r| {
+                    r.reveal_batch.one_by_one_cpu_ms
+                }),
+                ("one by one (batchable tokens)", |r| {
+                    r.reveal_batch.one_by_one_batchable_cpu_ms
+                }),
+                ("batched", |r| r.reveal_batch.batched_cpu_ms),
+                ("batched ÷ one by one (v1)", |r| r.reveal_batch.batch_ratio),
+                ("batch floor", |r| r.reveal_batch.batched_floor_ms),
+                ("batched + decode ÷ floor", |r| {
+                    r.reveal_batch.batched_floor_ratio
+                }),
+            ],
+        ),
+        (
+            "single proofs and sizes",
+            &[
+                ("reveal token: make", |r| r.reveal_prove_cpu_ms),
+                ("reveal token: verify", |r| r.reveal_verify_cpu_ms),
+                ("mask: make (median wall)", |r| Some(r.mask_prove_ms)),
+                ("mask: verify (median wall)", |r| Some(r.mask_verify_ms)),
+                ("shuffle proof, bytes", |r| {
+                    Some(r.shuffle_proof_bytes as f64)
+                }),
+                ("shuffled deck, bytes", |r| Some(r.deck_bytes as f64)),
+                ("reveal token, bytes", |r| Some(r.reveal_bytes as f64)),
+                ("batchable reveal token, bytes", |r| {
+                    Some(r.batchable_reveal_bytes as f64)
+                }),
+            ],
+        ),
+    ];
+    for (title, rows) in sections {
+        print!("\n{title:<44}");
+        for r in reports {
+            print!(" {:>10}", format!("N={}", r.cards));
+        }
+        println!();
+        for (label, cell) in rows {
+            print!("  {label:<42}");
+            for r in reports {
+                let v = match cell(r) {
+                    None => "n/a".to_owned(),
+                    Some(v) if label.ends_with("bytes") => format!("{v:.0}"),
+                    Some(v) => format!("{v:.3}"),
+                };
+                print!(" {v:>10}");
+            }
+            println!();
+        }
+    }
+}
+
+fn thread(r: &BenchReport, threads: usize) -> Option<&ThreadFigures> {
+    r.threads.iter().find(|t| t.threads == threads)
 }

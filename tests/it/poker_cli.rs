@@ -113,6 +113,59 @@ fn poker_bench_json_has_the_required_fields() {
     }
     assert_eq!(v["shuffle_proof_bytes"], 8 * 32 + (3 * 8 + 4) * 32 + 3 * 8);
     assert_eq!(v["reveal_bytes"], 4 + 32 + 64);
+    assert_eq!(v["batchable_reveal_bytes"], 4 + 32 + 96);
+    // Floors and ratios, next to the figures they bound.
+    for key in [
+        "shuffle_floor_ms",
+        "shuffle_floor_msm_ms",
+        "shuffle_floor_decode_ms",
+        "shuffle_verify_with_decode_cpu_ms",
+        "shuffle_verify_floor_ratio",
+    ] {
+        assert!(v[key].as_f64().expect(key) > 0.0, "{key}: {}", v[key]);
+    }
+    for batch in ["deal_batch", "reveal_batch"] {
+        for key in [
+            "one_by_one_cpu_ms",
+            "batched_cpu_ms",
+            "batched_floor_ms",
+            "batch_ratio",
+        ] {
+            assert!(v[batch][key].as_f64().expect(key) > 0.0, "{batch}.{key}");
+        }
+    }
+    assert_eq!(v["deal_batch"]["proofs"], 3);
+    assert_eq!(v["reveal_batch"]["proofs"], 3 * 7);
+    let threads: Vec<u64> = v["threads"]
+        .as_array()
+        .expect("per-thread figures")
+        .iter()
+        .map(|t| t["threads"].as_u64().expect("a thread count"))
+        .collect();
+    assert_eq!(threads, [1, 2]);
+}
+
+/// Several deck sizes give an array of reports, one per size, in order.
+#[test]
+fn poker_bench_json_sweeps_deck_sizes() {
+    let v = run_json(&[
+        "poker",
+        "bench",
+        "--cards",
+        "4,9",
+        "--reps",
+        "1",
+        "--token-reps",
+        "1",
+        "--json",
+    ]);
+    let cards: Vec<u64> = v
+        .as_array()
+        .expect("an array of reports")
+        .iter()
+        .map(|r| r["cards"].as_u64().expect("a deck size"))
+        .collect();
+    assert_eq!(cards, [4, 9]);
 }
 
 /// Impossible deals are refused with an error, not a panic.

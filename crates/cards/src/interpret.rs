@@ -8,9 +8,9 @@
 //! |---|---|---|
 //! | the exact analyzer ([`crate::analyze`]) | the KWH state: every possible row with its per-input probability | one child per observation that can occur |
 //! | a sampled run ([`crate::sampled`], behind [`crate::trace`]) | one row | the one observation of that row |
+//! | a face-down table ([`crate::on_table`]: the ideal table, the dealer, the encrypted deck) | what the view still allows (possible rows per input) | the one observation the table shows |
 //!
-//! A backend that runs the protocol on a face-down table is one more semantics (its path is the
-//! table, its turn asks the table). A new action of the model is one more method here and one
+//! A new action of the model is one more method here and one
 //! more case in each semantics, instead of one more case in every walker.
 //!
 //! # Control flow

@@ -15,11 +15,13 @@
 //! | `result` | optionally [`turn`](FaceDownTable::turn) of the result cards, to read the output |
 //! | `restart` | fresh input commitments appended to the row; the old cards stay unused |
 //!
-//! The runner is a walker of the protocol, not a party of it: [`run_on_table`] is given every
-//! input (a driver that seats every player, or the ideal table); [`run_as_party`] is one
-//! player's walk, given only the inputs it owns, on that player's own view of the table (a
-//! networked player). Every branch depends only on turned cards, so every player's walk
-//! takes the same path.
+//! The runner is one more semantics of the protocol's single interpreter
+//! ([`crate::interpret`]): the interpreter owns the control flow (branches, labels, `goto`,
+//! `restart`), and each action here becomes the table's operation. It is not a party of the
+//! protocol: [`run_on_table`] is given every input (a driver that seats every player, or the
+//! ideal table); [`run_as_party`] is one player's run, given only the inputs it owns, on that
+//! player's own view of the table (a networked player). Every branch depends only on turned
+//! cards, so every player's run takes the same path.
 //!
 //! Before each shuffle the runner consults the backend's [`Capabilities`]: an unsupported
 //! shuffle is an error ([`RunError::Unsupported`]) and a weakened one is recorded in
@@ -31,18 +33,20 @@
 //!
 //! [`Capabilities`]: facedown_core::Capabilities
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use facedown_core::table::{FaceDownTable, ShuffleSet, Support};
-use facedown_core::{PartyId, Perm, Symbol};
+use facedown_core::{Capabilities, PartyId, Perm, Symbol};
 use num_integer::Integer;
 use num_traits::{One, ToPrimitive};
 use serde::Serialize;
 
+use crate::distribution::Distribution;
+use crate::interpret::{Branching, Children, Entry, Flow, Semantics};
 use crate::model::{
     decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Span, Q,
 };
-use crate::protocol::Protocol;
+use crate::protocol::{LabelId, Protocol, Site};
 
 /// Why a protocol could not be run on a table.
 #[derive(Debug, thiserror::Error)]
@@ -154,9 +158,6 @@ impl Default for RunOptions {
     }
 }
 
-/// A position in the nested action lists: indices of (action, branch) pairs, then the action.
-type Path = Vec<usize>;
-
 /// Runs `protocol` on `table` with input bits `inputs` (first input first), input `k` committed
 /// by `owners[k]`.
 pub fn run_on_table<T: FaceDownTable>(
@@ -188,136 +189,202 @@ pub fn run_as_party<T: FaceDownTable>(
             owners: owners.len(),
         });
     }
-    let n = protocol.cards();
     let caps = table.capabilities();
-    let labels = label_paths(protocol.body());
-    let outputs_by_input: Vec<Option<bool>> = (0..protocol.input_count())
-        .map(|i| protocol.function().eval(&input_bits(i, k)))
-        .collect();
-
-    let mut run = TableRun {
-        outputs: Vec::new(),
-        committed: false,
-        view: Vec::new(),
-        shuffles: 0,
-        restarts: 0,
-        weakened: Vec::new(),
+    let mut sem = OnTable {
+        protocol,
+        inputs,
+        owners,
+        table,
+        opts,
+        caps,
+        base: 0,
+        steps: 0,
+        run: TableRun {
+            outputs: Vec::new(),
+            committed: false,
+            view: Vec::new(),
+            shuffles: 0,
+            restarts: 0,
+            weakened: Vec::new(),
+        },
     };
-    let mut steps = 0u64;
-    'restart: loop {
-        let base = table.len();
-        lay_out(protocol, inputs, owners, table)?;
-        let mut possible = Possible::start(protocol)?;
-        let mut path: Path = vec![0];
-        loop {
-            steps += 1;
-            if steps > opts.max_steps {
-                return Err(RunError::StepLimit(opts.max_steps));
+    let start = sem.lay_out()?;
+    protocol.interpret(&mut sem, Entry::Start, start)?;
+    Ok(sem.run)
+}
+
+/// The table semantics of the interpreter: every action becomes the table's operation, on the
+/// positions of the current layout (`base..`), and the path is what the view allows.
+struct OnTable<'a, T: FaceDownTable> {
+    protocol: &'a Protocol,
+    inputs: &'a [Option<bool>],
+    owners: &'a [PartyId],
+    table: &'a mut T,
+    opts: RunOptions,
+    caps: Capabilities,
+    /// Where the current layout starts (a restart appends a fresh one).
+    base: usize,
+    steps: u64,
+    run: TableRun,
+}
+
+impl<T: FaceDownTable> OnTable<'_, T> {
+    /// Lays out fresh input commitments after the cards already on the table.
+    fn lay_out(&mut self) -> Result<Possible, RunError<T::Error>> {
+        self.base = self.table.len();
+        lay_out(self.protocol, self.inputs, self.owners, self.table)?;
+        Possible::start(self.protocol)
+    }
+
+    /// The backend's support for `set`: refused, recorded as weakened, or fine.
+    fn check_support(&mut self, set: &ShuffleSet, span: Span) -> Result<(), RunError<T::Error>> {
+        match self.caps.shuffle_support(set) {
+            Support::Secure => Ok(()),
+            Support::Weakened(reason) => {
+                let note = format!("line {}: shuffle: {reason}", span.line);
+                self.run.weakened.push(note);
+                Ok(())
             }
-            let Some(action) = action_at(protocol.body(), &path) else {
-                // Fell off the end of a list: return to the enclosing list, or end.
-                if path.len() == 1 {
-                    return open_ending(&possible, &outputs_by_input, run, Span::default());
-                }
-                path.truncate(path.len() - 2);
-                if let Some(last) = path.last_mut() {
-                    *last += 1;
-                }
-                continue;
-            };
-            let span = action.span;
-            let table_err = |source| RunError::Table { span, source };
-            match &action.kind {
-                ActionKind::Perm(p) => {
-                    table.rearrange(&shifted(p, base)).map_err(table_err)?;
-                    possible.permute(p);
-                }
-                ActionKind::Shuffle(s) => {
-                    let dist = s.distribution(n).map_err(|e| RunError::Protocol {
-                        span,
-                        reason: e.to_string(),
-                    })?;
-                    let set = shuffle_set(&dist, base, span)?;
-                    match caps.shuffle_support(&set) {
-                        Support::Secure => {}
-                        Support::Weakened(reason) => run
-                            .weakened
-                            .push(format!("line {}: shuffle: {reason}", span.line)),
-                        Support::Unsupported(reason) => {
-                            return Err(RunError::Unsupported {
-                                span,
-                                backend: caps.backend.clone(),
-                                what: "perform this shuffle".to_owned(),
-                                reason: reason.clone(),
-                            })
-                        }
-                    }
-                    table.shuffle(&set).map_err(table_err)?;
-                    possible.shuffle(&dist);
-                    run.shuffles += 1;
-                }
-                ActionKind::Turn {
-                    positions,
-                    branches,
-                } => {
-                    let absolute: Vec<usize> = positions.iter().map(|p| p + base).collect();
-                    let symbols = table.turn(&absolute).map_err(table_err)?;
-                    possible.observe(positions, &symbols);
-                    run.view.push(Seen {
-                        positions: positions.clone(),
-                        symbols: symbols.clone(),
-                    });
-                    if let Some(branches) = branches {
-                        let Some(b) = branches.iter().position(|b| b.observation == symbols) else {
-                            return Err(RunError::Stuck {
-                                span,
-                                observation: symbols.iter().map(Symbol::to_string).collect(),
-                            });
-                        };
-                        path.push(b);
-                        path.push(0);
-                        continue;
-                    }
-                }
-                ActionKind::Result(pairs) => {
-                    run.committed = true;
-                    if opts.reveal_result {
-                        for &(a, b) in pairs {
-                            let cards = table.turn(&[a + base, b + base]).map_err(table_err)?;
-                            let bit = decode_bit([cards[0], cards[1]]).ok_or_else(|| {
-                                RunError::Undecodable {
-                                    span,
-                                    reason: format!(
-                                        "the result cards show {}{}, not a commitment",
-                                        cards[0], cards[1]
-                                    ),
-                                }
-                            })?;
-                            run.outputs.push(bit);
-                        }
-                    }
-                    return Ok(run);
-                }
-                ActionKind::Label(_) => {}
-                ActionKind::Goto(name) => {
-                    path = labels
-                        .get(name)
-                        .cloned()
-                        .ok_or_else(|| RunError::Protocol {
-                            span,
-                            reason: format!("goto to undefined label `{name}`"),
-                        })?;
-                    continue;
-                }
-                ActionKind::Restart => {
-                    run.restarts += 1;
-                    continue 'restart;
-                }
-            }
-            if let Some(last) = path.last_mut() {
-                *last += 1;
-            }
+            Support::Unsupported(reason) => Err(RunError::Unsupported {
+                span,
+                backend: self.caps.backend.clone(),
+                what: "perform this shuffle".to_owned(),
+                reason: reason.clone(),
+            }),
         }
+    }
+
+    /// Turns the committed result pairs and decodes them.
+    fn reveal(&mut self, span: Span, pairs: &[(usize, usize)]) -> Result<(), RunError<T::Error>> {
+        for &(a, b) in pairs {
+            let cards = self
+                .table
+                .turn(&[a + self.base, b + self.base])
+                .map_err(|source| RunError::Table { span, source })?;
+            let bit = decode_bit([cards[0], cards[1]]).ok_or_else(|| RunError::Undecodable {
+                span,
+                reason: format!(
+                    "the result cards show {}{}, not a commitment",
+                    cards[0], cards[1]
+                ),
+            })?;
+            self.run.outputs.push(bit);
+        }
+        Ok(())
+    }
+}
+
+impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
+    type Path = Possible;
+    type Error = RunError<T::Error>;
+
+    fn before(&mut self, _site: Site, _path: &Possible) -> Result<Flow, Self::Error> {
+        self.steps += 1;
+        if self.steps > self.opts.max_steps {
+            return Err(RunError::StepLimit(self.opts.max_steps));
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn permute(&mut self, site: Site, perm: &Perm, path: &mut Possible) -> Result<(), Self::Error> {
+        let span = site.span;
+        self.table
+            .rearrange(&shifted(perm, self.base))
+            .map_err(|source| RunError::Table { span, source })?;
+        path.permute(perm);
+        Ok(())
+    }
+
+    fn shuffle(
+        &mut self,
+        site: Site,
+        shuffle: &Distribution,
+        path: &mut Possible,
+    ) -> Result<(), Self::Error> {
+        let span = site.span;
+        let set = shuffle_set(shuffle.support(), self.base, span)?;
+        self.check_support(&set, span)?;
+        self.table
+            .shuffle(&set)
+            .map_err(|source| RunError::Table { span, source })?;
+        path.shuffle(shuffle.support());
+        self.run.shuffles += 1;
+        Ok(())
+    }
+
+    fn turn(
+        &mut self,
+        site: Site,
+        positions: &[usize],
+        mut path: Possible,
+    ) -> Result<Children<Possible>, Self::Error> {
+        let span = site.span;
+        let absolute: Vec<usize> = positions.iter().map(|p| p + self.base).collect();
+        let symbols = self
+            .table
+            .turn(&absolute)
+            .map_err(|source| RunError::Table { span, source })?;
+        path.observe(positions, &symbols);
+        self.run.view.push(Seen {
+            positions: positions.to_vec(),
+            symbols: symbols.clone(),
+        });
+        Ok(vec![(symbols, path)])
+    }
+
+    fn observed(
+        &mut self,
+        _: Site,
+        _: &[Symbol],
+        _: Branching,
+        _: &mut Possible,
+    ) -> Result<(), Self::Error> {
+        Ok(())
+    }
+
+    fn stuck(
+        &mut self,
+        site: Site,
+        observation: &[Symbol],
+        _: Possible,
+    ) -> Result<(), Self::Error> {
+        Err(RunError::Stuck {
+            span: site.span,
+            observation: observation.iter().map(Symbol::to_string).collect(),
+        })
+    }
+
+    fn result(
+        &mut self,
+        site: Site,
+        pairs: &[(usize, usize)],
+        _: Possible,
+    ) -> Result<(), Self::Error> {
+        self.run.committed = true;
+        if self.opts.reveal_result {
+            self.reveal(site.span, pairs)?;
+        }
+        Ok(())
+    }
+
+    fn end(&mut self, path: Possible) -> Result<(), Self::Error> {
+        let bit = open_ending(self.protocol, &path)?;
+        self.run.outputs.push(bit);
+        Ok(())
+    }
+
+    fn label(&mut self, _: Site, _: LabelId, _: &mut Possible) -> Result<Flow, Self::Error> {
+        Ok(Flow::Continue)
+    }
+
+    fn goto(&mut self, _: Site, _: LabelId, _: &mut Possible) -> Result<Flow, Self::Error> {
+        Ok(Flow::Continue)
+    }
+
+    fn restart(&mut self, _: Site, path: &mut Possible) -> Result<Flow, Self::Error> {
+        self.run.restarts += 1;
+        *path = self.lay_out()?;
+        Ok(Flow::Continue)
     }
 }
 
@@ -365,25 +432,21 @@ fn lay_out<T: FaceDownTable>(
     Ok(())
 }
 
-/// Ends a non-committed run: the output every input still possible agrees on.
+/// The output of a non-committed ending: the one every input the view still allows agrees on.
 fn open_ending<E: std::error::Error>(
+    protocol: &Protocol,
     possible: &Possible,
-    outputs_by_input: &[Option<bool>],
-    mut run: TableRun,
-    span: Span,
-) -> Result<TableRun, RunError<E>> {
+) -> Result<bool, RunError<E>> {
+    let k = protocol.inputs().len();
     let outs: BTreeSet<Option<bool>> = possible
         .inputs()
         .into_iter()
-        .map(|i| outputs_by_input.get(i).copied().flatten())
+        .map(|i| protocol.function().eval(&input_bits(i, k)))
         .collect();
     match outs.into_iter().collect::<Vec<_>>()[..] {
-        [Some(bit)] => {
-            run.outputs.push(bit);
-            Ok(run)
-        }
+        [Some(bit)] => Ok(bit),
         _ => Err(RunError::Undecodable {
-            span,
+            span: Span::default(),
             reason: "the view is consistent with inputs of different outputs".to_owned(),
         }),
     }
@@ -442,52 +505,6 @@ pub fn can_loop(protocol: &Protocol) -> bool {
         })
     }
     walk(protocol.body())
-}
-
-/// Where each label is, as a path.
-fn label_paths(body: &[Action]) -> BTreeMap<String, Path> {
-    fn walk(list: &[Action], prefix: &mut Path, out: &mut BTreeMap<String, Path>) {
-        for (i, action) in list.iter().enumerate() {
-            prefix.push(i);
-            match &action.kind {
-                ActionKind::Label(name) => {
-                    out.entry(name.clone()).or_insert_with(|| prefix.clone());
-                }
-                ActionKind::Turn {
-                    branches: Some(branches),
-                    ..
-                } => {
-                    for (b, branch) in branches.iter().enumerate() {
-                        prefix.push(b);
-                        walk(&branch.body, prefix, out);
-                        prefix.pop();
-                    }
-                }
-                _ => {}
-            }
-            prefix.pop();
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(body, &mut Vec::new(), &mut out);
-    out
-}
-
-/// The action at `path`, or `None` past the end of its list.
-fn action_at<'a>(body: &'a [Action], path: &[usize]) -> Option<&'a Action> {
-    let (&last, outer) = path.split_last()?;
-    let mut list = body;
-    for pair in outer.chunks(2) {
-        let [a, b] = pair else { return None };
-        match &list.get(*a)?.kind {
-            ActionKind::Turn {
-                branches: Some(branches),
-                ..
-            } => list = &branches.get(*b)?.body,
-            _ => return None,
-        }
-    }
-    list.get(last)
 }
 
 /// The possibilistic KWH state: which (sequence, input) pairs are still possible.

@@ -1,73 +1,314 @@
-//! Criterion benches: the 52-card shuffle argument (prove, verify), a reveal token (make,
-//! verify), a full 4-player deal, and the multiscalar-multiplication floor for comparison.
+//! Criterion benches of the encrypted deck, swept over deck sizes 52, 104, 208 and 416.
+//!
+//! Groups ending in `_cpu` measure the CPU time of the one thread that does the work (a
+//! one-thread rayon pool, thread CPU clock), which a loaded machine inflates far less than the
+//! wall clock; `shuffle_threads` measures wall time on pools of 1 and 2 threads. Each figure has
+//! its floor in the same run (`shuffle_floor_cpu`, and `floor` inside the batch groups), and the
+//! bench ends with a table of ratios read back from criterion's estimates.
+//!
+//! * `shuffle_prove_cpu`, `shuffle_verify_cpu` (decoding the received deck + verifying),
+//!   `shuffle_floor_cpu` (one variable-time MSM over the 4N ciphertext points + decoding 2N);
+//! * `shuffle_threads`: `prove_{1,2}_threads`, `verify_{1,2}_threads` (wall);
+//! * `deal_three_shuffles_cpu`: a player's verification of the three other shuffles of a
+//!   4-player deal, `one_by_one` and `batched` (received decks already decoded), `decode` (the
+//!   three received decks, the same work either way) and the batch's `floor` (means over the
+//!   four players' views);
+//! * `reveal_round_cpu`: the 21 tokens a player of a 4-player deal verifies in the reveal round;
+//! * `reveal_token_cpu` (one token), `deal` (a whole 4-player 52-card deal, in memory).
 
-#![allow(missing_docs)] // criterion_group! generates an undocumented function.
+#![allow(missing_docs)] // criterion's macros generate undocumented items.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use curve25519_dalek::ristretto::RistrettoPoint;
-use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::VartimeMultiscalarMul;
-use facedown_core::{rng::seeded_rng, PartyId};
+use std::time::{Duration, Instant};
+
+use criterion::{BenchmarkId, Criterion};
+use facedown_core::rng::seeded_rng;
+use facedown_poker::batch::{
+    verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles,
+    verify_shuffles_one_by_one,
+};
 use facedown_poker::deal::{deal_with_rng, DealParams};
-use facedown_poker::elgamal::{CardEncoding, Deck};
-use facedown_poker::generators::CommitmentKey;
-use facedown_poker::keys::{joint_key, SecretKey};
+use facedown_poker::elgamal::Deck;
 use facedown_poker::reveal::{reveal_token_with_rng, verify_reveal_token};
-use facedown_poker::shuffle::{shuffle_with_rng, verify_shuffle};
-use facedown_poker::ProofContext;
-use merlin::Transcript;
+use facedown_poker::shuffle::{decode_and_verify_shuffle, shuffle_with_rng};
+use facedown_poker::workloads::{ctx, DealFixture, RevealRound, PLAYERS};
+use rayon::ThreadPool;
 
-const DECKS: [u16; 3] = [8, 26, 52];
+const DECKS: [u16; 4] = [52, 104, 208, 416];
 
-fn ctx() -> ProofContext<'static> {
-    ProofContext {
-        session: b"bench",
-        round: 1,
-        player: PartyId(1),
-    }
+fn pool(threads: usize) -> ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a thread pool")
 }
 
-fn shuffle(c: &mut Criterion) {
+/// Runs `f` `iters` times on `pool` and returns the CPU time of the thread that ran it
+/// (`pool` should have one thread, so that no work runs elsewhere).
+fn thread_cpu(pool: &ThreadPool, iters: u64, mut f: impl FnMut() + Send) -> Duration {
+    pool.install(|| {
+        let start = cpu_time::ThreadTime::now();
+        for _ in 0..iters {
+            f();
+        }
+        start.elapsed()
+    })
+}
+
+/// Runs `f` `iters` times on `pool` and returns the wall time.
+fn wall(pool: &ThreadPool, iters: u64, mut f: impl FnMut() + Send) -> Duration {
+    pool.install(|| {
+        let start = Instant::now();
+        for _ in 0..iters {
+            f();
+        }
+        start.elapsed()
+    })
+}
+
+fn fixtures() -> Vec<DealFixture> {
     let mut rng = seeded_rng(1);
-    let sks: Vec<SecretKey> = (0..4)
-        .map(|_| SecretKey::random_with_rng(&mut rng))
-        .collect();
-    let pks: Vec<_> = sks.iter().map(|s| *s.public()).collect();
-    let key = joint_key(&pks).expect("nonzero joint key");
-    let base = Transcript::new(b"bench");
-    let mut group = c.benchmark_group("shuffle");
-    for n in DECKS {
-        let ck = CommitmentKey::new(usize::from(n));
-        let open = Deck::open_deck(&CardEncoding::new(n));
-        let (deck, _) = shuffle_with_rng(&mut base.clone(), &ctx(), &ck, &key, &open, &mut rng)
-            .expect("valid deck");
-        group.bench_with_input(BenchmarkId::new("prove", n), &n, |b, _| {
-            b.iter(|| shuffle_with_rng(&mut base.clone(), &ctx(), &ck, &key, &deck, &mut rng))
-        });
-        let (out, proof) = shuffle_with_rng(&mut base.clone(), &ctx(), &ck, &key, &deck, &mut rng)
-            .expect("valid deck");
-        group.bench_with_input(BenchmarkId::new("verify", n), &n, |b, _| {
-            b.iter(|| verify_shuffle(&mut base.clone(), &ctx(), &ck, &key, &deck, &out, &proof))
+    DECKS
+        .iter()
+        .map(|&n| DealFixture::new_with_rng(n, &mut rng).expect("valid deck sizes"))
+        .collect()
+}
+
+/// Player 2's shuffle (of player 1's deck) and its verification; the shuffle's floor.
+fn shuffle(c: &mut Criterion, deals: &[DealFixture], one: &ThreadPool) {
+    let mut rng = seeded_rng(2);
+    let c2 = ctx(2, 2);
+    let mut group = c.benchmark_group("shuffle_prove_cpu");
+    group.sample_size(20);
+    for d in deals {
+        let n = d.decks[0].len();
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    let out = shuffle_with_rng(
+                        &mut d.base.clone(),
+                        &c2,
+                        &d.ck,
+                        &d.key,
+                        &d.decks[1],
+                        &mut rng,
+                    );
+                    std::hint::black_box(out.expect("valid deck"));
+                })
+            })
         });
     }
     group.finish();
 
-    let mut group = c.benchmark_group("reveal_token");
-    let ck = CommitmentKey::new(52);
-    let open = Deck::open_deck(&CardEncoding::new(52));
-    let (deck, _) = shuffle_with_rng(&mut base.clone(), &ctx(), &ck, &key, &open, &mut rng)
-        .expect("valid deck");
+    let mut group = c.benchmark_group("shuffle_verify_cpu");
+    group.sample_size(20);
+    for d in deals {
+        let n = d.decks[0].len();
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_custom(|iters| thread_cpu(one, iters, || verify_player_2(d)))
+        });
+    }
+    group.finish();
+
+    let mut group = c.benchmark_group("shuffle_floor_cpu");
+    group.sample_size(20);
+    for d in deals {
+        let n = d.decks[0].len();
+        let floor = d.shuffle_floor(&mut rng);
+        group.bench_function(BenchmarkId::from_parameter(n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    std::hint::black_box((floor.multiply(), floor.decode()));
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+/// Decodes player 2's deck and verifies its proof.
+fn verify_player_2(d: &DealFixture) {
+    let out = decode_and_verify_shuffle(
+        &mut d.base.clone(),
+        &ctx(2, 2),
+        &d.ck,
+        &d.key,
+        &d.decks[1],
+        d.decks[2].wire().to_vec(),
+        &d.proofs[1],
+    );
+    std::hint::black_box(out.expect("an honest proof verifies"));
+}
+
+/// Prove and verify (with decoding) on 1 and 2 threads, wall time.
+fn threads(c: &mut Criterion, deals: &[DealFixture]) {
+    let mut rng = seeded_rng(3);
+    let c2 = ctx(2, 2);
+    let mut group = c.benchmark_group("shuffle_threads");
+    group.sample_size(20);
+    for threads in [1, 2] {
+        let p = pool(threads);
+        for d in deals {
+            let n = d.decks[0].len();
+            group.bench_function(
+                BenchmarkId::new(format!("prove_{threads}_threads"), n),
+                |b| {
+                    b.iter_custom(|iters| {
+                        wall(&p, iters, || {
+                            let out = shuffle_with_rng(
+                                &mut d.base.clone(),
+                                &c2,
+                                &d.ck,
+                                &d.key,
+                                &d.decks[1],
+                                &mut rng,
+                            );
+                            std::hint::black_box(out.expect("valid deck"));
+                        })
+                    })
+                },
+            );
+            group.bench_function(
+                BenchmarkId::new(format!("verify_{threads}_threads"), n),
+                |b| b.iter_custom(|iters| wall(&p, iters, || verify_player_2(d))),
+            );
+        }
+    }
+    group.finish();
+}
+
+/// Each player's verification of the other three shuffles, one by one and batched.
+fn deal_batch(c: &mut Criterion, deals: &[DealFixture], one: &ThreadPool) {
+    let mut rng = seeded_rng(4);
+    let mut group = c.benchmark_group("deal_three_shuffles_cpu");
+    group.sample_size(20);
+    for d in deals {
+        let n = d.decks[0].len();
+        let floors: Vec<_> = (1..=PLAYERS).map(|me| d.floor_of(me, &mut rng)).collect();
+        let every_view = |f: &dyn Fn(usize)| (1..=PLAYERS).for_each(f);
+        group.bench_function(BenchmarkId::new("one_by_one", n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    every_view(&|me| {
+                        verify_shuffles_one_by_one(&d.ck, &d.key, d.claims_of(me))
+                            .expect("honest proofs verify");
+                    })
+                }) / PLAYERS as u32
+            })
+        });
+        group.bench_function(BenchmarkId::new("batched", n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    every_view(&|me| {
+                        verify_shuffles(&d.ck, &d.key, d.claims_of(me))
+                            .expect("honest proofs verify");
+                    })
+                }) / PLAYERS as u32
+            })
+        });
+        group.bench_function(BenchmarkId::new("decode", n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    every_view(&|me| {
+                        for c in d.claims_of(me) {
+                            let wire = c.output.wire().to_vec();
+                            std::hint::black_box(
+                                Deck::decode(wire, c.ctx.player).expect("valid deck"),
+                            );
+                        }
+                    })
+                }) / PLAYERS as u32
+            })
+        });
+        group.bench_function(BenchmarkId::new("floor", n), |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    for f in &floors {
+                        std::hint::black_box((f.multiply(), f.decode()));
+                    }
+                }) / PLAYERS as u32
+            })
+        });
+    }
+    group.finish();
+}
+
+/// A player's reveal round (3 players × 7 tokens) and single reveal tokens.
+fn reveal(c: &mut Criterion, deals: &[DealFixture], one: &ThreadPool) {
+    let mut rng = seeded_rng(5);
+    let d = &deals[0];
+    let round = RevealRound::new_with_rng(d, &mut rng);
+    let floor = round.floor(&d.decks[PLAYERS], &mut rng);
+    let tokens = round.owners.len();
+    let mut group = c.benchmark_group("reveal_round_cpu");
+    group.bench_function(BenchmarkId::new("one_by_one", tokens), |b| {
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                round
+                    .verify_compact_one_by_one(d)
+                    .expect("honest tokens verify");
+            })
+        })
+    });
+    group.bench_function(BenchmarkId::new("one_by_one_batchable", tokens), |b| {
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                std::hint::black_box(
+                    verify_reveal_tokens_one_by_one(round.claims(d)).expect("honest tokens verify"),
+                );
+            })
+        })
+    });
+    group.bench_function(BenchmarkId::new("batched", tokens), |b| {
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                std::hint::black_box(
+                    verify_reveal_tokens(round.claims(d)).expect("honest tokens verify"),
+                );
+            })
+        })
+    });
+    group.bench_function(BenchmarkId::new("floor", tokens), |b| {
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                std::hint::black_box((floor.multiply(), floor.decode()));
+            })
+        })
+    });
+    group.finish();
+
+    let mut group = c.benchmark_group("reveal_token_cpu");
+    let (c9, sk) = (ctx(9, 2), &d.sks[1]);
+    let deck = &d.decks[PLAYERS];
     let ct = (&deck.ciphertexts()[0], &deck.wire()[0]);
     group.bench_function("make", |b| {
-        b.iter(|| reveal_token_with_rng(&mut base.clone(), &ctx(), &sks[0], 0, ct, &mut rng))
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                std::hint::black_box(reveal_token_with_rng(
+                    &mut d.base.clone(),
+                    &c9,
+                    sk,
+                    0,
+                    ct,
+                    &mut rng,
+                ));
+            })
+        })
     });
-    let token = reveal_token_with_rng(&mut base.clone(), &ctx(), &sks[0], 0, ct, &mut rng);
+    let token = reveal_token_with_rng(&mut d.base.clone(), &c9, sk, 0, ct, &mut seeded_rng(6));
     group.bench_function("verify", |b| {
-        b.iter(|| verify_reveal_token(&mut base.clone(), &ctx(), sks[0].public(), ct, &token))
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                std::hint::black_box(
+                    verify_reveal_token(&mut d.base.clone(), &c9, sk.public(), ct, &token)
+                        .expect("an honest token verifies"),
+                );
+            })
+        })
     });
     group.finish();
 }
 
+/// A whole 4-player 52-card deal in one process (wall time, global pool).
 fn deal(c: &mut Criterion) {
     let mut group = c.benchmark_group("deal");
     group.sample_size(10);
@@ -77,30 +318,78 @@ fn deal(c: &mut Criterion) {
         hand: 2,
         public: 5,
     };
-    let mut rng = seeded_rng(2);
+    let mut rng = seeded_rng(7);
     group.bench_function("4_players_52_cards", |b| {
         b.iter(|| deal_with_rng(params, b"bench deal", &mut rng))
     });
     group.finish();
 }
 
-fn msm_floor(c: &mut Criterion) {
-    let mut rng = seeded_rng(3);
-    let mut group = c.benchmark_group("vartime_msm");
-    for n in [53usize, 271] {
-        let points: Vec<RistrettoPoint> =
-            (0..n).map(|_| RistrettoPoint::random(&mut rng)).collect();
-        let scalars: Vec<Scalar> = (0..n).map(|_| Scalar::random(&mut rng)).collect();
-        group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            b.iter(|| RistrettoPoint::vartime_multiscalar_mul(&scalars, &points))
+/// Reads criterion's median estimate (nanoseconds) of `group/id`, if this run wrote one.
+fn median_ns(group: &str, id: &str) -> Option<f64> {
+    let home = std::env::var_os("CRITERION_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("CARGO_TARGET_DIR")
+                .map(|t| std::path::PathBuf::from(t).join("criterion"))
+        })
+        .unwrap_or_else(|| {
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target/criterion")
         });
-    }
-    group.finish();
+    let path = home.join(group).join(id).join("new/estimates.json");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    json["median"]["point_estimate"].as_f64()
 }
 
-criterion_group! {
-    name = benches;
-    config = Criterion::default();
-    targets = shuffle, deal, msm_floor
+/// The ratio table: each figure against its floor, 2 threads against 1, batched against one
+/// by one.
+fn print_ratios() {
+    let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format!("{v:.2}"));
+    let ratio = |a: Option<f64>, b: Option<f64>| Some(a? / b?);
+    println!("\nratios (criterion medians of this run; — where a figure was not measured)");
+    println!(
+        "{:>5} {:>13} {:>13} {:>13} {:>13} {:>15} {:>15}",
+        "N",
+        "verify÷floor",
+        "prove÷floor",
+        "prove 2t÷1t",
+        "verify 2t÷1t",
+        "deal batch÷1×1",
+        "batch÷floor"
+    );
+    for n in DECKS {
+        let n = n.to_string();
+        let floor = median_ns("shuffle_floor_cpu", &n);
+        let t = |what: &str| median_ns("shuffle_threads", &format!("{what}/{n}"));
+        let deal = |what: &str| median_ns("deal_three_shuffles_cpu", &format!("{what}/{n}"));
+        let plus = |a: Option<f64>, b: Option<f64>| Some(a? + b?);
+        let decode = deal("decode");
+        println!(
+            "{n:>5} {:>13} {:>13} {:>13} {:>13} {:>15} {:>17} {:>18}",
+            cell(ratio(median_ns("shuffle_verify_cpu", &n), floor)),
+            cell(ratio(median_ns("shuffle_prove_cpu", &n), floor)),
+            cell(ratio(t("prove_2_threads"), t("prove_1_threads"))),
+            cell(ratio(t("verify_2_threads"), t("verify_1_threads"))),
+            cell(ratio(deal("batched"), deal("one_by_one"))),
+            cell(ratio(
+                plus(deal("batched"), decode),
+                plus(deal("one_by_one"), decode)
+            )),
+            cell(ratio(plus(deal("batched"), decode), deal("floor"))),
+        );
+    }
 }
-criterion_main!(benches);
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    let deals = fixtures();
+    let one = pool(1);
+    shuffle(&mut c, &deals, &one);
+    threads(&mut c, &deals);
+    deal_batch(&mut c, &deals, &one);
+    reveal(&mut c, &deals, &one);
+    deal(&mut c);
+    c.final_summary();
+    print_ratios();
+}

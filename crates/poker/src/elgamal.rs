@@ -14,6 +14,7 @@ use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable, 
 use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use facedown_core::PartyId;
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use sha3::Sha3_512;
 
@@ -22,6 +23,9 @@ use crate::errors::{Item, PokerError, Result};
 
 /// Domain label of the card encoding.
 const CARD_LABEL: &[u8] = b"facedown-poker/card/v1";
+
+/// The fewest cards a parallel task compresses or decompresses (about 10 µs each).
+const CARDS_PER_TASK: usize = 8;
 
 /// An ElGamal ciphertext `(c1, c2)` of a card point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +97,10 @@ impl CompressedCiphertext {
 /// A deck: ciphertexts in both forms, kept consistent by construction (the compressed form is
 /// what transcripts absorb and what goes on the wire; the decompressed form is what the
 /// arithmetic uses).
+///
+/// Compressing and decompressing a deck — an inverse square root per point, the largest cost
+/// after the multiscalar multiplications — run on the current rayon pool; the result does not
+/// depend on the number of threads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deck {
     cts: Vec<Ciphertext>,
@@ -102,7 +110,11 @@ pub struct Deck {
 impl Deck {
     /// A deck from ciphertexts (compresses each).
     pub fn from_ciphertexts(cts: Vec<Ciphertext>) -> Deck {
-        let wire = cts.iter().map(Ciphertext::compress).collect();
+        let wire = cts
+            .par_iter()
+            .with_min_len(CARDS_PER_TASK)
+            .map(Ciphertext::compress)
+            .collect();
         Deck { cts, wire }
     }
 
@@ -112,10 +124,12 @@ impl Deck {
         Deck { cts, wire }
     }
 
-    /// Decodes a deck received from `player`.
+    /// Decodes a deck received from `player`. (Every decoding error names `player` and the
+    /// item, so which card fails first does not change the error.)
     pub fn decode(wire: Vec<CompressedCiphertext>, player: PartyId) -> Result<Deck> {
         let cts = wire
-            .iter()
+            .par_iter()
+            .with_min_len(CARDS_PER_TASK)
             .map(|w| w.decompress(player))
             .collect::<Result<Vec<_>>>()?;
         Ok(Deck { cts, wire })

@@ -37,10 +37,14 @@
 //!   [`facedown_core::LocalDriver`], with an [`deal::Adversary`] hook for tampering experiments.
 //! * [`errors`]: every failure on adversarial input is a typed [`errors::PokerError`] naming the
 //!   offending player; nothing panics on input.
-//! * [`timing`]: the measurements behind `facedown poker bench`.
+//! * [`batch`]: several shuffle proofs, or a round of reveal tokens, verified with one
+//!   multiscalar multiplication (falling back to one by one, so the same player is blamed).
+//!   Proofs run on the current rayon pool; results do not depend on the thread count.
+//! * [`timing`], [`workloads`]: the measurements behind `facedown poker bench`.
 //!
 //! Randomness is always passed in (`*_with_rng`). This is research code; it has not been audited.
 
+pub mod batch;
 pub mod deal;
 pub mod dleq;
 pub mod elgamal;
@@ -52,11 +56,13 @@ pub mod keys;
 pub mod masking;
 pub mod messages;
 pub mod notes;
+mod parallel;
 pub mod restricted;
 pub mod reveal;
 pub mod shuffle;
 pub mod timing;
 mod transcript;
+pub mod workloads;
 
 pub use engine::PokerEngine;
 pub use errors::{PokerError, Result};

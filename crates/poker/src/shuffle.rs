@@ -14,9 +14,16 @@
 //!    `Σ_i x^i·C_i = Enc(0; ρ) + Σ_j x^{σ(j)}·D_j` for the vector committed in `B`.
 //!
 //! Steps 3 and 4 share the last challenge `e`. The verifier checks the five group equations of
-//! steps 3–4 as **one** multiscalar multiplication with random weights drawn from the transcript
-//! after the whole proof has been absorbed: a false proof passes with probability at most about
-//! `5/ℓ` more than the unbatched check.
+//! steps 3–4 as **one** multiscalar multiplication with random weights drawn from a fork of the
+//! transcript that has absorbed the whole proof (responses included): a false proof passes with
+//! probability at most about `1/ℓ` more than the unbatched check. The same weighted sums of
+//! several proofs add up to one multiscalar multiplication for a whole batch
+//! ([`crate::batch::verify_shuffles`]).
+//!
+//! Proving and verifying run on the current rayon pool (the global one, or the pool the caller
+//! entered with `ThreadPool::install`). The prover draws all its coins first, in the order of
+//! the original sequential prover, then works in three parallel phases; group arithmetic is
+//! exact, so the deck, the proof bytes and the verdict do not depend on the thread count.
 //!
 //! The prover's multiscalar multiplications are variable-time (`vartime_multiscalar_mul`) and
 //! their scalars are secret: this trades side-channel resistance for speed, acceptable for
@@ -25,17 +32,23 @@
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
-use curve25519_dalek::traits::{Identity, VartimeMultiscalarMul};
 use facedown_core::Perm;
 use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::elgamal::{Ciphertext, CompressedCiphertext, Deck, JointKey};
-use crate::encoding::{decode_point, decode_scalars, ScalarBytes};
-use crate::errors::{Item, PokerError, ProofKind, Result};
+use crate::encoding::ScalarBytes;
+use crate::errors::{PokerError, Result};
 use crate::generators::CommitmentKey;
+use crate::parallel::{join, vartime_msm};
 use crate::transcript::{ProofContext, TranscriptProtocol};
+
+mod verify;
+
+pub use verify::{decode_and_verify_shuffle, verify_shuffle};
+pub(crate) use verify::{ReplayedShuffle, ShuffleSum};
 
 const SHUFFLE_LABEL: &[u8] = b"facedown-poker/shuffle/bg12-m1/v1";
 
@@ -92,12 +105,12 @@ fn absorb_statement(
     ctx: &ProofContext<'_>,
     key: &JointKey,
     input: &Deck,
-    output: &Deck,
+    output: &[CompressedCiphertext],
 ) {
     t.proof_domain(SHUFFLE_LABEL, ctx);
     t.append_point(b"Y", key.compressed());
     t.append_deck(b"input", input.wire());
-    t.append_deck(b"output", output.wire());
+    t.append_deck(b"output", output);
 }
 
 /// `x, x², …, x^n`.
@@ -115,7 +128,58 @@ fn random_vec<R: RngCore + CryptoRng>(n: usize, rng: &mut R) -> Vec<Scalar> {
     (0..n).map(|_| Scalar::random(rng)).collect()
 }
 
+/// The prover's random choices for one proof, drawn from the caller's generator in one fixed
+/// order — the order of the original sequential prover — before any parallel work starts, so
+/// that a seed gives the same deck and proof whatever the number of threads.
+struct Coins {
+    rho: Vec<Scalar>,
+    r_a: Scalar,
+    s_b: Scalar,
+    d: Vec<Scalar>,
+    r_d: Scalar,
+    delta: Vec<Scalar>,
+    s_1: Scalar,
+    s_x: Scalar,
+    a0: Vec<Scalar>,
+    r_0: Scalar,
+    tau_0: Scalar,
+    /// Added to `E_0.c1` before it is absorbed: a dishonest prover for the batching tests.
+    #[cfg(test)]
+    e0_offset: RistrettoPoint,
+}
+
+impl Coins {
+    fn draw<R: RngCore + CryptoRng>(n: usize, rng: &mut R) -> Coins {
+        let rho = random_vec(n, rng);
+        let r_a = Scalar::random(rng);
+        let s_b = Scalar::random(rng);
+        let d = random_vec(n, rng);
+        let r_d = Scalar::random(rng);
+        let mut delta = random_vec(n, rng);
+        delta[0] = d[0];
+        delta[n - 1] = Scalar::ZERO;
+        Coins {
+            rho,
+            r_a,
+            s_b,
+            d,
+            r_d,
+            delta,
+            s_1: Scalar::random(rng),
+            s_x: Scalar::random(rng),
+            a0: random_vec(n, rng),
+            r_0: Scalar::random(rng),
+            tau_0: Scalar::random(rng),
+            #[cfg(test)]
+            e0_offset: RistrettoPoint::default(),
+        }
+    }
+}
+
 /// Shuffles `input` by a uniformly random permutation, re-randomises every card, and proves it.
+///
+/// The work runs on the current rayon pool; the deck and proof depend only on the inputs and
+/// `rng`, not on the number of threads.
 pub fn shuffle_with_rng<R: RngCore + CryptoRng>(
     t: &mut Transcript,
     ctx: &ProofContext<'_>,
@@ -149,89 +213,128 @@ pub fn shuffle_by_with_rng<R: RngCore + CryptoRng>(
     }
     // σ(j) = π⁻¹(j): output j takes input σ(j).
     let sigma = perm.inverse().to_images();
-    let rho = random_vec(n, rng);
-    let inp = input.ciphertexts();
-    let out_cts: Vec<Ciphertext> = (0..n)
-        .map(|j| inp[sigma[j]] + key.zero_encryption(&rho[j]))
-        .collect();
-    let output = Deck::from_ciphertexts(out_cts);
-    let proof = prove(t, ctx, ck, key, input, &output, &sigma, &rho, rng);
-    Ok((output, proof))
+    let coins = Coins::draw(n, rng);
+    Ok(prove(t, ctx, ck, key, input, &sigma, &coins))
 }
 
+/// A dishonest shuffle for the batching tests: honest in everything but `E_0.c1`, which is
+/// offset by `offset` before it enters the transcript, so that only equation 5a fails, by
+/// exactly `offset` (its weight is 1 in a proof's own sum).
+#[cfg(test)]
 #[allow(clippy::too_many_arguments)]
-fn prove<R: RngCore + CryptoRng>(
+pub(crate) fn shuffle_with_e0_offset<R: RngCore + CryptoRng>(
     t: &mut Transcript,
     ctx: &ProofContext<'_>,
     ck: &CommitmentKey,
     key: &JointKey,
     input: &Deck,
-    output: &Deck,
-    sigma: &[usize],
-    rho: &[Scalar],
+    offset: RistrettoPoint,
     rng: &mut R,
-) -> ShuffleProof {
-    let n = sigma.len();
-    absorb_statement(t, ctx, key, input, output);
+) -> (Deck, ShuffleProof) {
+    let sigma = Perm::random_with_rng(input.len(), rng)
+        .inverse()
+        .to_images();
+    let mut coins = Coins::draw(input.len(), rng);
+    coins.e0_offset = offset;
+    prove(t, ctx, ck, key, input, &sigma, &coins)
+}
 
-    // 1. Commit to the permutation (1-based values).
+/// `D_j = C_{σ(j)} + Enc(0; ρ_j)` for every output position, in parallel.
+fn rerandomize_deck(key: &JointKey, input: &Deck, sigma: &[usize], rho: &[Scalar]) -> Deck {
+    let inp = input.ciphertexts();
+    let cts = sigma
+        .par_iter()
+        .zip(rho)
+        .with_min_len(8)
+        .map(|(&s, r)| inp[s] + key.zero_encryption(r))
+        .collect();
+    Deck::from_ciphertexts(cts)
+}
+
+/// `E_0 = Enc(0; τ_0) + Σ a_{0,j}·D_j`.
+fn multi_exp_commitment(
+    key: &JointKey,
+    output: &Deck,
+    a0: &[Scalar],
+    tau_0: &Scalar,
+) -> CompressedCiphertext {
+    let out = output.ciphertexts();
+    let scalars: Vec<Scalar> = core::iter::once(*tau_0).chain(a0.iter().copied()).collect();
+    let component = |base: &RistrettoPoint, pick: fn(&Ciphertext) -> &RistrettoPoint| {
+        let points: Vec<&RistrettoPoint> =
+            core::iter::once(base).chain(out.iter().map(pick)).collect();
+        vartime_msm(&scalars, &points)
+    };
+    let (c1, c2) = join(
+        || component(&RISTRETTO_BASEPOINT_POINT, |c| &c.c1),
+        || component(key.point(), |c| &c.c2),
+    );
+    Ciphertext { c1, c2 }.compress()
+}
+
+/// The prover. Three parallel phases, separated by the challenges they wait for: (1) the output
+/// deck with `A`, `c_d` and `A_0`, which need no challenge; (2) after `x`, `B` and `E_0`;
+/// (3) after `y, z`, `c_δ` and `c_Δ`. The transcript sees exactly what the sequential prover's
+/// did, in the same order.
+fn prove(
+    t: &mut Transcript,
+    ctx: &ProofContext<'_>,
+    ck: &CommitmentKey,
+    key: &JointKey,
+    input: &Deck,
+    sigma: &[usize],
+    coins: &Coins,
+) -> (Deck, ShuffleProof) {
+    let n = sigma.len();
+    // 1-based permutation values.
     let a: Vec<Scalar> = sigma.iter().map(|&s| Scalar::from(s as u64 + 1)).collect();
-    let r_a = Scalar::random(rng);
-    let c_a = ck.commit(&a, &r_a).compress();
+    let (output, (c_a, (c_d, c_a0))) = join(
+        || rerandomize_deck(key, input, sigma, &coins.rho),
+        || {
+            join(
+                || ck.commit(&a, &coins.r_a).compress(),
+                || {
+                    join(
+                        || ck.commit(&coins.d, &coins.r_d).compress(),
+                        || ck.commit(&coins.a0, &coins.r_0).compress(),
+                    )
+                },
+            )
+        },
+    );
+    absorb_statement(t, ctx, key, input, output.wire());
     t.append_point(b"A", &c_a);
     let x = t.challenge_scalar(b"x");
     let xp = powers(&x, n);
 
-    // 2. Commit to x^{σ(j)}.
+    // x^{σ(j)}, committed in B; E_0 needs no challenge but waits for the output deck.
     let b: Vec<Scalar> = sigma.iter().map(|&s| xp[s]).collect();
-    let s_b = Scalar::random(rng);
-    let c_b = ck.commit(&b, &s_b).compress();
+    let (c_b, e0) = join(
+        || ck.commit(&b, &coins.s_b).compress(),
+        || multi_exp_commitment(key, &output, &coins.a0, &coins.tau_0),
+    );
+    #[cfg(test)]
+    let e0 = CompressedCiphertext {
+        c1: (e0.c1.decompress().unwrap_or_default() + coins.e0_offset).compress(),
+        c2: e0.c2,
+    };
     t.append_point(b"B", &c_b);
     let y = t.challenge_scalar(b"y");
     let z = t.challenge_scalar(b"z");
 
-    // 3. Single-value product argument on pa = y·a + b − z (randomness pr = y·r_A + s_B).
+    // Single-value product argument on pa = y·a + b − z (randomness pr = y·r_A + s_B).
     let pa: Vec<Scalar> = a.iter().zip(&b).map(|(ai, bi)| y * ai + bi - z).collect();
-    let pr = y * r_a + s_b;
-    let mut pb = Vec::with_capacity(n); // partial products
-    let mut acc = Scalar::ONE;
-    for v in &pa {
-        acc *= v;
-        pb.push(acc);
-    }
-    let d = random_vec(n, rng);
-    let r_d = Scalar::random(rng);
-    let mut delta = random_vec(n, rng);
-    delta[0] = d[0];
-    delta[n - 1] = Scalar::ZERO;
-    let s_1 = Scalar::random(rng);
-    let s_x = Scalar::random(rng);
+    let pr = y * coins.r_a + coins.s_b;
+    let pb = partial_products(&pa);
+    let (d, delta) = (&coins.d, &coins.delta);
     let v_delta: Vec<Scalar> = (0..n - 1).map(|k| -delta[k] * d[k + 1]).collect();
     let v_cap_delta: Vec<Scalar> = (0..n - 1)
         .map(|k| delta[k + 1] - pa[k + 1] * delta[k] - pb[k] * d[k + 1])
         .collect();
-    let c_d = ck.commit(&d, &r_d).compress();
-    let c_delta = ck.commit(&v_delta, &s_1).compress();
-    let c_cap_delta = ck.commit(&v_cap_delta, &s_x).compress();
-
-    // 4. Multi-exponentiation argument for Σ x^i C_i = Enc(0; ρ) + Σ b_j D_j.
-    let rho_total: Scalar = -rho.iter().zip(&b).map(|(r, bj)| r * bj).sum::<Scalar>();
-    let a0 = random_vec(n, rng);
-    let r_0 = Scalar::random(rng);
-    let tau_0 = Scalar::random(rng);
-    let c_a0 = ck.commit(&a0, &r_0).compress();
-    let out = output.ciphertexts();
-    let e0 = Ciphertext {
-        c1: RistrettoPoint::vartime_multiscalar_mul(
-            core::iter::once(&tau_0).chain(&a0),
-            core::iter::once(&RISTRETTO_BASEPOINT_POINT).chain(out.iter().map(|c| &c.c1)),
-        ),
-        c2: RistrettoPoint::vartime_multiscalar_mul(
-            core::iter::once(&tau_0).chain(&a0),
-            core::iter::once(key.point()).chain(out.iter().map(|c| &c.c2)),
-        ),
-    }
-    .compress();
+    let (c_delta, c_cap_delta) = join(
+        || ck.commit(&v_delta, &coins.s_1).compress(),
+        || ck.commit(&v_cap_delta, &coins.s_x).compress(),
+    );
 
     t.append_point(b"c_d", &c_d);
     t.append_point(b"c_delta", &c_delta);
@@ -241,22 +344,20 @@ fn prove<R: RngCore + CryptoRng>(
     t.append_point(b"E0.c2", &e0.c2);
     let e = t.challenge_scalar(b"e");
 
-    let a_tilde = pa
-        .iter()
-        .zip(&d)
-        .map(|(ai, di)| (e * ai + di).into())
-        .collect();
-    let b_tilde = pb
-        .iter()
-        .zip(&delta)
-        .map(|(bi, di)| (e * bi + di).into())
-        .collect();
-    let a_bar = a0
+    // Multi-exponentiation argument for Σ x^i C_i = Enc(0; ρ) + Σ b_j D_j.
+    let rho_total: Scalar = -coins
+        .rho
         .iter()
         .zip(&b)
-        .map(|(a0i, bi)| (a0i + e * bi).into())
-        .collect();
-    ShuffleProof {
+        .map(|(r, bj)| r * bj)
+        .sum::<Scalar>();
+    let respond = |u: &[Scalar], v: &[Scalar]| -> Vec<ScalarBytes> {
+        u.iter()
+            .zip(v)
+            .map(|(ui, vi)| (e * ui + vi).into())
+            .collect()
+    };
+    let proof = ShuffleProof {
         c_a,
         c_b,
         c_d,
@@ -264,152 +365,26 @@ fn prove<R: RngCore + CryptoRng>(
         c_cap_delta,
         c_a0,
         e0,
-        a_tilde,
-        b_tilde,
-        r_tilde: (e * pr + r_d).into(),
-        s_tilde: (e * s_x + s_1).into(),
-        a_bar,
-        r_bar: (r_0 + e * s_b).into(),
-        tau_bar: (tau_0 + e * rho_total).into(),
-    }
+        a_tilde: respond(&pa, d),
+        b_tilde: respond(&pb, delta),
+        r_tilde: (e * pr + coins.r_d).into(),
+        s_tilde: (e * coins.s_x + coins.s_1).into(),
+        a_bar: respond(&b, &coins.a0),
+        r_bar: (coins.r_0 + e * coins.s_b).into(),
+        tau_bar: (coins.tau_0 + e * rho_total).into(),
+    };
+    (output, proof)
 }
 
-/// Verifies that `output` is a shuffle and re-randomisation of `input` under `key`, made by
-/// `ctx.player`, whom every error names.
-pub fn verify_shuffle(
-    t: &mut Transcript,
-    ctx: &ProofContext<'_>,
-    ck: &CommitmentKey,
-    key: &JointKey,
-    input: &Deck,
-    output: &Deck,
-    proof: &ShuffleProof,
-) -> Result<()> {
-    let n = input.len();
-    let player = ctx.player;
-    check_sizes(ck, n)?;
-    if output.len() != n {
-        return Err(PokerError::WrongLength {
-            player,
-            what: "shuffled cards",
-            expected: n,
-            got: output.len(),
-        });
-    }
-    let p = |c: &CompressedRistretto| decode_point(c, player, Item::Proof);
-    let (c_a, c_b, c_d) = (p(&proof.c_a)?, p(&proof.c_b)?, p(&proof.c_d)?);
-    let (c_delta, c_cap_delta, c_a0) =
-        (p(&proof.c_delta)?, p(&proof.c_cap_delta)?, p(&proof.c_a0)?);
-    let (e0_1, e0_2) = (p(&proof.e0.c1)?, p(&proof.e0.c2)?);
-    let a_tilde = decode_scalars(&proof.a_tilde, n, player, "ã scalars")?;
-    let b_tilde = decode_scalars(&proof.b_tilde, n, player, "b̃ scalars")?;
-    let a_bar = decode_scalars(&proof.a_bar, n, player, "ā scalars")?;
-    let s = |v: &ScalarBytes| v.decode(player, Item::Proof);
-    let (r_tilde, s_tilde, r_bar, tau_bar) = (
-        s(&proof.r_tilde)?,
-        s(&proof.s_tilde)?,
-        s(&proof.r_bar)?,
-        s(&proof.tau_bar)?,
-    );
-
-    absorb_statement(t, ctx, key, input, output);
-    t.append_point(b"A", &proof.c_a);
-    let x = t.challenge_scalar(b"x");
-    let xp = powers(&x, n);
-    t.append_point(b"B", &proof.c_b);
-    let y = t.challenge_scalar(b"y");
-    let z = t.challenge_scalar(b"z");
-    t.append_point(b"c_d", &proof.c_d);
-    t.append_point(b"c_delta", &proof.c_delta);
-    t.append_point(b"c_Delta", &proof.c_cap_delta);
-    t.append_point(b"A0", &proof.c_a0);
-    t.append_point(b"E0.c1", &proof.e0.c1);
-    t.append_point(b"E0.c2", &proof.e0.c2);
-    let e = t.challenge_scalar(b"e");
-
-    let invalid = PokerError::InvalidProof {
-        player,
-        kind: ProofKind::Shuffle,
-    };
-    // The public product ∏ (y·i + x^i − z).
-    let mut target = Scalar::ONE;
-    for (i, xi) in xp.iter().enumerate() {
-        target *= y * Scalar::from(i as u64 + 1) + xi - z;
-    }
-    if b_tilde[0] != a_tilde[0] || b_tilde[n - 1] != e * target {
-        return Err(invalid);
-    }
-
-    // Batch weights, drawn after the whole proof is in the transcript.
-    for v in a_tilde.iter().chain(&b_tilde).chain(&a_bar) {
-        t.append_scalar(b"response", v);
-    }
-    for v in [&r_tilde, &s_tilde, &r_bar, &tau_bar] {
-        t.append_scalar(b"response", v);
-    }
-    let w1 = t.challenge_scalar(b"w1");
-    let w2 = t.challenge_scalar(b"w2");
-    let w4 = t.challenge_scalar(b"w4");
-    let w5 = t.challenge_scalar(b"w5");
-    let w6 = t.challenge_scalar(b"w6");
-
-    let mut scalars: Vec<Scalar> = Vec::with_capacity(5 * n + 12);
-    let mut points: Vec<RistrettoPoint> = Vec::with_capacity(5 * n + 12);
-    // G_i: −w1·ã_i − w1·e·z − w2·v_i − w4·ā_i, with v_k = e·b̃_{k+1} − b̃_k·ã_{k+1}.
-    let w1ez = w1 * e * z;
-    for i in 0..n {
-        let mut coef = -w1 * a_tilde[i] - w1ez - w4 * a_bar[i];
-        if i + 1 < n {
-            coef -= w2 * (e * b_tilde[i + 1] - b_tilde[i] * a_tilde[i + 1]);
-        }
-        scalars.push(coef);
-        points.push(ck.g[i]);
-    }
-    scalars.extend([
-        -(w1 * r_tilde + w2 * s_tilde + w4 * r_bar),
-        w1 * e * y,
-        (w1 + w4) * e,
-        w1,
-        w2 * e,
-        w2,
-        w4,
-        w5,
-        w6,
-        -w5 * tau_bar,
-        -w6 * tau_bar,
-    ]);
-    points.extend([
-        ck.h,
-        c_a,
-        c_b,
-        c_d,
-        c_cap_delta,
-        c_delta,
-        c_a0,
-        e0_1,
-        e0_2,
-        RISTRETTO_BASEPOINT_POINT,
-        *key.point(),
-    ]);
-    let (we5, we6) = (w5 * e, w6 * e);
-    for (ct, xi) in input.ciphertexts().iter().zip(&xp) {
-        scalars.push(we5 * xi);
-        points.push(ct.c1);
-        scalars.push(we6 * xi);
-        points.push(ct.c2);
-    }
-    for (ct, ai) in output.ciphertexts().iter().zip(&a_bar) {
-        scalars.push(-w5 * ai);
-        points.push(ct.c1);
-        scalars.push(-w6 * ai);
-        points.push(ct.c2);
-    }
-    let check = RistrettoPoint::vartime_multiscalar_mul(&scalars, &points);
-    if check == RistrettoPoint::identity() {
-        Ok(())
-    } else {
-        Err(invalid)
-    }
+/// `b_k = ∏_{i≤k} a_i`.
+fn partial_products(a: &[Scalar]) -> Vec<Scalar> {
+    let mut acc = Scalar::ONE;
+    a.iter()
+        .map(|v| {
+            acc *= v;
+            acc
+        })
+        .collect()
 }
 
 /// Re-randomises a single ciphertext with `ρ` (constant time); exposed for tests and tampering

@@ -1,8 +1,10 @@
 //! Integration tests of `facedown-poker`, in one test binary; each module is a suite.
 
+mod batch;
 mod common;
 mod deal;
 mod engine;
+mod parallel;
 mod players;
 mod proofs;
 mod prop_shuffle;
