@@ -128,19 +128,12 @@ pub trait Engine {
 
     /// Whether `op` ends with the echo round of [`crate::echo`] (consistent broadcast): a
     /// function of the operation and the public state, so every honest player answers alike.
-    /// By default no operation does.
-    fn echoes(&self, op: &TableOp) -> bool {
-        let _ = op;
-        false
-    }
+    /// Required (no default), so that a wrapper cannot silently drop the echo.
+    fn echoes(&self, op: &TableOp) -> bool;
 
     /// Whether the encoded message `payload` is, **by its kind**, one that every player must
-    /// receive identically (a broadcast), whatever the sender addressed it to. By default none
-    /// is.
-    fn is_broadcast(&self, payload: &[u8]) -> bool {
-        let _ = payload;
-        false
-    }
+    /// receive identically (a broadcast), whatever the sender addressed it to.
+    fn is_broadcast(&self, payload: &[u8]) -> bool;
 }
 
 /// Causal depths of one engine's messages (see the [module docs](self)).

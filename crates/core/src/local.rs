@@ -474,6 +474,12 @@ mod tests {
             }
             Ok(Step::wait())
         }
+        fn echoes(&self, _: &TableOp) -> bool {
+            false
+        }
+        fn is_broadcast(&self, _: &[u8]) -> bool {
+            false
+        }
         fn awaiting(&self) -> Vec<PartyId> {
             if self.chain {
                 return vec![PartyId(self.me.0 - 1)];

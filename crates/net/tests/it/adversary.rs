@@ -266,6 +266,8 @@ fn check_honest(what: &str, verdicts: &[Verdict], slowest: Duration) {
             "{what}: honest players saw different public cards: {dealt:?}"
         );
     }
+    // Printed for docs/net.md (`-- --nocapture`); not asserted beyond the bound.
+    eprintln!("{what}: the honest players stopped after {slowest:?}");
     // Each phase waits at most one timeout per step and aborting lingers briefly: a generous
     // bound, not a timing claim.
     let bound = TIMEOUT * 12 + Duration::from_secs(10);
