@@ -21,13 +21,16 @@ use crate::PartyId;
 /// A rewriting of a message's bytes.
 pub type Edit = Arc<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync>;
 
+/// A test on a message's bytes.
+pub type Predicate = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
+
 /// Which of the cheater's messages a deviation applies to.
 #[derive(Clone)]
 pub enum At {
     /// The `k`-th message it sends in the session (from 0; a broadcast is one message).
     Message(usize),
     /// Every message whose bytes satisfy the predicate.
-    Matching(Arc<dyn Fn(&[u8]) -> bool + Send + Sync>),
+    Matching(Predicate),
 }
 
 /// What the cheater does to a chosen message.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use facedown_core::adversary::{Adversary, At, Deviation, Rule};
+use facedown_core::adversary::{Adversary, At, Deviation, Edit, Predicate, Rule};
 use facedown_core::engine::Engine;
 use facedown_core::rng::party_rng;
 use facedown_core::table::{deal, Dealt, FaceDownTable};
@@ -301,7 +301,7 @@ fn nonce_byte(backend: Backend) -> usize {
     }
 }
 
-fn flip(at: usize) -> Arc<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync> {
+fn flip(at: usize) -> Edit {
     Arc::new(move |b: &[u8]| {
         let mut b = b.to_vec();
         if let Some(x) = b.get_mut(at) {
@@ -411,16 +411,16 @@ fn forged_omitted_and_replayed_messages_blame_only_the_cheater() {
 
 /// The dealer's transcript exchange, rewritten by `edit` of the list.
 fn transcript_rule(
-    deviation: impl Fn(Arc<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync>) -> Deviation,
+    deviation: impl Fn(Edit) -> Deviation,
     edit: fn(&mut Vec<facedown_dealer::Envelope>),
 ) -> Rule {
-    let is_transcript: Arc<dyn Fn(&[u8]) -> bool + Send + Sync> = Arc::new(|b: &[u8]| {
+    let is_transcript: Predicate = Arc::new(|b: &[u8]| {
         matches!(
             DealerMessage::from_bytes(b, CHEATER),
             Ok(DealerMessage::Transcript(_))
         )
     });
-    let rewrite: Arc<dyn Fn(&[u8]) -> Vec<u8> + Send + Sync> = Arc::new(move |b: &[u8]| {
+    let rewrite: Edit = Arc::new(move |b: &[u8]| {
         let Ok(DealerMessage::Transcript(mut list)) = DealerMessage::from_bytes(b, CHEATER) else {
             return b.to_vec();
         };
