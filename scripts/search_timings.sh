@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Times the protocol-search queries of docs/search.md, one line per query:
-#   label | found length states exhausted | TIME wall-seconds user-seconds
+#   label | found length states exhausted | TIME wall-seconds user-seconds peak-RSS-kB
 # Usage: cargo build --release && scripts/search_timings.sh [path/to/facedown]
 set -u
 F=${1:-target/release/facedown}
 q() {
   local label="$1"; shift
   local out t
-  out=$( { /usr/bin/time -f "TIME %e %U" timeout 300 "$F" cards search "$@" --json; } 2>&1 )
+  out=$( { /usr/bin/time -f "TIME %e %U %M" timeout 300 "$F" cards search "$@" --max-memory 4G --json; } 2>&1 )
   t=$(echo "$out" | grep '^TIME' | tail -1)
   printf '%s | %s %s %s %s | %s\n' "$label" \
     "$(echo "$out" | grep -m1 '"found"' | tr -d ' ,')" \
@@ -42,3 +42,15 @@ for L in 8 10; do q "std and committed finite closed L$L" --deck 1234 --function
 q "std lv and committed cuts R8" --deck 1234 --function and --committed --max-steps 8 --shuffles cuts --runtime las-vegas
 q "ri18 lv and4 committed uniform S3" --deck $D --function and --committed --max-steps 10 --shuffles uniform --max-support 3 --runtime las-vegas --first
 q "ahms21 lv and5 committed random-cuts" --deck ♣♣♣♥♥ --function and --committed --max-steps 12 --shuffles random-cuts --runtime las-vegas --first
+# The questions of issue 21 (docs/search.md, "The literature's open questions").
+for D in ♣♣♣♥♥ ♣♣♥♥♥; do
+  for L in 4 6; do q "kwh15 and5 committed finite any L$L $D" --deck $D --function and --committed --max-steps $L --shuffles any; done
+  q "kwh15 and5 committed finite uniform L4 $D" --deck $D --function and --committed --max-steps 4 --shuffles uniform
+  q "kwh15 and5 committed finite uniform S3 L4 $D" --deck $D --function and --committed --max-steps 4 --shuffles uniform --max-support 3
+done
+for s in closed random-cuts uniform any; do
+  q "xor3 six cards committed $s L4" --deck ♣♣♣♥♥♥ --function 01101001 --committed --max-steps 4 --shuffles $s
+done
+for s in uniform any; do
+  q "and6 committed $s L4" --deck ♣♣♣♥♥♥ --function and --committed --max-steps 4 --shuffles $s
+done

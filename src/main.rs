@@ -11,6 +11,10 @@ fn main() -> ExitCode {
     let args = cli::Cli::parse();
     match cli::run(args) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if err.downcast_ref::<cli::Inconclusive>().is_some() => {
+            eprintln!("inconclusive: {}", one_line(&err));
+            ExitCode::from(3)
+        }
         Err(err) => {
             match err.downcast_ref::<cli::Diagnostic>() {
                 Some(shown) => eprint!("{shown}"),

@@ -3,13 +3,21 @@
 
 use std::io::IsTerminal;
 
+use anyhow::Context;
 use clap::ValueEnum;
 use facedown::cards::search::{
     parse_deck, parse_function, search_with_progress, SearchOutcome, SearchQuery, SearchRuntime,
-    SearchSecurity, ShuffleClass,
+    SearchSecurity, SearchStatus, Shard, ShuffleClass,
 };
+use facedown_core::Symbol;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use super::merge::Envelope;
+use super::Inconclusive;
+
+/// The command name shard envelopes carry.
+pub const COMMAND: &str = "cards search";
 
 /// Runtime class (`--runtime`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -57,7 +65,8 @@ pub struct SearchArgs {
     /// helpers) or distinct numbered cards (`1234`, `1 2 3 4 5`; input a = the two lowest, …).
     #[arg(long)]
     pub deck: String,
-    /// `and`, `or`, `xor`, `nand`, `nor`, `xnor`, `copy`, or a truth table (`0001`).
+    /// `and`, `or`, `xor`, `nand`, `nor`, `xnor`, `copy`, or a truth table (`0001`; eight
+    /// entries for three inputs, e.g. `01101001`).
     #[arg(long)]
     pub function: String,
     /// Longest protocol searched, in steps (every shuffle and every turn; perms are free).
@@ -87,7 +96,16 @@ pub struct SearchArgs {
     /// Print only the first protocol found.
     #[arg(long)]
     pub first: bool,
-    /// Print JSON.
+    /// Most memory the search's tables may hold (`512M`, `4G`, `1.5GiB`, bytes); the default is
+    /// half the machine's physical memory. Past it the search stops with a partial report and
+    /// exit status 3.
+    #[arg(long, value_parser = parse_size)]
+    pub max_memory: Option<u64>,
+    /// Search only shard I of K of the top-level actions (finite runtime); combine the K JSON
+    /// outputs with `facedown merge`.
+    #[arg(long)]
+    pub shard: Option<Shard>,
+    /// Print JSON (with `--shard`: a shard envelope for `facedown merge`).
     #[arg(long)]
     pub json: bool,
     /// Print work per depth (states explored, memo hits, seconds).
@@ -95,50 +113,163 @@ pub struct SearchArgs {
     pub stats: bool,
 }
 
+/// What identifies a search: every option that changes its answer (not the memory budget, the
+/// shard or the output format). Shards of one search carry equal specs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuerySpec {
+    /// The deck, written as `♣♥…` or as space-separated card numbers.
+    pub deck: String,
+    /// The function as given.
+    pub function: String,
+    /// The bound.
+    pub max_steps: usize,
+    /// Runtime class.
+    pub runtime: SearchRuntime,
+    /// Security notion.
+    pub security: SearchSecurity,
+    /// Shuffle class.
+    pub shuffles: ShuffleClass,
+    /// Committed output.
+    pub committed: bool,
+    /// Copies (for `copy`).
+    pub copies: usize,
+    /// Largest non-group support.
+    pub max_support: usize,
+    /// One card per turn.
+    pub single_card_turns: bool,
+    /// First protocol only.
+    pub first: bool,
+}
+
+fn deck_text(deck: &[Symbol]) -> String {
+    if deck.iter().all(|s| matches!(s, Symbol::Card(_))) {
+        let cards: Vec<String> = deck
+            .iter()
+            .map(|s| match s {
+                Symbol::Card(n) => n.to_string(),
+                other => other.to_string(),
+            })
+            .collect();
+        cards.join(" ")
+    } else {
+        deck.iter().map(ToString::to_string).collect()
+    }
+}
+
+impl QuerySpec {
+    fn from_args(args: &SearchArgs) -> anyhow::Result<QuerySpec> {
+        Ok(QuerySpec {
+            deck: deck_text(&parse_deck(&args.deck)?),
+            function: args.function.clone(),
+            max_steps: args.max_steps,
+            runtime: match args.runtime {
+                RuntimeArg::Finite => SearchRuntime::Finite,
+                RuntimeArg::LasVegas => SearchRuntime::LasVegas,
+            },
+            security: match args.security {
+                SecurityArg::Perfect => SearchSecurity::Perfect,
+                SecurityArg::InputPossibilistic => SearchSecurity::InputPossibilistic,
+                SecurityArg::OutputPossibilistic => SearchSecurity::OutputPossibilistic,
+            },
+            shuffles: match args.shuffles {
+                ShufflesArg::Any => ShuffleClass::Any,
+                ShufflesArg::Uniform => ShuffleClass::Uniform,
+                ShufflesArg::Closed => ShuffleClass::Closed,
+                ShufflesArg::UniformClosed => ShuffleClass::UniformClosed,
+                ShufflesArg::RandomCuts => ShuffleClass::RandomCuts,
+                ShufflesArg::Cuts => ShuffleClass::Cuts,
+            },
+            committed: args.committed,
+            copies: args.copies,
+            max_support: args.max_support,
+            single_card_turns: args.single_card_turns,
+            first: args.first,
+        })
+    }
+
+    /// The library query this spec describes (no memory bound, no shard).
+    pub fn to_query(&self) -> anyhow::Result<SearchQuery> {
+        let mut q = SearchQuery::new(
+            parse_deck(&self.deck)?,
+            parse_function(&self.function)?,
+            self.max_steps,
+        );
+        q.runtime = self.runtime;
+        q.security = self.security;
+        q.shuffles = self.shuffles;
+        q.committed = self.committed;
+        q.copies = self.copies;
+        q.max_support = self.max_support;
+        q.first = self.first;
+        q.single_card_turns = self.single_card_turns;
+        Ok(q)
+    }
+}
+
+/// Parses a size: bytes, or a number with `K`, `M`, `G`, `T` (powers of 1024, optionally written
+/// `KiB`…) or `KB`, `MB`, `GB`, `TB` (powers of 1000). (A dozen lines; no crate needed.)
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = t.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (e.g. 512M, 4G, 1.5GiB)"))?;
+    let scale: f64 = match unit.trim().to_ascii_uppercase().as_str() {
+        "" | "B" => 1.0,
+        "K" | "KIB" => 1024.0,
+        "M" | "MIB" => 1024f64.powi(2),
+        "G" | "GIB" => 1024f64.powi(3),
+        "T" | "TIB" => 1024f64.powi(4),
+        "KB" => 1e3,
+        "MB" => 1e6,
+        "GB" => 1e9,
+        "TB" => 1e12,
+        other => return Err(format!("unknown size unit `{other}` in `{text}`")),
+    };
+    let bytes = value * scale;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > u64::MAX as f64 {
+        return Err(format!("`{text}` is not a size between 1 byte and 16 EiB"));
+    }
+    Ok(bytes as u64)
+}
+
+/// Half of the machine's physical memory (`MemTotal` of `/proc/meminfo`), or 4 GiB where that
+/// cannot be read.
+pub fn default_memory_budget() -> u64 {
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            text.lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|rest| {
+                    rest.trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                })
+        });
+    total_kib.map_or(4 << 30, |kib| kib.saturating_mul(1024) / 2)
+}
+
+/// The JSON of an unsharded search (and of a merge): the spec and the outcome side by side.
 #[derive(Serialize)]
 struct Report<'a> {
-    deck: &'a str,
-    function: &'a str,
-    max_steps: usize,
-    runtime: SearchRuntime,
-    security: SearchSecurity,
-    shuffles: ShuffleClass,
-    committed: bool,
-    copies: usize,
-    max_support: usize,
-    single_card_turns: bool,
-    first: bool,
+    #[serde(flatten)]
+    spec: &'a QuerySpec,
     #[serde(flatten)]
     outcome: &'a SearchOutcome,
 }
 
 /// Runs `facedown cards search`.
 pub fn run(args: SearchArgs) -> anyhow::Result<()> {
-    let deck = parse_deck(&args.deck)?;
-    let function = parse_function(&args.function)?;
-    let mut q = SearchQuery::new(deck, function, args.max_steps);
-    q.runtime = match args.runtime {
-        RuntimeArg::Finite => SearchRuntime::Finite,
-        RuntimeArg::LasVegas => SearchRuntime::LasVegas,
-    };
-    q.security = match args.security {
-        SecurityArg::Perfect => SearchSecurity::Perfect,
-        SecurityArg::InputPossibilistic => SearchSecurity::InputPossibilistic,
-        SecurityArg::OutputPossibilistic => SearchSecurity::OutputPossibilistic,
-    };
-    q.shuffles = match args.shuffles {
-        ShufflesArg::Any => ShuffleClass::Any,
-        ShufflesArg::Uniform => ShuffleClass::Uniform,
-        ShufflesArg::Closed => ShuffleClass::Closed,
-        ShufflesArg::UniformClosed => ShuffleClass::UniformClosed,
-        ShufflesArg::RandomCuts => ShuffleClass::RandomCuts,
-        ShufflesArg::Cuts => ShuffleClass::Cuts,
-    };
-    q.committed = args.committed;
-    q.copies = args.copies;
-    q.max_support = args.max_support;
-    q.first = args.first;
-    q.single_card_turns = args.single_card_turns;
+    let spec = QuerySpec::from_args(&args)?;
+    let mut q = spec.to_query()?;
+    q.max_memory = Some(args.max_memory.unwrap_or_else(default_memory_budget));
+    q.shard = args.shard;
 
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = ProgressBar::new(0);
@@ -163,71 +294,96 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    match (args.shard, args.json) {
+        (Some(shard), true) => {
+            let envelope = Envelope::new(
+                COMMAND,
+                serde_json::to_value(&spec)?,
+                shard,
+                None,
+                serde_json::to_value(&outcome)?,
+            );
+            println!("{}", serde_json::to_string_pretty(&envelope)?);
+        }
+        _ => print_outcome(&spec, &outcome, args.json, args.stats)?,
+    }
+    if outcome.status == SearchStatus::Stopped {
+        return Err(Inconclusive(format!(
+            "the search stopped at its memory budget before deciding --max-steps {}",
+            spec.max_steps
+        ))
+        .into());
+    }
+    Ok(())
+}
 
-    if args.json {
-        let report = Report {
-            deck: &args.deck,
-            function: &args.function,
-            max_steps: args.max_steps,
-            runtime: q.runtime,
-            security: q.security,
-            shuffles: q.shuffles,
-            committed: q.committed,
-            copies: q.copies,
-            max_support: q.max_support,
-            single_card_turns: q.single_card_turns,
-            first: q.first,
-            outcome: &outcome,
-        };
-        println!("{}", serde_json::to_string_pretty(&report)?);
+/// Prints an outcome as `cards search` does (also used for merged shards).
+pub fn print_outcome(
+    spec: &QuerySpec,
+    outcome: &SearchOutcome,
+    json: bool,
+    stats: bool,
+) -> anyhow::Result<()> {
+    if json {
+        let report = Report { spec, outcome };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).context("cannot write the report")?
+        );
         return Ok(());
     }
-    let las_vegas = q.runtime == SearchRuntime::LasVegas;
+    let las_vegas = spec.runtime == SearchRuntime::LasVegas;
     let unit = if las_vegas { "within radius" } else { "of" };
-    match outcome.length {
-        Some(len) => {
+    if let Some(shard) = outcome.shard {
+        println!(
+            "# shard {shard}: {} of {} top-level actions",
+            outcome.shard_tasks, outcome.top_level_actions
+        );
+    }
+    match (outcome.status, outcome.length) {
+        (SearchStatus::Found, Some(len)) => {
             println!(
                 "# {} protocol(s) {unit} {len} step(s) (the shortest), each re-checked by the exact \
                  analyzer",
                 outcome.protocols.len(),
             );
-            for (k, p) in outcome.protocols.iter().enumerate() {
-                if let Some(a) = outcome.analyses.get(k) {
-                    println!(
-                        "\n# analyzer: {}, {}, expected shuffles {}, shuffles per run {}..{}",
-                        a.runtime,
-                        a.security,
-                        a.expected_shuffles.as_deref().unwrap_or("unbounded"),
-                        a.min_shuffles.map_or("-".to_owned(), |m| m.to_string()),
-                        a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
-                    );
-                }
-                println!("\n{p}");
-            }
+            print_protocols(outcome);
         }
-        None if outcome.exhausted => println!(
+        (SearchStatus::Exhausted, _) => println!(
             "# no protocol of any length exists for this query: all {} reachable states that \
              are not final were expanded",
             outcome.states_explored
         ),
-        None if las_vegas => println!(
+        (SearchStatus::Stopped, _) => {}
+        _ if las_vegas => println!(
             "# no protocol within radius {} exists for this query",
-            args.max_steps
+            spec.max_steps
         ),
-        None => println!(
+        _ => println!(
             "# no protocol of at most {} step(s) exists for this query",
-            args.max_steps
+            spec.max_steps
         ),
     }
+    if let Some(stop) = &outcome.stop {
+        print_stop(stop, outcome.status, las_vegas);
+    }
     println!(
-        "# {} states explored, {} memo hits, {} top-level actions, {} shuffles in the class, {:.3} s",
+        "# {} states explored, {} memo hits, {} top-level actions, {} shuffles in the class, \
+         {:.3} s, {} bytes of tables at the peak",
         outcome.states_explored,
         outcome.memo_hits,
         outcome.top_level_actions,
         outcome.shuffle_count,
-        outcome.seconds
+        outcome.seconds,
+        outcome.memory.peak_bytes,
     );
-    if args.stats {
+    for s in &outcome.merged_from {
+        println!(
+            "# shard {}: {:?}, {} states, {:.3} s, peak {} bytes",
+            s.shard, s.status, s.states_explored, s.seconds, s.peak_bytes
+        );
+    }
+    if stats {
         println!("# depth  states  memo-hits  seconds");
         for d in &outcome.per_depth {
             println!(
@@ -237,6 +393,65 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+fn print_protocols(outcome: &SearchOutcome) {
+    for (k, p) in outcome.protocols.iter().enumerate() {
+        if let Some(a) = outcome.analyses.get(k) {
+            println!(
+                "\n# analyzer: {}, {}, expected shuffles {}, shuffles per run {}..{}",
+                a.runtime,
+                a.security,
+                a.expected_shuffles.as_deref().unwrap_or("unbounded"),
+                a.min_shuffles.map_or("-".to_owned(), |m| m.to_string()),
+                a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
+            );
+        }
+        println!("\n{p}");
+    }
+}
+
+fn print_stop(stop: &facedown::cards::search::StopReport, status: SearchStatus, las_vegas: bool) {
+    let bound = if las_vegas { "radius" } else { "length" };
+    if status == SearchStatus::Found {
+        println!(
+            "# stopped: {}; the {bound} is the shortest, but {} top-level action(s) at it were \
+             not decided, so more protocols may exist",
+            stop.reason,
+            stop.open_top_level_actions.len()
+        );
+        return;
+    }
+    println!("# stopped (inconclusive): {}", stop.reason);
+    println!(
+        "# every protocol of {bound} ≤ {} is ruled out; {} {}..={} {} open",
+        stop.last_completed,
+        if las_vegas { "radii" } else { "lengths" },
+        stop.in_progress,
+        stop.max_steps,
+        if stop.in_progress == stop.max_steps {
+            "is"
+        } else {
+            "are"
+        },
+    );
+    if let (Some(open), Some(nodes)) = (stop.open_states, stop.graph_nodes) {
+        println!(
+            "# radius {}: {open} states at that distance not expanded, {nodes} states in the graph",
+            stop.in_progress
+        );
+    } else {
+        println!(
+            "# length {}: {} top-level action(s) decided (none starts a protocol of that length), \
+             {} open",
+            stop.in_progress,
+            stop.decided_top_level_actions.len(),
+            stop.open_top_level_actions.len()
+        );
+        for a in stop.open_top_level_actions.iter().take(20) {
+            println!("#   open: [{}] {}", a.index, a.action);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -270,13 +485,16 @@ mod tests {
             "--first",
             "--json",
             "--stats",
+            "--max-memory",
+            "1G",
         ])
         .expect("parses");
         assert!(cli.args.committed && cli.args.first && cli.args.json);
+        assert_eq!(cli.args.max_memory, Some(1 << 30));
         run(cli.args).expect("runs");
-        // Text output, a standard deck, a bound with no protocol.
+        // Text output, a standard deck, a bound with no protocol, a shard.
         for argv in [
-            [
+            vec![
                 "search",
                 "--deck",
                 "1234",
@@ -286,7 +504,7 @@ mod tests {
                 "2",
                 "--stats",
             ],
-            [
+            vec![
                 "search",
                 "--deck",
                 "CCHH",
@@ -295,6 +513,8 @@ mod tests {
                 "--max-steps",
                 "2",
                 "--stats",
+                "--shard",
+                "2/3",
             ],
         ] {
             let cli = Cli::try_parse_from(argv).expect("parses");
@@ -336,5 +556,47 @@ mod tests {
             let cli = Cli::try_parse_from(argv).expect("parses");
             assert!(run(cli.args).is_err());
         }
+        for bad in [
+            vec!["--max-memory", "lots"],
+            vec!["--max-memory", "0"],
+            vec!["--max-memory", "4Q"],
+            vec!["--shard", "4/3"],
+            vec!["--shard", "x"],
+        ] {
+            let mut argv = vec!["search", "--deck", "CCHH", "--function", "and"];
+            argv.extend(["--max-steps", "2"]);
+            argv.extend(bad.iter().copied());
+            assert!(Cli::try_parse_from(&argv).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn sizes_parse_in_binary_and_decimal_units() {
+        assert_eq!(parse_size("512"), Ok(512));
+        assert_eq!(parse_size("4K"), Ok(4096));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("2MB"), Ok(2_000_000));
+        assert!(parse_size("").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(default_memory_budget() > 0);
+    }
+
+    #[test]
+    fn a_tiny_memory_budget_stops_the_search_with_an_inconclusive_error() {
+        let cli = Cli::try_parse_from([
+            "search",
+            "--deck",
+            "♣♣♥♥",
+            "--function",
+            "and",
+            "--committed",
+            "--max-steps",
+            "12",
+            "--max-memory",
+            "64K",
+        ])
+        .expect("parses");
+        let err = run(cli.args).expect_err("stops");
+        assert!(err.downcast_ref::<Inconclusive>().is_some(), "{err:#}");
     }
 }

@@ -5,6 +5,7 @@ pub mod cards_search;
 pub mod children;
 pub mod compare;
 pub mod dealer;
+pub mod merge;
 pub mod net;
 pub mod poker;
 pub mod report;
@@ -42,7 +43,15 @@ pub enum Command {
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
     PlayLocal(net::PlayLocalArgs),
+    /// Combine the JSON outputs of the shards of one run (`--shard I/K`) into its result.
+    Merge(merge::MergeArgs),
 }
+
+/// A command that ran and printed what it knows but could not decide its question (a search
+/// stopped by its memory budget): the process exits with status 3.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Inconclusive(pub String);
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -58,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             net::party(args)
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
+        Some(Command::Merge(args)) => merge::run(args),
     }
 }
 

@@ -4,6 +4,7 @@
 mod cli_bad_input;
 mod cli_cards;
 mod cli_cards_check;
+mod cli_search;
 mod compare_engines;
 mod compare_latency;
 mod cross_backend;

@@ -74,49 +74,57 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use indexmap::IndexSet;
 use rayon::prelude::*;
 
-use super::{DepthStats, Problem, Progress, SearchError, State, Step};
+use super::budget::{heap_bytes, table_bytes, Meter};
+use super::canon::Key;
+use super::problem::{Problem, State, Step};
+use super::{DepthStats, Progress, SearchError};
 use crate::model::{Action, ActionKind, Branch};
 
-/// An action's children: `(node, inputs present)` each.
-type Children = Vec<(u32, u32)>;
+/// A node's actions, each as its children's keys (with the child when it is not a node yet).
+type Expanded = Vec<Vec<(Key, Option<State>)>>;
 
-/// A node of the state graph: one state up to a relabelling of positions.
+/// The radius of the protocols found and their bodies.
+type Found = (usize, Vec<Vec<Action>>);
+
+/// Frontier nodes expanded between two looks at the memory budget.
+const CHUNK: usize = 256;
+
+/// A node of the state graph: one state up to a relabelling of positions. Its state is the one
+/// its key encodes (`Problem::decode`).
 #[derive(Debug)]
 struct Node {
-    /// The state as first met (positions as on the table then).
-    state: State,
     /// Inputs present (bit `i`: some sequence carries input `i`).
     present: u32,
     /// Whether a protocol may stop here.
     is_final: bool,
     /// Steps from the start (breadth-first distance).
     distance: u32,
-    /// Actions, each with its children `(node, inputs present)`; `None` while unexpanded.
-    steps: Option<Vec<Children>>,
+    /// Its actions: the range of `Graph::actions` that holds them; `None` while unexpanded.
+    steps: Option<(u32, u32)>,
 }
 
-/// The state graph within a radius.
+/// The state graph within a radius, stored compactly: node `v`'s key is `keys[v]`, its actions
+/// are `actions[a]` for `a` in its range, action `a`'s children are
+/// `children[actions[a]..actions[a + 1]]` (the list ends with a sentinel).
 pub(super) struct Graph<'a> {
     problem: &'a Problem,
     nodes: Vec<Node>,
-    index: HashMap<Vec<u64>, u32>,
+    keys: IndexSet<Key>,
+    actions: Vec<u32>,
+    children: Vec<u32>,
     /// Nodes first met at the current radius and not expanded yet.
     frontier: Vec<u32>,
     /// States generated that were already nodes.
     pub(super) hits: u64,
     /// Nodes expanded.
     pub(super) explored: u64,
-}
-
-/// Which inputs a state carries.
-fn present_mask(st: &State) -> u32 {
-    st.rows.iter().fold(0, |m, (_, c)| {
-        c.iter()
-            .enumerate()
-            .fold(m, |m, (i, &x)| if x != 0 { m | 1 << i } else { m })
-    })
+    /// Bytes of the key heap blocks.
+    key_bytes: u64,
+    /// Bytes counted against the budget so far.
+    counted: u64,
 }
 
 impl<'a> Graph<'a> {
@@ -124,80 +132,168 @@ impl<'a> Graph<'a> {
         let mut g = Graph {
             problem,
             nodes: Vec::new(),
-            index: HashMap::new(),
+            keys: IndexSet::new(),
+            actions: vec![0],
+            children: Vec::new(),
             frontier: Vec::new(),
             hits: 0,
             explored: 0,
+            key_bytes: 0,
+            counted: 0,
         };
         let key = problem.canonical(start);
-        g.intern(key, start.clone(), 0);
+        g.intern(key, start, 0);
         g
     }
 
-    fn intern(&mut self, key: Vec<u64>, st: State, distance: u32) -> u32 {
-        if let Some(&id) = self.index.get(&key) {
+    fn intern(&mut self, key: Key, st: &State, distance: u32) -> u32 {
+        if let Some(id) = self.keys.get_index_of(&key) {
             self.hits += 1;
-            return id;
+            return id as u32;
         }
         let id = self.nodes.len() as u32;
-        let is_final = self.problem.is_final(&st);
+        let is_final = self.problem.is_final(st);
         self.nodes.push(Node {
-            present: present_mask(&st),
+            present: Problem::present_mask(st),
             is_final,
             distance,
-            steps: if is_final { Some(Vec::new()) } else { None },
-            state: st,
+            steps: is_final.then_some((0, 0)),
         });
-        self.index.insert(key, id);
+        self.key_bytes += heap_bytes(key.len());
+        self.keys.insert(key);
         if !is_final {
             self.frontier.push(id);
         }
         id
     }
 
+    /// The bytes the graph holds (see [`super::budget`]).
+    fn bytes(&self) -> u64 {
+        let slot = std::mem::size_of::<(u64, Key)>();
+        self.nodes.capacity() as u64 * std::mem::size_of::<Node>() as u64
+            + self.key_bytes
+            + self.keys.capacity() as u64 * slot as u64
+            + table_bytes(self.keys.capacity(), std::mem::size_of::<usize>())
+            + 4 * (self.actions.capacity() + self.children.capacity()) as u64
+    }
+
+    /// Counts what the graph has grown by; `false` once the budget is passed.
+    fn charge(&mut self, meter: &Meter) -> bool {
+        let now = self.bytes();
+        if now > self.counted {
+            meter.charge(now - self.counted);
+            self.counted = now;
+        }
+        !meter.tripped()
+    }
+
+    /// The state of node `v`.
+    fn state(&self, v: u32) -> Result<State, SearchError> {
+        self.keys
+            .get_index(v as usize)
+            .and_then(|k| self.problem.decode(k))
+            .ok_or_else(|| SearchError::Analysis("internal: a node without its state".into()))
+    }
+
+    /// The actions of node `v`, each as its children's nodes.
+    fn steps_of(&self, v: usize) -> Option<impl Iterator<Item = &[u32]> + '_> {
+        let (from, to) = self.nodes[v].steps?;
+        Some((from..to).map(move |a| {
+            let a = a as usize;
+            &self.children[self.actions[a] as usize..self.actions[a + 1] as usize]
+        }))
+    }
+
     /// Expands every node of the frontier — the nodes at distance `radius` — creating those at
-    /// distance `radius + 1`.
+    /// distance `radius + 1`. Returns `false` when the budget stopped it part way.
     pub(super) fn grow(
         &mut self,
         radius: usize,
         progress: Progress<'_>,
-    ) -> Result<(), SearchError> {
+        meter: &Meter,
+    ) -> Result<bool, SearchError> {
         let frontier = std::mem::take(&mut self.frontier);
-        let p = self.problem;
-        let nodes = &self.nodes;
         let done = AtomicUsize::new(0);
         let total = frontier.len();
-        type Expanded = Vec<Vec<(Vec<u64>, State)>>;
-        let expanded: Vec<Result<Expanded, SearchError>> = frontier
+        for (c, chunk) in frontier.chunks(CHUNK).enumerate() {
+            if !self.charge(meter) {
+                // Keep the rest for a later look at what is open.
+                self.frontier.extend_from_slice(&frontier[c * CHUNK..]);
+                return Ok(false);
+            }
+            let expanded = self.expand_chunk(chunk, radius, &done, total, progress)?;
+            for (&v, steps) in chunk.iter().zip(expanded) {
+                self.add_steps(v, steps, radius)?;
+            }
+        }
+        Ok(self.charge(meter))
+    }
+
+    /// The actions of each node of `chunk`, with each child's key (and the child itself when it
+    /// is not a node yet), in parallel.
+    fn expand_chunk(
+        &self,
+        chunk: &[u32],
+        radius: usize,
+        done: &AtomicUsize,
+        total: usize,
+        progress: Progress<'_>,
+    ) -> Result<Vec<Expanded>, SearchError> {
+        let p = self.problem;
+        chunk
             .par_iter()
             .map(|&v| {
-                let steps = p.expand(&nodes[v as usize].state)?;
+                let steps = p.expand(&self.state(v)?)?;
                 let out = steps
                     .into_iter()
                     .map(|s| {
                         s.children
                             .into_iter()
-                            .map(|(_, c)| (p.canonical(&c), c))
+                            .map(|(_, c)| {
+                                let key = p.canonical(&c);
+                                let known = self.keys.contains(&key);
+                                (key, (!known).then_some(c))
+                            })
                             .collect()
                     })
                     .collect();
                 progress(radius, done.fetch_add(1, Ordering::Relaxed) + 1, total);
                 Ok(out)
             })
-            .collect();
-        for (&v, res) in frontier.iter().zip(expanded) {
-            let mut edges = Vec::new();
-            for children in res? {
-                let mut ch = Vec::with_capacity(children.len());
-                for (key, st) in children {
-                    let mask = present_mask(&st);
-                    ch.push((self.intern(key, st, radius as u32 + 1), mask));
-                }
-                edges.push(ch);
+            .collect()
+    }
+
+    /// Records node `v`'s actions, interning their children; actions with the same children
+    /// are kept once.
+    fn add_steps(&mut self, v: u32, steps: Expanded, radius: usize) -> Result<(), SearchError> {
+        let from = self.actions.len() as u32 - 1;
+        let mut seen: HashSet<Vec<u32>> = HashSet::new();
+        for children in steps {
+            let mut ids = Vec::with_capacity(children.len());
+            for (key, st) in children {
+                let id = match (self.keys.get_index_of(&key), st) {
+                    (Some(id), _) => {
+                        self.hits += 1;
+                        id as u32
+                    }
+                    (None, Some(st)) => self.intern(key, &st, radius as u32 + 1),
+                    (None, None) => {
+                        return Err(SearchError::Analysis(
+                            "internal: a known state left the graph".into(),
+                        ))
+                    }
+                };
+                ids.push(id);
             }
-            self.explored += 1;
-            self.nodes[v as usize].steps = Some(edges);
+            let mut sorted = ids.clone();
+            sorted.sort_unstable();
+            if seen.insert(sorted) {
+                self.children.extend_from_slice(&ids);
+                self.actions.push(self.children.len() as u32);
+            }
         }
+        self.explored += 1;
+        self.nodes[v as usize].steps = Some((from, self.actions.len() as u32 - 1));
         Ok(())
     }
 
@@ -219,11 +315,9 @@ impl<'a> Graph<'a> {
                 let newly: Vec<usize> = (0..n)
                     .filter(|&v| in_w[v] && rank[v] == u32::MAX)
                     .filter(|&v| {
-                        let node = &self.nodes[v];
-                        node.steps.as_ref().is_some_and(|steps| {
-                            steps
-                                .iter()
-                                .any(|e| progressing(e, node.present, &in_w, &rank, round))
+                        let present = self.nodes[v].present;
+                        self.steps_of(v).is_some_and(|mut steps| {
+                            steps.any(|e| self.progressing(e, present, &in_w, &rank, round))
                         })
                     })
                     .collect();
@@ -274,12 +368,14 @@ impl<'a> Graph<'a> {
                         if reach[v] || !in_w[v] || !carries(v) {
                             continue;
                         }
-                        let Some(steps) = &self.nodes[v].steps else {
-                            continue;
-                        };
-                        let escapes = steps.iter().any(|e| {
-                            e.iter().all(|&(c, _)| in_w[c as usize])
-                                && e.iter().any(|&(c, m)| m >> i & 1 == 1 && reach[c as usize])
+                        let escapes = self.steps_of(v).is_some_and(|mut steps| {
+                            steps.any(|e| {
+                                e.iter().all(|&c| in_w[c as usize])
+                                    && e.iter().any(|&c| {
+                                        self.nodes[c as usize].present >> i & 1 == 1
+                                            && reach[c as usize]
+                                    })
+                            })
                         });
                         if escapes {
                             reach[v] = true;
@@ -303,40 +399,54 @@ impl<'a> Graph<'a> {
         }
     }
 
+    /// Whether an action keeps inside `W` and, for every input present, reaches a node of rank
+    /// `< below`.
+    fn progressing(
+        &self,
+        children: &[u32],
+        present: u32,
+        in_w: &[bool],
+        rank: &[u32],
+        below: u32,
+    ) -> bool {
+        progressing(children, &self.nodes, present, in_w, rank, below)
+    }
+
     fn node_of(&self, st: &State) -> Result<u32, SearchError> {
-        self.index
-            .get(&self.problem.canonical(st))
-            .copied()
+        self.keys
+            .get_index_of(&self.problem.canonical(st))
+            .map(|v| v as u32)
             .ok_or_else(|| SearchError::Analysis("internal: a state outside the graph".into()))
     }
 }
 
-/// Whether an action (its children with their inputs) keeps inside `W` (nodes of finite rank or
-/// in `in_w`) and, for every input present, reaches a node of rank `< below`.
+/// Whether an action (its children's nodes) keeps inside `W` (nodes of finite rank or in
+/// `in_w`) and, for every input present, reaches a node carrying it of rank `< below`.
 fn progressing(
-    children: &[(u32, u32)],
+    children: &[u32],
+    nodes: &[Node],
     present: u32,
     in_w: &[bool],
     rank: &[u32],
     below: u32,
 ) -> bool {
-    children.iter().all(|&(c, _)| in_w[c as usize])
+    children.iter().all(|&c| in_w[c as usize])
         && (0..32).filter(|i| present >> i & 1 == 1).all(|i| {
             children
                 .iter()
-                .any(|&(c, m)| m >> i & 1 == 1 && rank[c as usize] < below)
+                .any(|&c| nodes[c as usize].present >> i & 1 == 1 && rank[c as usize] < below)
         })
 }
 
 /// The score of an action: the largest over inputs of the smallest rank reached.
-fn score(children: &[(u32, u32)], present: u32, rank: &[u32]) -> u32 {
+fn score(children: &[u32], nodes: &[Node], present: u32, rank: &[u32]) -> u32 {
     (0..32)
         .filter(|i| present >> i & 1 == 1)
         .map(|i| {
             children
                 .iter()
-                .filter(|&&(_, m)| m >> i & 1 == 1)
-                .map(|&(c, _)| rank[c as usize])
+                .filter(|&&c| nodes[c as usize].present >> i & 1 == 1)
+                .map(|&c| rank[c as usize])
                 .min()
                 .unwrap_or(u32::MAX)
         })
@@ -366,13 +476,13 @@ impl<'g, 'a> Emitter<'g, 'a> {
         }
     }
 
-    /// The actions `st` offers, each with its children's `(node, inputs present)`.
-    fn options(&self, st: &State) -> Result<Vec<(Step, Children)>, SearchError> {
+    /// The actions `st` offers, each with its children's nodes.
+    fn options(&self, st: &State) -> Result<Vec<(Step, Vec<u32>)>, SearchError> {
         let mut out = Vec::new();
         for step in self.graph.problem.expand(st)? {
             let mut ch = Vec::with_capacity(step.children.len());
             for (_, c) in &step.children {
-                ch.push((self.graph.node_of(c)?, present_mask(c)));
+                ch.push(self.graph.node_of(c)?);
             }
             out.push((step, ch));
         }
@@ -380,18 +490,21 @@ impl<'g, 'a> Emitter<'g, 'a> {
     }
 
     /// The actions of `st` (node `v`) that stay in the region and make progress, with their
-    /// children's `(node, inputs present)`.
+    /// children's nodes.
     fn progressing_options(
         &self,
         st: &State,
         v: u32,
-    ) -> Result<Vec<(Step, Children)>, SearchError> {
+    ) -> Result<Vec<(Step, Vec<u32>)>, SearchError> {
         let present = self.graph.nodes[v as usize].present;
         let r = self.rank[v as usize];
         Ok(self
             .options(st)?
             .into_iter()
-            .filter(|(_, ch)| progressing(ch, present, &self.in_w, self.rank, r))
+            .filter(|(_, ch)| {
+                self.graph
+                    .progressing(ch, present, &self.in_w, self.rank, r)
+            })
             .collect())
     }
 
@@ -456,7 +569,7 @@ impl<'g, 'a> Emitter<'g, 'a> {
         let best = self
             .progressing_options(st, v)?
             .into_iter()
-            .min_by_key(|(_, ch)| score(ch, present, self.rank))
+            .min_by_key(|(_, ch)| score(ch, &self.graph.nodes, present, self.rank))
             .map(|(s, _)| s)
             .ok_or_else(|| {
                 SearchError::Analysis("internal: a winning state without a winning action".into())
@@ -487,32 +600,69 @@ pub(super) fn run(
     problem: &Problem,
     start: &State,
     progress: Progress<'_>,
+    meter: &Meter,
 ) -> Result<LasVegasResult, SearchError> {
     let mut graph = Graph::new(problem, start);
-    let mut per_depth = Vec::new();
-    let top_level_actions = problem.expand(start)?.len();
-    let mut found = None;
-    let mut exhausted = false;
+    let mut result = LasVegasResult {
+        found: None,
+        per_depth: Vec::new(),
+        explored: 0,
+        hits: 0,
+        top_level_actions: problem.expand(start)?.len(),
+        exhausted: false,
+        interrupted: None,
+        nodes: 0,
+    };
+    let (mut e0, mut h0) = (graph.explored, graph.hits);
+    let mut t0 = Instant::now();
+    // The start (distance 0) is expanded before the first radius.
+    let mut complete = graph.grow(0, progress, meter)?;
+    for radius in 1..=problem.query.max_steps {
+        // A protocol within `radius` may act on states at distance `radius` (a loop back), so
+        // they are expanded too; their children beyond the radius stay outside the region.
+        complete = complete && graph.grow(radius, progress, meter)?;
+        if !complete {
+            result.interrupted = Some((radius, graph.frontier.len() as u64));
+        } else {
+            result.found = decide(problem, &graph, start, radius)?;
+        }
+        result.per_depth.push(DepthStats {
+            depth: radius,
+            states_explored: graph.explored - e0,
+            memo_hits: graph.hits - h0,
+            seconds: t0.elapsed().as_secs_f64(),
+        });
+        (e0, h0, t0) = (graph.explored, graph.hits, Instant::now());
+        if result.found.is_some() || result.interrupted.is_some() {
+            break;
+        }
+        if graph.frontier.is_empty() {
+            result.exhausted = true;
+            break;
+        }
+    }
+    (result.explored, result.hits) = (graph.explored, graph.hits);
+    result.nodes = graph.nodes.len() as u64;
+    Ok(result)
+}
+
+/// The protocols within `radius`, if the start lies in the winning region.
+fn decide(
+    problem: &Problem,
+    graph: &Graph<'_>,
+    start: &State,
+    radius: usize,
+) -> Result<Option<Found>, SearchError> {
     // Per-input ranks can only differ from the shared ones when a turn may drop inputs.
     let shared_ranks_complete = problem.query.committed
         && matches!(
             problem.query.security,
             super::SearchSecurity::Perfect | super::SearchSecurity::InputPossibilistic
         );
-    let (mut e0, mut h0) = (graph.explored, graph.hits);
-    let mut t0 = Instant::now();
-    // The start (distance 0) is expanded before the first radius.
-    graph.grow(0, progress)?;
-    for radius in 1..=problem.query.max_steps {
-        // A protocol within `radius` may act on states at distance `radius` (a loop back), so
-        // they are expanded too; their children beyond the radius stay outside the region.
-        graph.grow(radius, progress)?;
-        let rank = graph.winning(radius);
-        let start_node = graph.node_of(start)?;
-        if rank[start_node as usize] == u32::MAX
-            && !shared_ranks_complete
-            && graph.winning_with_memory(radius)[start_node as usize]
-        {
+    let rank = graph.winning(radius);
+    let start_node = graph.node_of(start)?;
+    if rank[start_node as usize] == u32::MAX {
+        if !shared_ranks_complete && graph.winning_with_memory(radius)[start_node as usize] {
             return Err(SearchError::Unsupported(format!(
                 "within radius {radius} a protocol may exist that must choose different actions \
                  on different visits to the same state (under different inputs); the Las Vegas \
@@ -520,52 +670,28 @@ pub(super) fn run(
                  decide this query"
             )));
         }
-        if rank[start_node as usize] != u32::MAX {
-            let emitter = Emitter::new(&graph, &rank);
-            let tops = emitter.winning_top(start)?;
-            let mut seen = HashSet::new();
-            let mut bodies = Vec::new();
-            for top in tops {
-                if !seen.insert(problem.children_key(&top)) {
-                    continue;
-                }
-                let mut e = Emitter::new(&graph, &rank);
-                bodies.push(e.protocol(start, &top)?);
-                if problem.query.first {
-                    break;
-                }
-            }
-            found = Some((radius, bodies));
+        return Ok(None);
+    }
+    let emitter = Emitter::new(graph, &rank);
+    let mut seen = HashSet::new();
+    let mut bodies = Vec::new();
+    for top in emitter.winning_top(start)? {
+        if !seen.insert(problem.children_key(&top)) {
+            continue;
         }
-        per_depth.push(DepthStats {
-            depth: radius,
-            states_explored: graph.explored - e0,
-            memo_hits: graph.hits - h0,
-            seconds: t0.elapsed().as_secs_f64(),
-        });
-        (e0, h0, t0) = (graph.explored, graph.hits, Instant::now());
-        if found.is_some() {
-            break;
-        }
-        if graph.frontier.is_empty() {
-            exhausted = true;
+        let mut e = Emitter::new(graph, &rank);
+        bodies.push(e.protocol(start, &top)?);
+        if problem.query.first {
             break;
         }
     }
-    Ok(LasVegasResult {
-        found,
-        per_depth,
-        explored: graph.explored,
-        hits: graph.hits,
-        top_level_actions,
-        exhausted,
-    })
+    Ok(Some((radius, bodies)))
 }
 
 /// What [`run`] found.
 pub(super) struct LasVegasResult {
     /// `(radius, protocol bodies)` when some protocol exists.
-    pub(super) found: Option<(usize, Vec<Vec<Action>>)>,
+    pub(super) found: Option<Found>,
     pub(super) per_depth: Vec<DepthStats>,
     pub(super) explored: u64,
     pub(super) hits: u64,
@@ -573,12 +699,54 @@ pub(super) struct LasVegasResult {
     /// Whether every reachable state was expanded with nothing found: then no protocol exists at
     /// any radius.
     pub(super) exhausted: bool,
+    /// `(radius being searched, frontier states not expanded)` when the budget stopped it.
+    pub(super) interrupted: Option<(usize, u64)>,
+    /// Nodes of the state graph.
+    pub(super) nodes: u64,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::search::{parse_deck, parse_function, SearchQuery};
+
+    /// A node by hand: `(inputs present, final, actions as children's nodes)`.
+    type NodeSpec = (u32, bool, Option<Vec<Vec<u32>>>);
+
+    impl<'a> Graph<'a> {
+        /// A graph of nodes at distance 1 given by hand.
+        fn by_hand(problem: &'a Problem, spec: &[NodeSpec]) -> Graph<'a> {
+            let mut g = Graph {
+                problem,
+                nodes: Vec::new(),
+                keys: IndexSet::new(),
+                actions: vec![0],
+                children: Vec::new(),
+                frontier: Vec::new(),
+                hits: 0,
+                explored: 0,
+                key_bytes: 0,
+                counted: 0,
+            };
+            for (present, is_final, steps) in spec {
+                let steps = steps.as_ref().map(|steps| {
+                    let from = g.actions.len() as u32 - 1;
+                    for children in steps {
+                        g.children.extend_from_slice(children);
+                        g.actions.push(g.children.len() as u32);
+                    }
+                    (from, g.actions.len() as u32 - 1)
+                });
+                g.nodes.push(Node {
+                    present: *present,
+                    is_final: *is_final,
+                    distance: 1,
+                    steps,
+                });
+            }
+            g
+        }
+    }
 
     /// The non-committed loop a shared rank cannot see: at `v` a turn ends the run for output 0
     /// (inputs 00, 01, 10) or moves to `w`; at `w` a turn ends it for output 1 (input 11) or moves
@@ -592,36 +760,31 @@ mod tests {
             4,
         );
         let problem = Problem::new(&query).expect("problem");
-        let start = problem.start_state().expect("start");
-        let node = |present: u32, is_final: bool, steps: Option<Vec<Children>>| Node {
-            state: start.clone(),
-            present,
-            is_final,
-            distance: 1,
-            steps,
-        };
         let (all, zero, one) = (0b1111, 0b0111, 0b1000);
-        let graph = Graph {
-            problem: &problem,
-            nodes: vec![
-                node(all, false, Some(vec![vec![(2, zero), (1, all)]])), // v
-                node(all, false, Some(vec![vec![(3, one), (0, all)]])),  // w
-                node(zero, true, Some(Vec::new())),                      // output 0
-                node(one, true, Some(Vec::new())),                       // output 1
+        let graph = Graph::by_hand(
+            &problem,
+            &[
+                (all, false, Some(vec![vec![2, 1]])), // v
+                (all, false, Some(vec![vec![3, 0]])), // w
+                (zero, true, Some(Vec::new())),       // output 0
+                (one, true, Some(Vec::new())),        // output 1
             ],
-            index: HashMap::new(),
-            frontier: Vec::new(),
-            hits: 0,
-            explored: 0,
-        };
+        );
         let rank = graph.winning(4);
         assert_eq!(rank[0], u32::MAX, "no shared rank for v");
         assert_eq!(rank[1], u32::MAX, "no shared rank for w");
         let with_memory = graph.winning_with_memory(4);
         assert!(with_memory[0] && with_memory[1], "{with_memory:?}");
         // If w's other branch stays at w instead of returning to v, output 0 never ends there.
-        let mut stuck = graph;
-        stuck.nodes[1].steps = Some(vec![vec![(3, one), (1, all)]]);
+        let stuck = Graph::by_hand(
+            &problem,
+            &[
+                (all, false, Some(vec![vec![2, 1]])),
+                (all, false, Some(vec![vec![3, 1]])),
+                (zero, true, Some(Vec::new())),
+                (one, true, Some(Vec::new())),
+            ],
+        );
         assert!(!stuck.winning_with_memory(4)[1]);
     }
 }

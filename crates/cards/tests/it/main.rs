@@ -5,6 +5,7 @@ mod diagnostics;
 mod format;
 mod interpreter;
 mod search;
+mod sharding;
 mod spec;
 mod standard_deck;
 mod support;

@@ -149,6 +149,39 @@ fn kkwhs17_no_five_card_committed_and_with_closed_uniform_shuffles_up_to_six_ste
 }
 
 #[test]
+fn kwh15_five_cards_suffice_for_a_finite_committed_and_with_non_closed_shuffles() {
+    // [KWH15]: five cards suffice for a finite-runtime committed AND once shuffles need not be
+    // closed. Found at 4 steps (2 shuffles, 2 turns) with uniform shuffles on sets of three
+    // permutations, on both five-card decks; with supports of at most two permutations (plus
+    // every closed shuffle of the `any` family) none up to 4 steps.
+    for deck in ["♣♣♣♥♥", "♣♣♥♥♥"] {
+        let mut q = query(deck, "and", 4, ShuffleClass::Uniform, true);
+        q.max_support = 3;
+        let out = search(&q).expect("runs");
+        confirm(&out, 4, true, Security::Perfect);
+        for text in &out.protocols {
+            let p = parse(text).expect("parses");
+            let a = analyze(&p).expect("analyzable");
+            assert_eq!(a.max_shuffles, Some(2), "{text}");
+        }
+        let out = search(&query(deck, "and", 4, ShuffleClass::Any, true)).expect("runs");
+        assert!(!out.found, "{deck}");
+    }
+}
+
+#[test]
+fn three_input_committed_xor_on_six_cards_takes_two_steps_not_four() {
+    // Two [MS09] XORs composed compute a⊕b⊕c on six cards in four steps; the search finds
+    // shorter ones: three steps with random cuts and bisections only, and two (one shuffle,
+    // uniform on a cyclic group of order 4, and one turn) with closed shuffles.
+    let xor3 = "01101001";
+    let out = search(&query("♣♣♣♥♥♥", xor3, 4, ShuffleClass::RandomCuts, true)).expect("runs");
+    confirm(&out, 3, true, Security::Perfect);
+    let out = search(&query("♣♣♣♥♥♥", xor3, 4, ShuffleClass::Closed, true)).expect("runs");
+    confirm(&out, 2, true, Security::Perfect);
+}
+
+#[test]
 fn the_result_does_not_depend_on_the_number_of_threads() {
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new()
