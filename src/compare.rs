@@ -258,6 +258,12 @@ impl<E: Engine> Engine for Metered<E> {
     fn awaiting(&self) -> Vec<PartyId> {
         self.inner.awaiting()
     }
+    fn echoes(&self, op: &TableOp) -> bool {
+        self.inner.echoes(op)
+    }
+    fn is_broadcast(&self, payload: &[u8]) -> bool {
+        self.inner.is_broadcast(payload)
+    }
 }
 
 fn failed(entry: &Entry, backend: Backend, reason: impl ToString) -> CompareError {

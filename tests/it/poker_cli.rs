@@ -52,10 +52,10 @@ fn poker_deal_json_has_the_shared_report_shape() {
         assert!(cards.insert(c), "card {c} dealt twice");
     }
     assert_eq!(cards.len(), 8);
-    // A hello, a key share, a shuffle and a set of tokens from each player to each other;
-    // N + 3 rounds (hello, keys, N shuffles, the opening).
-    assert_eq!(v["cost"]["messages"], 4 * 3 * 2);
-    assert_eq!(v["cost"]["rounds"], 3 + 3);
+    // A hello, a key share, a shuffle, a set of tokens and two echoes from each player to each
+    // other; N + 5 rounds (hello, keys, echo, N shuffles, echo, the opening).
+    assert_eq!(v["cost"]["messages"], 6 * 3 * 2);
+    assert_eq!(v["cost"]["rounds"], 3 + 5);
     assert!(v["cost"]["bytes"].as_u64().expect("bytes") > 0);
     // Same seed, same deal.
     let again = run_json(&[

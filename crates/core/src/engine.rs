@@ -28,6 +28,7 @@
 
 use std::collections::VecDeque;
 
+use crate::echo::{EarlyEchoes, EchoError, EchoMessage, EchoRound};
 use crate::op::{Seen, TableOp};
 use crate::table::Capabilities;
 use crate::PartyId;
@@ -124,6 +125,15 @@ pub trait Engine {
 
     /// The players this engine still awaits a message from in the current operation.
     fn awaiting(&self) -> Vec<PartyId>;
+
+    /// Whether `op` ends with the echo round of [`crate::echo`] (consistent broadcast): a
+    /// function of the operation and the public state, so every honest player answers alike.
+    /// Required (no default), so that a wrapper cannot silently drop the echo.
+    fn echoes(&self, op: &TableOp) -> bool;
+
+    /// Whether the encoded message `payload` is, **by its kind**, one that every player must
+    /// receive identically (a broadcast), whatever the sender addressed it to.
+    fn is_broadcast(&self, payload: &[u8]) -> bool;
 }
 
 /// Causal depths of one engine's messages (see the [module docs](self)).
@@ -237,9 +247,40 @@ impl Inbox {
     }
 }
 
+/// What a message carries: the engine's own encoding, or the seat's echo ([`crate::echo`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// An engine's message.
+    Engine,
+    /// An [`EchoMessage`].
+    Echo,
+}
+
+/// Why a seat stopped: the engine's own error, or the echo round's.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError<E: std::error::Error + 'static> {
+    /// The engine refused a step (and the echo round found its broadcasts consistent).
+    #[error(transparent)]
+    Engine(E),
+    /// The echo round failed: broadcasts differ, a peer gave up, or a bad echo.
+    #[error(transparent)]
+    Echo(#[from] EchoError),
+}
+
+impl<E: std::error::Error + Blame + 'static> Blame for SeatError<E> {
+    fn blamed(&self) -> Option<PartyId> {
+        match self {
+            SeatError::Engine(e) => e.blamed(),
+            SeatError::Echo(e) => e.blamed(),
+        }
+    }
+}
+
 /// A message an engine sent, with its depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stamped {
+    /// What it carries.
+    pub kind: Kind,
     /// The recipient.
     pub to: To,
     /// Its causal depth.
@@ -248,16 +289,22 @@ pub struct Stamped {
     pub payload: Vec<u8>,
 }
 
-/// An engine with its clock, its inbox and the outcome of the operation under way: what every
-/// driver keeps for one player.
+/// An engine with its clock, its inbox, the outcome of the operation under way and its echo
+/// round ([`crate::echo`]): what every driver keeps for one player.
 #[derive(Debug)]
-pub struct Seat<E> {
+pub struct Seat<E: Engine> {
     engine: E,
     clock: CausalClock,
     inbox: Inbox,
     seen: Option<Seen>,
     handed: u64,
+    op: u32,
+    round: Option<EchoRound>,
+    early: EarlyEchoes,
+    failure: Option<E::Error>,
 }
+
+type SeatResult<T, E> = Result<T, SeatError<<E as Engine>::Error>>;
 
 impl<E: Engine> Seat<E> {
     /// Seats `engine`.
@@ -269,6 +316,10 @@ impl<E: Engine> Seat<E> {
             inbox: Inbox::new(parties),
             seen: None,
             handed: 0,
+            op: 0,
+            round: None,
+            early: EarlyEchoes::new(parties),
+            failure: None,
         }
     }
 
@@ -294,54 +345,249 @@ impl<E: Engine> Seat<E> {
 
     /// Starts `op` (as this player sees it), then hands over every queued message the engine
     /// now awaits. Returns what to send.
-    pub fn start(&mut self, op: &TableOp) -> Result<Vec<Stamped>, E::Error> {
+    pub fn start(&mut self, op: &TableOp) -> SeatResult<Vec<Stamped>, E> {
         self.clock.begin_op();
         self.seen = None;
-        let step = self.engine.start(&op.seen_by(self.engine.me()))?;
-        let mut out = self.stamp(step, None);
+        self.failure = None;
+        self.op = self.op.saturating_add(1);
+        let view = op.seen_by(self.engine.me());
+        self.round = self
+            .engine
+            .echoes(&view)
+            .then(|| EchoRound::new(self.op, self.engine.me(), self.engine.parties()));
+        let mut out = match self.engine.start(&view) {
+            Ok(step) => self.stamp(step, None),
+            Err(e) => self.fail(e)?,
+        };
         out.extend(self.drain()?);
-        Ok(out)
+        self.settle(out)
     }
 
-    /// A message arrived from `from`: queued, then handed over if (and once) the engine
-    /// awaits its sender. Returns what to send.
+    /// A message of the engine arrived from `from`: queued, then handed over if (and once)
+    /// the engine awaits its sender. Returns what to send. Once the operation has failed at
+    /// this player (its echo round is deciding whom to blame) engine messages are dropped.
     pub fn offer(
         &mut self,
         from: PartyId,
         depth: u32,
         payload: Vec<u8>,
-    ) -> Result<Vec<Stamped>, E::Error> {
+    ) -> SeatResult<Vec<Stamped>, E> {
+        if self.round.as_ref().is_some_and(EchoRound::failing) {
+            return Ok(Vec::new());
+        }
         self.inbox.push(from, depth, payload);
-        self.drain()
+        let out = self.drain()?;
+        self.settle(out)
     }
 
-    /// How many messages the engine has been handed so far (a driver's measure of progress:
-    /// a message that only waits in the inbox is none).
+    /// An echo arrived from `from`: taken when the echo round of its operation can take it.
+    pub fn offer_echo(
+        &mut self,
+        from: PartyId,
+        depth: u32,
+        payload: Vec<u8>,
+    ) -> SeatResult<Vec<Stamped>, E> {
+        self.early.push(from, depth, payload)?;
+        self.settle(Vec::new())
+    }
+
+    /// How many messages the engine (or its echo round) has been handed so far (a driver's
+    /// measure of progress: a message that only waits is none).
     pub fn handed(&self) -> u64 {
         self.handed
     }
 
-    /// Whether the operation under way is complete here.
+    /// Whether the operation under way is complete here, its echo round included.
     pub fn is_done(&self) -> bool {
-        self.seen.is_some()
+        self.seen.is_some() && self.round.is_none()
     }
 
     /// What this player saw of the completed operation.
     pub fn take_seen(&mut self) -> Option<Seen> {
+        if self.round.is_some() {
+            return None;
+        }
         self.seen.take()
     }
 
-    fn drain(&mut self) -> Result<Vec<Stamped>, E::Error> {
+    /// Whether the engine is done and the seat waits only for echoes.
+    pub fn is_echoing(&self) -> bool {
+        self.round.as_ref().is_some_and(EchoRound::sent)
+    }
+
+    /// The players whose message this seat awaits: the engine's, then those whose echo is
+    /// missing.
+    pub fn awaiting(&self) -> Vec<PartyId> {
+        match &self.round {
+            Some(r) if r.sent() => PartyId::all(self.engine.parties())
+                .filter(|&p| p != self.engine.me() && !r.heard(p))
+                .collect(),
+            _ => self.engine.awaiting(),
+        }
+    }
+
+    /// The error to stop with when the wait is over (a driver's deadline, or a
+    /// delivery queue run dry) while the operation has failed or broadcasts differ: the
+    /// echo round's verdict on what has arrived. `None` if nothing failed.
+    pub fn give_up(&mut self) -> Option<SeatError<E::Error>> {
+        let round = self.round.as_ref()?;
+        if !round.failing() && !round.differs_anywhere() {
+            return None;
+        }
+        Some(self.resolve())
+    }
+
+    fn resolve(&mut self) -> SeatError<E::Error> {
+        let own = self.failure.as_ref().and_then(Blame::blamed);
+        let parties = self.engine.parties();
+        let verdict = self.round.take().map(|r| r.verdict(parties, own));
+        match (verdict, self.failure.take()) {
+            // The echo confirms whom the engine blamed: the engine's error says why.
+            (Some(Err(echo)), Some(e)) if own.is_some() && echo.blamed() == own => {
+                SeatError::Engine(e)
+            }
+            (Some(Err(e)), _) => SeatError::Echo(e),
+            (_, Some(e)) => SeatError::Engine(e),
+            _ => SeatError::Echo(EchoError::GaveUp {
+                peer: self.engine.me(),
+            }),
+        }
+    }
+
+    /// The engine failed: without an echo round, that is the verdict; with one, the seat
+    /// sends a failing echo and decides once the peers' echoes are in.
+    fn fail(&mut self, e: E::Error) -> SeatResult<Vec<Stamped>, E> {
+        let Some(round) = self.round.as_mut() else {
+            return Err(SeatError::Engine(e));
+        };
+        self.failure = Some(e);
+        let echo = round.echo(true);
+        Ok(vec![self.stamp_echo(&echo)])
+    }
+
+    fn stamp_echo(&mut self, echo: &EchoMessage) -> Stamped {
+        let depth = self.clock.depth(After::Everything, None);
+        self.clock.sent(depth);
+        Stamped {
+            kind: Kind::Echo,
+            to: To::All,
+            depth,
+            payload: echo.to_bytes(),
+        }
+    }
+
+    /// After any progress: sends this player's echo once the engine is done, takes every
+    /// echo the round can take, and ends the round when every echo is in.
+    fn settle(&mut self, mut out: Vec<Stamped>) -> SeatResult<Vec<Stamped>, E> {
+        let Some(round) = self.round.as_mut() else {
+            return self.reject_stale_echoes().map(|()| out);
+        };
+        if self.seen.is_some() && !round.sent() {
+            let echo = round.echo(false);
+            out.push(self.stamp_echo(&echo));
+        }
+        while let Some(more) = self.take_echo()? {
+            out.extend(more);
+        }
+        let parties = self.engine.parties();
+        let Some(round) = self.round.as_ref() else {
+            return Ok(out);
+        };
+        if !round.complete(parties) {
+            return Ok(out);
+        }
+        if round.failing() || round.differs_anywhere() {
+            return Err(self.resolve());
+        }
+        self.round = None;
+        Ok(out)
+    }
+
+    /// Takes one waiting echo of the current operation, if the round can take it now (a
+    /// peer's complete echo waits for this player's own); returns what that makes this
+    /// player send (its own failing echo, if a peer gave up first).
+    fn take_echo(&mut self) -> SeatResult<Option<Vec<Stamped>>, E> {
+        let (me, parties, op) = (self.engine.me(), self.engine.parties(), self.op);
+        for from in PartyId::all(parties).filter(|&p| p != me) {
+            match self.early.front_op(from) {
+                Some(o) if o < op => {
+                    return Err(EchoError::Malformed {
+                        from,
+                        reason: "an echo of a past operation",
+                    }
+                    .into())
+                }
+                Some(o) if o == op => {}
+                _ => continue,
+            }
+            let Some((depth, payload)) = self.early.pop(from) else {
+                continue;
+            };
+            let echo = EchoMessage::from_bytes(&payload, parties, from)?;
+            let Some(round) = self.round.as_mut() else {
+                return Err(EchoError::Malformed {
+                    from,
+                    reason: "an echo of an operation without one",
+                }
+                .into());
+            };
+            if !round.sent() && !echo.failing {
+                self.early.unpop(from, depth, payload);
+                continue;
+            }
+            round.hear(from, &echo)?;
+            self.clock.received(depth);
+            self.handed += 1;
+            let mut out = Vec::new();
+            if !round.sent() {
+                let mine = round.echo(true);
+                out.push(self.stamp_echo(&mine));
+            }
+            return Ok(Some(out));
+        }
+        Ok(None)
+    }
+
+    /// Without an echo round under way, an echo of this or a past operation is a peer's
+    /// fault.
+    fn reject_stale_echoes(&self) -> Result<(), SeatError<E::Error>> {
+        let (me, parties) = (self.engine.me(), self.engine.parties());
+        for from in PartyId::all(parties).filter(|&p| p != me) {
+            if self.early.front_op(from).is_some_and(|o| o <= self.op) {
+                return Err(EchoError::Malformed {
+                    from,
+                    reason: "an echo of an operation without one",
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    fn drain(&mut self) -> SeatResult<Vec<Stamped>, E> {
         let mut out = Vec::new();
         loop {
+            if self.round.as_ref().is_some_and(EchoRound::failing) {
+                return Ok(out);
+            }
             let awaiting = self.engine.awaiting();
             let Some((from, w)) = self.inbox.pop_for(&awaiting) else {
                 return Ok(out);
             };
             self.clock.received(w.depth);
             self.handed += 1;
-            let step = self.engine.receive(from, &w.payload)?;
-            out.extend(self.stamp(step, Some(w.depth)));
+            if let Some(round) = self.round.as_mut() {
+                if self.engine.is_broadcast(&w.payload) {
+                    round.record(from, &w.payload);
+                }
+            }
+            match self.engine.receive(from, &w.payload) {
+                Ok(step) => out.extend(self.stamp(step, Some(w.depth))),
+                Err(e) => {
+                    out.extend(self.fail(e)?);
+                    return Ok(out);
+                }
+            }
         }
     }
 
@@ -349,11 +595,18 @@ impl<E: Engine> Seat<E> {
         if let Some(seen) = step.done {
             self.seen = Some(seen);
         }
+        let me = self.engine.me();
         let mut out = Vec::with_capacity(step.send.len());
         for m in step.send {
             let depth = self.clock.depth(m.after, trigger);
             self.clock.sent(depth);
+            if let Some(round) = self.round.as_mut() {
+                if self.engine.is_broadcast(&m.payload) {
+                    round.record(me, &m.payload);
+                }
+            }
             out.push(Stamped {
+                kind: Kind::Engine,
                 to: m.to,
                 depth,
                 payload: m.payload,

@@ -16,12 +16,17 @@
 //! * [`op`]: the table's operations as data ([`TableOp`]) and what a view saw of them.
 //! * [`engine`]: one player of a backend as a sans-IO state machine ([`Engine`]), holding only
 //!   that player's secrets, and the delivery and round rules every driver shares.
+//! * [`echo`]: consistent broadcast, the echo round every seat runs where its engine asks.
 //! * [`local`]: [`LocalDriver`], which runs one engine per player in memory as one table and
 //!   counts every message, byte and round.
 //! * [`session`]: the hellos that make every game's session fresh.
+//! * `adversary` (feature `adversary`, tests only): a malicious player that wraps any engine.
 //! * [`input`]: bounded reading of input files (a size limit with an error naming the file).
 
+#[cfg(feature = "adversary")]
+pub mod adversary;
 pub mod cost;
+pub mod echo;
 pub mod engine;
 pub mod input;
 pub mod local;

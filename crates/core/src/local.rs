@@ -17,7 +17,8 @@
 
 use std::collections::VecDeque;
 
-use crate::engine::{Blame, Engine, Seat, Stamped, To};
+use crate::echo::EchoError;
+use crate::engine::{Blame, Engine, Kind, Seat, SeatError, Stamped, To};
 use crate::op::{Seen, TableOp};
 use crate::table::{Capabilities, FaceDownTable, TableError};
 use crate::{Cost, PartyId};
@@ -33,6 +34,16 @@ pub enum DriveError<E: std::error::Error + 'static> {
         /// The engine's error.
         #[source]
         source: E,
+    },
+    /// A player's echo round failed: broadcasts differ, a peer gave up, or a bad echo
+    /// ([`crate::echo`]).
+    #[error("{party}: {source}")]
+    Echo {
+        /// The player whose echo round failed.
+        party: PartyId,
+        /// Why.
+        #[source]
+        source: EchoError,
     },
     /// The messages ran out while a player still awaited one: someone never sent it.
     #[error("{party} still awaits a message from {}", .awaiting.first().map_or("nobody".to_owned(), |p| p.to_string()))]
@@ -65,6 +76,7 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
     fn blamed(&self) -> Option<PartyId> {
         match self {
             DriveError::Engine { source, .. } => source.blamed(),
+            DriveError::Echo { source, .. } => source.blamed(),
             DriveError::Stuck { awaiting, .. } => awaiting.first().copied(),
             DriveError::Unawaited { from, .. } => Some(*from),
             DriveError::Inconsistent { .. } | DriveError::Table(_) => None,
@@ -75,6 +87,8 @@ impl<E: std::error::Error + Blame + 'static> Blame for DriveError<E> {
 /// One delivery, as a [`Tap`] sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Delivery {
+    /// What it carries (an engine's message or an echo).
+    pub kind: Kind,
     /// The sender.
     pub from: PartyId,
     /// The recipient.
@@ -124,6 +138,7 @@ pub struct LocalDriver<E: Engine, T: Tap = Untapped> {
     cost: Cost,
     ops: Vec<OpCost>,
     tap: T,
+    later_failures: Vec<DriveError<E::Error>>,
 }
 
 impl<E: Engine, T: Tap> core::fmt::Debug for LocalDriver<E, T> {
@@ -163,6 +178,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             cost: Cost::ZERO,
             ops: Vec::new(),
             tap,
+            later_failures: Vec::new(),
         };
         driver.run(&TableOp::Setup)?;
         Ok(driver)
@@ -181,6 +197,12 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
     /// The engines, consuming the driver.
     pub fn into_engines(self) -> Vec<E> {
         self.seats.into_iter().map(Seat::into_engine).collect()
+    }
+
+    /// After a failed operation: the other failing players' verdicts (the operation's error
+    /// is the most direct one: an engine's own finding before the echo's, then by player).
+    pub fn later_failures(&self) -> &[DriveError<E::Error>] {
+        &self.later_failures
     }
 
     /// The cost of every operation so far, setup first.
@@ -205,16 +227,47 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                 .map_err(|source| engine_error(j, source))?;
             self.enqueue(j, out, &mut queue);
         }
+        // A player that fails stops; the others go on with what is delivered (as over a
+        // network, where they would next hear its abort), so every player reaches a verdict.
+        let mut failures = Vec::new();
+        let mut failed = vec![false; self.seats.len()];
         while let Some(mut d) = queue.pop_front() {
-            if !self.tap.deliver(&mut d) {
+            let j = d.to.index();
+            if failed[j] || !self.tap.deliver(&mut d) {
                 continue;
             }
             self.count(&d);
-            let j = d.to.index();
-            let out = self.seats[j]
-                .offer(d.from, d.depth, d.payload)
-                .map_err(|source| engine_error(j, source))?;
-            self.enqueue(j, out, &mut queue);
+            let seat = &mut self.seats[j];
+            let out = match d.kind {
+                Kind::Engine => seat.offer(d.from, d.depth, d.payload),
+                Kind::Echo => seat.offer_echo(d.from, d.depth, d.payload),
+            };
+            match out {
+                Ok(out) => self.enqueue(j, out, &mut queue),
+                Err(source) => {
+                    failed[j] = true;
+                    failures.push(engine_error(j, source));
+                }
+            }
+        }
+        // A player whose operation failed was waiting for echoes that will not come.
+        for (j, seat) in self.seats.iter_mut().enumerate() {
+            if let Some(e) = seat.give_up().filter(|_| !failed[j]) {
+                failures.push(engine_error(j, e));
+            }
+        }
+        if !failures.is_empty() {
+            // First a verdict of a player that saw a fault itself (its engine's, confirmed by
+            // the echo), then one the echo attributes, then the rest; by player within each.
+            failures.sort_by_key(|e: &DriveError<E::Error>| match e {
+                DriveError::Engine { party, .. } => (0, party.0),
+                DriveError::Echo { party, source } if source.blamed().is_some() => (1, party.0),
+                DriveError::Echo { party, .. } => (2, party.0),
+                _ => (3, 0),
+            });
+            let first = failures.remove(0);
+            self.later_failures = failures;
+            return Err(first);
         }
         let seen = self.collect(op)?;
         self.len += op.new_cards();
@@ -246,6 +299,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             };
             for to in recipients {
                 queue.push_back(Delivery {
+                    kind: m.kind,
                     from,
                     to,
                     depth: m.depth,
@@ -268,7 +322,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                 None => {
                     return Err(DriveError::Stuck {
                         party,
-                        awaiting: seat.engine().awaiting(),
+                        awaiting: seat.awaiting(),
                     })
                 }
             }
@@ -277,10 +331,11 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
     }
 }
 
-fn engine_error<E: std::error::Error>(index: usize, source: E) -> DriveError<E> {
-    DriveError::Engine {
-        party: PartyId::from_index(index),
-        source,
+fn engine_error<E: std::error::Error>(index: usize, source: SeatError<E>) -> DriveError<E> {
+    let party = PartyId::from_index(index);
+    match source {
+        SeatError::Engine(source) => DriveError::Engine { party, source },
+        SeatError::Echo(source) => DriveError::Echo { party, source },
     }
 }
 
@@ -418,6 +473,12 @@ mod tests {
                 return Ok(Step::done(Seen::default()));
             }
             Ok(Step::wait())
+        }
+        fn echoes(&self, _: &TableOp) -> bool {
+            false
+        }
+        fn is_broadcast(&self, _: &[u8]) -> bool {
+            false
         }
         fn awaiting(&self) -> Vec<PartyId> {
             if self.chain {

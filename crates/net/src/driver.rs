@@ -23,7 +23,9 @@
 //! # Ends
 //!
 //! On an error the driver tells every peer why ([`Wire::Abort`], with whom it blames) before
-//! returning it. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
+//! returning it. A peer's abort is reported with its accusation as a **claim**
+//! ([`NetError::claim`]); the verdict ([`NetError::blamed`]) is only what this player saw
+//! itself, so an abort cannot frame anyone. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
 //! closes its links while another still needs them.
 //!
 //! # Accounting
@@ -37,7 +39,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use facedown_core::engine::{Engine, Seat, Stamped, To};
+use facedown_core::engine::{Engine, Kind, Seat, Stamped, To};
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Cost, PartyId, Seen, TableOp};
 use serde::{Deserialize, Serialize};
@@ -173,7 +175,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     fn receive_one(&mut self, op: &TableOp, deadline: Deadline) -> Result<(), NetError> {
         let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
-            Ok(None) => return Err(self.timed_out(op)),
+            Ok(None) => {
+                // A failed operation decides with the echoes that came; else the first
+                // awaited peer is named.
+                return Err(match self.seat.give_up() {
+                    Some(e) => NetError::protocol(e),
+                    None => self.timed_out(op),
+                });
+            }
             Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(()),
             Err(e) => return Err(e),
         };
@@ -186,10 +195,21 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 self.check_waiting()?;
                 self.send(out)
             }
-            Wire::Abort { blame, reason } => Err(NetError::Aborted {
-                peer: frame.from,
-                blame: blame.map(PartyId),
-                reason,
+            Wire::Echo(payload) => {
+                let out = self
+                    .seat
+                    .offer_echo(frame.from, frame.depth, payload)
+                    .map_err(NetError::protocol)?;
+                self.send(out)
+            }
+            // This player's own failure, judged by the echoes so far, comes before a claim.
+            Wire::Abort { claim, reason } => Err(match self.seat.give_up() {
+                Some(e) => NetError::protocol(e),
+                None => NetError::Aborted {
+                    peer: frame.from,
+                    claim: claim.map(PartyId),
+                    reason,
+                },
             }),
             Wire::Bye => {
                 self.byes.insert(frame.from);
@@ -199,7 +219,15 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     }
 
     fn timed_out(&self, op: &TableOp) -> NetError {
-        let awaiting = self.seat.engine().awaiting();
+        let awaiting = self.seat.awaiting();
+        if self.seat.is_echoing() {
+            // A missing echo is no evidence: its sender may itself be waiting for a cheater.
+            return NetError::Unanswered {
+                missing: awaiting,
+                what: "echoes".into(),
+                after: self.timeout,
+            };
+        }
         NetError::Timeout {
             peer: awaiting.first().copied().unwrap_or(self.chan.me()),
             what: format!("its part of the {} operation", op.name()),
@@ -229,7 +257,11 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .collect(),
             };
             let len = m.payload.len() as u64;
-            let frame = Wire::Engine(m.payload).to_bytes()?;
+            let frame = match m.kind {
+                Kind::Engine => Wire::Engine(m.payload),
+                Kind::Echo => Wire::Echo(m.payload),
+            }
+            .to_bytes()?;
             for to in recipients {
                 self.chan.send(to, m.depth, &frame)?;
                 self.cost.messages += 1;
@@ -251,7 +283,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     /// closing a socket with unread data resets it, and the peer could lose the abort.
     fn abort(&mut self, e: &NetError) {
         let abort = Wire::Abort {
-            blame: e.blamed().map(|p| p.0),
+            claim: e.blamed().map(|p| p.0),
             reason: e.to_string(),
         };
         if let Ok(payload) = abort.to_bytes() {
@@ -300,22 +332,23 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             match self.chan.recv_by(deadline) {
                 // Nothing but a goodbye is expected now: anything else is dropped, and counted.
                 Ok(Some(frame)) => match Wire::from_bytes(&frame.payload, frame.from)? {
-                    Wire::Abort { blame, reason } => {
+                    Wire::Abort { claim, reason } => {
                         return Err(NetError::Aborted {
                             peer: frame.from,
-                            blame: blame.map(PartyId),
+                            claim: claim.map(PartyId),
                             reason,
                         })
                     }
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) => dropped.note(&frame)?,
+                    Wire::Engine(_) | Wire::Echo(_) => dropped.note(&frame)?,
                 },
+                // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {
-                    return Err(NetError::Timeout {
-                        peer: missing,
-                        what: "its goodbye".into(),
+                    return Err(NetError::Unanswered {
+                        missing: vec![missing],
+                        what: "goodbyes".into(),
                         after: self.timeout,
                     })
                 }

@@ -21,6 +21,18 @@ pub enum NetError {
         /// How long this player waited.
         after: Duration,
     },
+    /// This player's part was done but the echoes ([`facedown_core::echo`]) or goodbyes of
+    /// `missing` did not come within the timeout. Nobody is blamed: a player that has not
+    /// answered may itself be waiting for a cheater.
+    #[error("timed out after {after:?} waiting for the {what} of {} (unattributable, nobody blamed)", missing.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+    Unanswered {
+        /// The peers whose answer is missing.
+        missing: Vec<PartyId>,
+        /// What was awaited.
+        what: String,
+        /// How long this player waited.
+        after: Duration,
+    },
     /// `peer` closed its connection (or its process died) before the end of the protocol.
     #[error("{peer} disconnected before the end of the protocol")]
     Disconnected {
@@ -85,13 +97,15 @@ pub enum NetError {
         /// What is wrong.
         reason: String,
     },
-    /// `peer` aborted the game and said why (and whom it blames).
-    #[error("{peer} aborted{}: {reason}", blame.map(|b| format!(" (blaming {b})")).unwrap_or_default())]
+    /// `peer` aborted the game and said why, perhaps accusing a player. The accusation is
+    /// the peer's **claim**, not evidence: an abort blames nobody ([`NetError::blamed`]), so a
+    /// cheater cannot frame an honest player by aborting in his name.
+    #[error("{peer} aborted{}: {reason}", claim.map(|b| format!(" (claiming {b} cheated; a claim, not a verdict)")).unwrap_or_default())]
     Aborted {
         /// The peer that aborted.
         peer: PartyId,
-        /// Whom it blames, if anyone.
-        blame: Option<PartyId>,
+        /// Whom it accuses, if anyone (its claim; see [`NetError::claim`]).
+        claim: Option<PartyId>,
         /// Its error message.
         reason: String,
     },
@@ -157,8 +171,10 @@ impl NetError {
 }
 
 impl NetError {
-    /// The party this error holds responsible, if any: the peer of a transport failure, the
-    /// offending party of a protocol error, or the party an aborting peer blamed.
+    /// The party this error holds responsible, if any: the peer of a transport failure or the
+    /// offending party of a protocol error — what this player observed itself. An abort
+    /// blames nobody: the aborting peer may be an honest player that caught a cheater (or a
+    /// cheater accusing an honest one); its accusation is [`NetError::claim`].
     pub fn blamed(&self) -> Option<PartyId> {
         match self {
             NetError::Timeout { peer, .. }
@@ -170,14 +186,30 @@ impl NetError {
             | NetError::Flooded { peer, .. }
             | NetError::Malformed { peer, .. }
             | NetError::Io { peer, .. } => Some(*peer),
-            NetError::Aborted { peer, blame, .. } => Some(blame.unwrap_or(*peer)),
             NetError::Protocol { blame, .. } => *blame,
-            NetError::UnknownParty(_)
+            NetError::Aborted { .. }
+            | NetError::Unanswered { .. }
+            | NetError::UnknownParty(_)
             | NetError::Config(_)
             | NetError::Roster(_)
             | NetError::Input(_)
             | NetError::LocalIo { .. }
             | NetError::Table(_) => None,
+        }
+    }
+}
+
+impl NetError {
+    /// The player an aborting peer accuses, with that peer: `(accuser, accused)`. A claim,
+    /// reported beside the verdict ([`NetError::blamed`]) and never in its place.
+    pub fn claim(&self) -> Option<(PartyId, PartyId)> {
+        match self {
+            NetError::Aborted {
+                peer,
+                claim: Some(accused),
+                ..
+            } => Some((*peer, *accused)),
+            _ => None,
         }
     }
 }

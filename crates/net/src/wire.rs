@@ -18,15 +18,19 @@ pub const MAX_WIRE_BYTES: u64 = 32 << 20;
 pub enum Wire {
     /// A message of the player's engine ([`facedown_core::Engine`]), as the engine encoded it.
     Engine(Vec<u8>),
-    /// The sender gives up: its error, and whom it blames.
+    /// The sender gives up: its error, and whom it accuses (a claim the receivers report,
+    /// never a verdict: [`NetError::claim`]).
     Abort {
-        /// The party the sender blames.
-        blame: Option<u16>,
+        /// The party the sender accuses.
+        claim: Option<u16>,
         /// The sender's error message.
         reason: String,
     },
     /// The sender has sent everything and will close its links.
     Bye,
+    /// The sender's echo of the broadcasts it received ([`facedown_core::echo`]), counted as
+    /// an engine message is.
+    Echo(Vec<u8>),
 }
 
 fn options() -> impl Options {
@@ -65,8 +69,9 @@ mod tests {
         for w in [
             Wire::Engine(vec![1, 2, 3]),
             Wire::Engine(vec![]),
+            Wire::Echo(vec![4, 5]),
             Wire::Abort {
-                blame: Some(2),
+                claim: Some(2),
                 reason: "x".into(),
             },
             Wire::Bye,

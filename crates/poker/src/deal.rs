@@ -96,6 +96,10 @@ struct AdversaryTap<'a, A>(&'a mut A);
 
 impl<A: Adversary> Tap for AdversaryTap<'_, A> {
     fn deliver(&mut self, d: &mut Delivery) -> bool {
+        // The adversary speaks the protocol's messages; the seats' echoes pass untouched.
+        if d.kind != facedown_core::engine::Kind::Engine {
+            return true;
+        }
         if let Ok(mut msg) = Message::from_bytes(d.from, &d.payload) {
             let before = msg.clone();
             self.0.tamper_message(&mut msg);
@@ -287,6 +291,7 @@ fn check_distinct(opening: &Opening, hands: &[Vec<u16>], public: &[u16]) -> Resu
 fn poker_error(e: DriveError<PokerError>) -> PokerError {
     match e {
         DriveError::Engine { source, .. } => source,
+        DriveError::Echo { source, .. } => PokerError::Echo(source),
         DriveError::Stuck { awaiting, .. } => PokerError::Missing {
             player: awaiting.first().copied().unwrap_or(PartyId(0)),
             what: "a message",

@@ -64,6 +64,10 @@ impl core::fmt::Display for ProofKind {
 /// An error of the mental-poker protocol: bad parameters, malformed or adversarial input.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum PokerError {
+    /// The echo round found broadcasts that differ, or a peer gave up
+    /// ([`facedown_core::echo`]).
+    #[error(transparent)]
+    Echo(#[from] facedown_core::echo::EchoError),
     /// A zero-knowledge proof did not verify.
     #[error("the {kind} of {player} does not verify")]
     InvalidProof {
@@ -171,6 +175,7 @@ impl PokerError {
             | PokerError::WrongLength { player, .. }
             | PokerError::UnexpectedMessage { player, .. }
             | PokerError::Missing { player, .. } => Some(*player),
+            PokerError::Echo(e) => facedown_core::Blame::blamed(e),
             PokerError::UnknownCard { .. }
             | PokerError::DuplicateCard { .. }
             | PokerError::PositionOutOfRange { .. }

@@ -383,13 +383,16 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         Ok(envelope_step(&env, After::Start))
     }
 
-    /// Every opening is in: send the others what this player received privately.
+    /// Every opening is in: send the others what this player received privately **and what
+    /// it sent privately**, so that an envelope one side leaves out still reaches the audit
+    /// from the other side, and nobody is blamed for a message he did send.
     fn exchange(&mut self, done: PlayerDone) -> Result<Step> {
         let (me, parties) = (self.me, self.parties);
         let view = done.into_view();
         let private: Vec<Envelope> = view
             .received
             .iter()
+            .chain(&view.sent)
             .filter(|e| e.to != Recipient::All)
             .cloned()
             .collect();
@@ -400,8 +403,9 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         Ok(Step::wait().with(To::All, After::Everything, payload))
     }
 
-    /// Another player's private envelopes: each must be signed by its sender and addressed to
-    /// the relayer (a forged or misaddressed one is the relayer's fault).
+    /// Another player's private envelopes, received and sent: each must be signed by its
+    /// sender and be either addressed to the relayer or sent by him (a forged or misaddressed
+    /// one is the relayer's fault).
     pub(super) fn receive_transcript(
         &mut self,
         from: PartyId,
@@ -419,11 +423,14 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             return Err(unexpected(from, "a second transcript"));
         }
         for env in &list {
-            let relayed = env.to == Recipient::Party(from) && env.from != from;
-            if !relayed || env.verify_with(&t.session, &t.keys).is_err() {
+            let received = env.to == Recipient::Party(from) && env.from != from;
+            let sent = env.from == from
+                && !matches!(env.to, Recipient::All)
+                && env.to != Recipient::Party(from);
+            if !(received || sent) || env.verify_with(&t.session, &t.keys).is_err() {
                 return Err(DealerError::Malformed {
                     peer: from,
-                    reason: "its transcript relays an envelope it did not receive".into(),
+                    reason: "its transcript relays an envelope it neither received nor sent".into(),
                 }
                 .into());
             }

@@ -220,7 +220,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             from,
             what: what.into(),
         };
-        let Body::Values { lane, hop, values } = env.body else {
+        let Body::Values { lane, hop, values } = env.body.clone() else {
             return Err(unexpected("a message other than an opening's values").into());
         };
         if open.expected.get(&(lane, hop)) != Some(&from) {
@@ -253,6 +253,10 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             let values = values.iter().map(|&v| usize::from(v)).collect();
             step = self.advance(&mut open, l, k, values, After::Received)?;
         } else {
+            // A public card is a broadcast by its address, so the echo round compares it.
+            if open.lanes[l].audience == Audience::All && env.to != Recipient::All {
+                return Err(unexpected("a public card addressed to one player").into());
+            }
             self.receive_cards(&mut open, l, from, &values)?;
         }
         self.settle(open, step)

@@ -44,7 +44,7 @@
 //! At setup every player sends a hello with a fresh ed25519 key for this game; the session id
 //! binds every signature ([`facedown_core::session`]). A deal (`All`) runs the dealer's players
 //! ([`crate::player::Player`]); at the end every player opens his commitments, then sends every
-//! other player the envelopes it received privately, so that each holds the whole signed
+//! other player the envelopes it received and sent privately, so that each holds the whole signed
 //! transcript and runs the [`audit`](crate::audit::audit) itself.
 //!
 //! Security model: honest-but-curious players who do not collude, as for the dealer itself.
@@ -699,6 +699,20 @@ impl<R: RngCore + CryptoRng> Engine for DealerEngine<R> {
 
     fn receive(&mut self, from: PartyId, payload: &[u8]) -> Result<Step> {
         self.handle(from, payload)
+    }
+
+    /// Every operation but the public ones that send nothing.
+    fn echoes(&self, op: &TableOp) -> bool {
+        !matches!(op, TableOp::Place(_) | TableOp::Rearrange(_))
+    }
+
+    /// Hellos, transcripts and envelopes addressed to everyone.
+    fn is_broadcast(&self, payload: &[u8]) -> bool {
+        match DealerMessage::from_bytes(payload, self.me) {
+            Ok(DealerMessage::Hello(_) | DealerMessage::Transcript(_)) => true,
+            Ok(DealerMessage::Envelope(env)) => env.to == Recipient::All,
+            Err(_) => false,
+        }
     }
 
     fn awaiting(&self) -> Vec<PartyId> {

@@ -18,8 +18,9 @@ pub enum DealerMessage {
     Hello(Hello),
     /// A signed envelope of the layer model or of the deal.
     Envelope(Envelope),
-    /// The envelopes the sender received privately, each signed by its own sender, so that
-    /// every player holds the whole transcript of a deal and audits it.
+    /// The envelopes the sender received and sent privately, each signed by its own sender,
+    /// so that every player holds the whole transcript of a deal and audits it (an envelope
+    /// one side leaves out still comes from the other).
     Transcript(Vec<Envelope>),
 }
 

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use facedown_core::engine::Engine;
+use facedown_core::engine::{Engine, Kind};
 use facedown_core::local::Delivery;
 use facedown_core::rng::party_rng;
 use facedown_core::table::{deal, Dealt, FaceDownTable};
@@ -144,9 +144,9 @@ fn a_deal_over_the_network_costs_exactly_what_it_costs_in_memory_on_both_backend
     check_views(&played, NINETY_NINE);
     let net = total_cost(&played.iter().map(|p| p.cost).collect::<Vec<_>>());
     assert_eq!(net, memory, "poker");
-    // Hello, key shares, N shuffles, one opening: N + 3 rounds; 4·N·(N − 1) messages, and a
-    // finish that sends nothing.
-    assert_eq!((net.rounds, net.messages), (3 + 3, 4 * 3 * 2));
+    // Hello, key shares and their echo, N shuffles and their echo, one opening: N + 5 rounds;
+    // 6·N·(N − 1) messages (two echo rounds of N·(N − 1)), and a finish that sends nothing.
+    assert_eq!((net.rounds, net.messages), (3 + 5, 6 * 3 * 2));
 }
 
 /// Every engine message sent: (from, to, payload).
@@ -189,9 +189,11 @@ fn the_same_seeds_send_the_same_proofs_in_memory_and_over_the_network() {
     let memory_log: Log = Arc::new(Mutex::new(Vec::new()));
     let log = Arc::clone(&memory_log);
     let tap = move |d: &mut Delivery| {
-        log.lock()
-            .expect("log")
-            .push((d.from, d.to, d.payload.clone()));
+        if d.kind == Kind::Engine {
+            log.lock()
+                .expect("log")
+                .push((d.from, d.to, d.payload.clone()));
+        }
         true
     };
     let engines = PartyId::all(players)
@@ -269,10 +271,20 @@ fn a_silent_player_makes_the_others_time_out_naming_it() {
         let e = dealer(c.me(), 3, 5);
         play(e, c, NINETY_NINE, Duration::from_millis(300)).err()
     });
+    // Whoever times out first blames player 2; a player that hears its abort first reports
+    // the accusation as a claim and blames nobody (issue 14, item 1).
+    let mut direct = 0;
     for err in errs {
         let err = err.expect("cannot finish without player 2");
-        assert_eq!(err.blamed(), Some(PartyId(2)), "{err}");
+        match err.blamed() {
+            Some(p) => {
+                assert_eq!(p, PartyId(2), "{err}");
+                direct += 1;
+            }
+            None => assert_eq!(err.claim().map(|c| c.1), Some(PartyId(2)), "{err}"),
+        }
     }
+    assert!(direct >= 1, "someone timed out on player 2 itself");
     drop(silent);
 }
 

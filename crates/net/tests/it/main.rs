@@ -1,5 +1,6 @@
 //! Integration tests of `facedown-net`, in one test binary; each module is a suite.
 
+mod adversary;
 mod common;
 mod games;
 mod hostile_peer;

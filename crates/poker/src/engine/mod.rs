@@ -422,6 +422,21 @@ impl<R: RngCore + CryptoRng> Engine for PokerEngine<R> {
         self.handle(from, payload)
     }
 
+    /// The setup (hellos, key shares) and every shuffle turn are broadcasts every later step
+    /// builds on; an opening's tokens are private and proved against the agreed deck.
+    fn echoes(&self, op: &TableOp) -> bool {
+        matches!(
+            op,
+            TableOp::Setup | TableOp::Commit { .. } | TableOp::Shuffle(_)
+        )
+    }
+
+    /// Hellos, key shares and shuffle turns.
+    fn is_broadcast(&self, payload: &[u8]) -> bool {
+        // Every kind but reveal tokens; the kind is the encoding's leading variant index.
+        Message::from_bytes_unchecked(payload).is_some_and(|m| !matches!(m, Message::Reveal(_)))
+    }
+
     fn awaiting(&self) -> Vec<PartyId> {
         match &self.stage {
             Stage::Setup(s) => s.awaiting(),
