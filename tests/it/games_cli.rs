@@ -38,7 +38,13 @@ fn list_and_rules_name_every_game_and_variant() {
         .map(|g| g["name"].as_str().expect("name"))
         .collect();
     assert_eq!(names, ["ninety-nine", "devyatka", "golf", "chopsticks"]);
-    assert_eq!(v["games"][0]["variants"].as_array().expect("variants").len(), 14);
+    assert_eq!(
+        v["games"][0]["variants"]
+            .as_array()
+            .expect("variants")
+            .len(),
+        14
+    );
     for game in names {
         let r = json(&facedown(&["games", "rules", game, "--json"]));
         assert!(r["rules"].as_str().expect("text").len() > 200, "{game}");
