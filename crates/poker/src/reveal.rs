@@ -66,6 +66,23 @@ pub struct BatchableRevealToken {
     pub proof: BatchableDleqProof,
 }
 
+/// Computes `d_i = x_i·c1`, binds the position, and proves the token's statement with `prove`:
+/// what both encodings of a token share.
+fn make_token<P>(
+    t: &mut Transcript,
+    sk: &SecretKey,
+    position: u32,
+    ct: (&Ciphertext, &CompressedCiphertext),
+    prove: impl FnOnce(&mut Transcript, &Statement<'_>) -> P,
+) -> (CompressedRistretto, P) {
+    let d = own_token(sk, ct.0);
+    let dc = d.compress();
+    let st = statement(sk.public(), ct, (&d, &dc));
+    t.append_u64(b"position", u64::from(position));
+    let proof = prove(t, &st);
+    (dc, proof)
+}
+
 /// Makes player `ctx.player`'s token for the ciphertext at `position`.
 pub fn reveal_token_with_rng<R: RngCore + CryptoRng>(
     t: &mut Transcript,
@@ -75,14 +92,12 @@ pub fn reveal_token_with_rng<R: RngCore + CryptoRng>(
     ct: (&Ciphertext, &CompressedCiphertext),
     rng: &mut R,
 ) -> RevealToken {
-    let d = ct.0.c1 * sk.scalar();
-    let dc = d.compress();
-    let st = statement(sk.public(), ct, (&d, &dc));
-    t.append_u64(b"position", u64::from(position));
-    let proof = dleq::prove(t, REVEAL_LABEL, ctx, &st, sk.scalar(), rng);
+    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+        dleq::prove(t, REVEAL_LABEL, ctx, st, sk.scalar(), rng)
+    });
     RevealToken {
         position,
-        token: dc,
+        token,
         proof,
     }
 }
@@ -98,14 +113,12 @@ pub fn batchable_reveal_token_with_rng<R: RngCore + CryptoRng>(
     ct: (&Ciphertext, &CompressedCiphertext),
     rng: &mut R,
 ) -> BatchableRevealToken {
-    let d = ct.0.c1 * sk.scalar();
-    let dc = d.compress();
-    let st = statement(sk.public(), ct, (&d, &dc));
-    t.append_u64(b"position", u64::from(position));
-    let proof = dleq::prove_batchable(t, REVEAL_LABEL, ctx, &st, sk.scalar(), rng);
+    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+        dleq::prove_batchable(t, REVEAL_LABEL, ctx, st, sk.scalar(), rng)
+    });
     BatchableRevealToken {
         position,
-        token: dc,
+        token,
         proof,
     }
 }
@@ -121,15 +134,12 @@ pub(crate) fn batchable_reveal_token_with_offset<R: RngCore + CryptoRng>(
     offset: &RistrettoPoint,
     rng: &mut R,
 ) -> BatchableRevealToken {
-    let d = ct.0.c1 * sk.scalar();
-    let dc = d.compress();
-    let st = statement(sk.public(), ct, (&d, &dc));
-    t.append_u64(b"position", u64::from(position));
-    let proof =
-        dleq::prove_batchable_with_offset(t, REVEAL_LABEL, ctx, &st, sk.scalar(), offset, rng);
+    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+        dleq::prove_batchable_with_offset(t, REVEAL_LABEL, ctx, st, sk.scalar(), offset, rng)
+    });
     BatchableRevealToken {
         position,
-        token: dc,
+        token,
         proof,
     }
 }
@@ -144,17 +154,11 @@ impl RevealToken {
         pk: &PublicKey,
         ct: (&Ciphertext, &CompressedCiphertext),
     ) -> Result<BatchableRevealToken> {
-        let d = decode_point(&self.token, ctx.player, Item::RevealToken)?;
-        let st = statement(pk, ct, (&d, &self.token));
-        t.append_u64(b"position", u64::from(self.position));
-        let proof = dleq::verify_and_expand(
-            t,
-            REVEAL_LABEL,
-            ctx,
-            &st,
-            &self.proof,
-            ProofKind::RevealToken,
-        )?;
+        let kind = ProofKind::RevealToken;
+        let at = (self.position, &self.token);
+        let (_, proof) = check_token(t, ctx, pk, ct, at, |t, st| {
+            dleq::verify_and_expand(t, REVEAL_LABEL, ctx, st, &self.proof, kind)
+        })?;
         Ok(BatchableRevealToken {
             position: self.position,
             token: self.token,
