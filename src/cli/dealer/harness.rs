@@ -8,6 +8,7 @@ use facedown_dealer::Scheme;
 use facedown_leakage::collusion::{self, Method, Row, SweepPoint};
 use facedown_leakage::montecarlo::{self, McRow};
 use facedown_leakage::{cheat as cheating, plot, Schedule};
+use serde::Serialize;
 use serde_json::json;
 
 use super::SchemeArg;
@@ -119,6 +120,20 @@ fn scheme_json(a: &SchemeArgs) -> serde_json::Value {
         "cards": a.cards,
         "scheme": match a.scheme { SchemeArg::General => "general", SchemeArg::Published => "published" },
     })
+}
+
+/// The parameters of a harness over deals: the scheme, the hand and public sizes, the samples.
+fn deal_json(
+    a: &SchemeArgs,
+    hand: impl Serialize,
+    public: impl Serialize,
+    samples: impl Serialize,
+) -> serde_json::Value {
+    let mut params = scheme_json(a);
+    params["hand"] = json!(hand);
+    params["public"] = json!(public);
+    params["samples"] = json!(samples);
+    params
 }
 
 fn schedules(a: &CollusionArgs, s: &Scheme) -> anyhow::Result<Vec<Schedule>> {
@@ -408,10 +423,7 @@ pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
     }
     let wall = start.elapsed();
     if a.output.json {
-        let mut params = scheme_json(&a.scheme);
-        params["hand"] = json!(a.hand);
-        params["public"] = json!(a.public);
-        params["samples"] = json!(a.samples);
+        let params = deal_json(&a.scheme, a.hand, a.public, a.samples);
         return Doc::new("dealer collusion")
             .seed(a.seed)
             .parameters(params)
@@ -602,10 +614,7 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
     }
     let wall = start.elapsed();
     if a.output.json {
-        let mut params = scheme_json(&a.scheme);
-        params["hand"] = json!(a.hand);
-        params["public"] = json!(a.public);
-        params["samples"] = json!(a.samples);
+        let params = deal_json(&a.scheme, a.hand, a.public, a.samples);
         return Doc::new("dealer cheat")
             .seed(a.seed)
             .parameters(params)
