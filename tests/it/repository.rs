@@ -86,42 +86,16 @@ fn no_file_refers_outside_the_repository() {
     );
 }
 
-/// The protocols of a Markdown file: fenced blocks whose first statement is `protocol`.
-fn protocol_blocks(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut block: Option<String> = None;
-    for line in text.lines() {
-        match (&mut block, line.trim_start().starts_with("```")) {
-            (None, true) => block = Some(String::new()),
-            (Some(b), true) => {
-                let first = b
-                    .lines()
-                    .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
-                if first.is_some_and(|l| l.starts_with("protocol ")) {
-                    out.push(b.clone());
-                }
-                block = None;
-            }
-            (Some(b), false) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-            (None, false) => {}
-        }
-    }
-    out
-}
-
 #[test]
 fn the_tutorials_protocols_parse_and_hold_their_claims() {
     use facedown::cards::analyze::analyze;
     use facedown::cards::claim::check;
-    use facedown::cards::parse::parse;
+    use facedown::cards::parse::{parse, protocols_in_markdown};
     let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "docs", "cards-tutorial.md"]
         .iter()
         .collect();
     let text = std::fs::read_to_string(path).expect("the tutorial");
-    let blocks = protocol_blocks(&text);
+    let blocks = protocols_in_markdown(&text);
     assert_eq!(
         blocks.len(),
         2,
@@ -133,7 +107,7 @@ fn the_tutorials_protocols_parse_and_hold_their_claims() {
         assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
     }
     // Step 4 breaks the protocol by deleting its shuffle: the claim no longer holds.
-    let first = &protocol_blocks(&text)[0];
+    let first = &protocols_in_markdown(&text)[0];
     let broken: String = first
         .lines()
         .filter(|l| !l.starts_with("shuffle"))

@@ -525,6 +525,33 @@ fn did_you_mean(suggestion: Option<&str>) -> String {
     suggestion.map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
 }
 
+/// The protocols written in a Markdown document (a spec, a tutorial, a paper note): the text of
+/// every fenced block whose first statement (after blank lines and comments) is `protocol`.
+pub fn protocols_in_markdown(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut block: Option<String> = None;
+    for line in text.lines() {
+        match (&mut block, line.trim_start().starts_with("```")) {
+            (None, true) => block = Some(String::new()),
+            (Some(b), true) => {
+                let first = b
+                    .lines()
+                    .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
+                if first.is_some_and(|l| l.starts_with("protocol ")) {
+                    out.push(b.clone());
+                }
+                block = None;
+            }
+            (Some(b), false) => {
+                b.push_str(line);
+                b.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    out
+}
+
 /// Parses a `.cards` protocol (see the [module docs](self) for the grammar).
 pub fn parse(src: &str) -> Result<Protocol, ParseError> {
     let (parts, header) = parse_parts(src)?;

@@ -5,40 +5,14 @@
 use facedown_cards::analyze::analyze;
 use facedown_cards::claim::check;
 use facedown_cards::library::find;
-use facedown_cards::parse::parse;
+use facedown_cards::parse::{parse, protocols_in_markdown};
 use facedown_cards::print::same_up_to_spans;
 
 const SPEC: &str = include_str!("../../docs/format.md");
 
-/// The contents of every fenced block of `text` whose first statement is `protocol`.
-fn protocol_blocks(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut block: Option<String> = None;
-    for line in text.lines() {
-        match (&mut block, line.trim_start().starts_with("```")) {
-            (None, true) => block = Some(String::new()),
-            (Some(b), true) => {
-                let first = b
-                    .lines()
-                    .find(|l| !l.trim().is_empty() && !l.starts_with('#'));
-                if first.is_some_and(|l| l.starts_with("protocol ")) {
-                    out.push(b.clone());
-                }
-                block = None;
-            }
-            (Some(b), false) => {
-                b.push_str(line);
-                b.push('\n');
-            }
-            (None, false) => {}
-        }
-    }
-    out
-}
-
 #[test]
 fn every_protocol_of_the_spec_parses_and_analyses_as_it_claims() {
-    let blocks = protocol_blocks(SPEC);
+    let blocks = protocols_in_markdown(SPEC);
     assert!(blocks.len() >= 8, "the spec shows its examples");
     for text in blocks {
         let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
