@@ -36,6 +36,17 @@ pub enum TableOp {
     Shuffle(ShuffleSet),
     /// Opens positions to everyone and to single players, in one step.
     Open(Opening),
+    /// `owner` proves to everyone that none of the cards at `positions` (each shown earlier to
+    /// him alone) bears a symbol of `excluded` — in a trick-taking game, that a player who does
+    /// not follow suit holds no card of the suit led — and nothing more about them.
+    ProveNoneOf {
+        /// The player who proves (whose hand the positions are).
+        owner: PartyId,
+        /// The positions of the cards the claim is about.
+        positions: Vec<usize>,
+        /// The symbols none of those cards bears.
+        excluded: Vec<Symbol>,
+    },
     /// Ends the session: a backend with an end-of-game audit runs it here.
     Finish,
 }
@@ -167,7 +178,7 @@ impl TableOp {
     }
 
     /// A short name for reports (`setup`, `place`, `commit`, `rearrange`, `shuffle`, `open`,
-    /// `finish`).
+    /// `prove-none-of`, `finish`).
     pub fn name(&self) -> &'static str {
         match self {
             TableOp::Setup => "setup",
@@ -176,6 +187,7 @@ impl TableOp {
             TableOp::Rearrange(_) => "rearrange",
             TableOp::Shuffle(_) => "shuffle",
             TableOp::Open(_) => "open",
+            TableOp::ProveNoneOf { .. } => "prove-none-of",
             TableOp::Finish => "finish",
         }
     }

@@ -105,6 +105,9 @@ pub struct Capabilities {
     pub full_shuffle: Support,
     /// Opening a card to one party only.
     pub private_open: Support,
+    /// A player's proof that none of the cards shown to him alone bears one of some symbols
+    /// ([`TableOp::ProveNoneOf`]): a legal play checked when it is made.
+    pub prove_none_of: Support,
 }
 
 impl Capabilities {
@@ -212,6 +215,17 @@ pub enum TableError {
         /// The committing party.
         party: PartyId,
     },
+    /// A [`ProveNoneOf`](TableOp::ProveNoneOf) whose claim is false: a card at one of the
+    /// positions bears an excluded symbol (which one is not said).
+    #[error("{owner} holds a card with one of the excluded symbols")]
+    HoldsExcluded {
+        /// The player whose claim failed.
+        owner: PartyId,
+    },
+    /// An operation this backend does not support (its capabilities say
+    /// [`Support::Unsupported`]); the text says why.
+    #[error("this backend cannot {0}")]
+    Unsupported(&'static str),
     /// The hands and public cards of a deal do not fit the deck.
     #[error("{players} hands of {hand} and {public} public cards do not fit a deck of {cards}")]
     DealTooLarge {
@@ -458,6 +472,21 @@ impl<R: RngCore + CryptoRng> IdealTable<R> {
         }
     }
 
+    /// The ideal table checks a [`TableOp::ProveNoneOf`] claim against its row.
+    fn check_none_of(
+        &self,
+        owner: PartyId,
+        positions: &[usize],
+        excluded: &[Symbol],
+    ) -> Result<(), TableError> {
+        check_party(owner, self.parties)?;
+        check_positions(positions, self.row.len())?;
+        match positions.iter().any(|&p| excluded.contains(&self.row[p])) {
+            true => Err(TableError::HoldsExcluded { owner }),
+            false => Ok(()),
+        }
+    }
+
     fn open_row(&self, opening: &Opening) -> Result<Seen, TableError> {
         opening.check(self.row.len(), self.parties)?;
         let cards = |ps: &[usize]| ps.iter().map(|&p| self.row[p]).collect::<Vec<_>>();
@@ -483,6 +512,7 @@ pub fn ideal_capabilities() -> Capabilities {
         other_shuffle: Support::Secure,
         full_shuffle: Support::Secure,
         private_open: Support::Secure,
+        prove_none_of: Support::Secure,
     }
 }
 
@@ -520,6 +550,11 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealTable<R> {
                 self.apply_perm(&perm)?;
             }
             TableOp::Open(opening) => return self.open_row(opening),
+            TableOp::ProveNoneOf {
+                owner,
+                positions,
+                excluded,
+            } => self.check_none_of(*owner, positions, excluded)?,
         }
         Ok(Seen::default())
     }
@@ -599,6 +634,32 @@ mod tests {
             t.commit_hidden(PartyId(1), &[Symbol::Heart, Symbol::Club]),
             Err(TableError::HiddenCommit { party: PartyId(1) })
         );
+    }
+
+    #[test]
+    fn the_ideal_table_checks_a_none_of_claim_against_its_row() {
+        let mut t = IdealTable::with_rng(2, seeded_rng(3));
+        t.place(&[Symbol::Card(4), Symbol::Card(7), Symbol::Card(9)])
+            .expect("place");
+        let claim = |positions: Vec<usize>, excluded: Vec<Symbol>| TableOp::ProveNoneOf {
+            owner: PartyId(2),
+            positions,
+            excluded,
+        };
+        let none = claim(vec![0, 2], vec![Symbol::Card(7), Symbol::Card(8)]);
+        assert_eq!(t.apply(&none), Ok(Seen::default()));
+        // The edge case: the card equal to an excluded symbol.
+        let holds = claim(vec![0, 1], vec![Symbol::Card(7)]);
+        assert_eq!(
+            t.apply(&holds),
+            Err(TableError::HoldsExcluded { owner: PartyId(2) })
+        );
+        assert_eq!(holds.name(), "prove-none-of");
+        assert!(matches!(
+            t.apply(&claim(vec![3], vec![])),
+            Err(TableError::Position { position: 3, .. })
+        ));
+        assert_eq!(ideal_capabilities().prove_none_of, Support::Secure);
     }
 
     #[test]

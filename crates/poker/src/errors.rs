@@ -46,6 +46,9 @@ pub enum ProofKind {
     Shuffle,
     /// The OR-proof of a shuffle restricted to an explicit set of permutations.
     RestrictedShuffle,
+    /// The proof that a player's cards bear none of some symbols (a legal play), with the
+    /// reveal tokens it forwards.
+    NoneOf,
 }
 
 impl core::fmt::Display for ProofKind {
@@ -57,6 +60,7 @@ impl core::fmt::Display for ProofKind {
             ProofKind::RevealToken => "reveal-token (Chaum–Pedersen) proof",
             ProofKind::Shuffle => "shuffle argument",
             ProofKind::RestrictedShuffle => "restricted-shuffle OR-proof",
+            ProofKind::NoneOf => "none-of (legal-play) proof",
         })
     }
 }
@@ -129,6 +133,15 @@ pub enum PokerError {
         /// What is missing.
         what: &'static str,
     },
+    /// A player was asked to prove that none of its cards bears an excluded symbol, and the
+    /// card at `position` does: its engine refuses to make the proof (no sound proof exists).
+    #[error("{player} holds an excluded card (at position {position}): no none-of proof exists")]
+    HoldsExcluded {
+        /// The player whose claim is false.
+        player: PartyId,
+        /// The position of the card.
+        position: usize,
+    },
     /// An opened point is not the encoding of any card of the deck.
     #[error("position {position} opens to a point that encodes no card")]
     UnknownCard {
@@ -174,7 +187,8 @@ impl PokerError {
             | PokerError::Malformed { player, .. }
             | PokerError::WrongLength { player, .. }
             | PokerError::UnexpectedMessage { player, .. }
-            | PokerError::Missing { player, .. } => Some(*player),
+            | PokerError::Missing { player, .. }
+            | PokerError::HoldsExcluded { player, .. } => Some(*player),
             PokerError::Echo(e) => facedown_core::Blame::blamed(e),
             PokerError::UnknownCard { .. }
             | PokerError::DuplicateCard { .. }

@@ -19,6 +19,7 @@
 //! | restricted shuffle | cut / bisection cut \[MS09\] | OR of Chaum–Pedersen | [`restricted`] |
 //! | reveal token | `d_i = x_i·c1` | Chaum–Pedersen | [`reveal`] |
 //! | open | `M = c2 − Σ d_i` | the tokens' proofs | [`reveal`] |
+//! | legal play: none of a hand's cards bears an excluded symbol | `Z = α·(M − M_s) ≠ 0` per card and symbol | inequality of discrete logarithms (Camenisch–Shoup) | [`legal`] |
 //!
 //! Pedersen generators for the shuffle argument ([`generators`]) and card points are
 //! hash-to-group outputs of public labels: no party chooses them.
@@ -53,6 +54,7 @@ pub mod engine;
 pub mod errors;
 pub mod generators;
 pub mod keys;
+pub mod legal;
 pub mod masking;
 pub mod messages;
 pub mod notes;

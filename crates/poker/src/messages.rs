@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::elgamal::CompressedCiphertext;
 use crate::errors::{PokerError, Result};
 use crate::keys::KeyShare;
+use crate::legal::NoneOfProof;
 use crate::restricted::RestrictedShuffleProof;
 use crate::reveal::RevealToken;
 use crate::shuffle::ShuffleProof;
@@ -63,6 +64,28 @@ pub struct HelloMessage {
     pub nonce: [u8; 32],
 }
 
+/// The reveal tokens the other players sent the owner of a card when it was shown to him, as he
+/// forwards them with a none-of proof.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownCard {
+    /// The round of the opening that showed the card (the tokens' proofs are bound to it).
+    pub round: u64,
+    /// One token from every other player, in player order (none for an open masking).
+    pub tokens: Vec<RevealToken>,
+}
+
+/// A player's proof that none of his cards at an operation's positions bears an excluded
+/// symbol ([`facedown_core::TableOp::ProveNoneOf`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoneOfMessage {
+    /// The owner.
+    pub player: PartyId,
+    /// One entry per position of the operation, in its order.
+    pub cards: Vec<ShownCard>,
+    /// The proof.
+    pub proof: NoneOfProof,
+}
+
 /// Any message of the encrypted deck.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Message {
@@ -76,6 +99,8 @@ pub enum Message {
     RestrictedShuffle(RestrictedShuffleMessage),
     /// The session's hello.
     Hello(HelloMessage),
+    /// A none-of (legal-play) proof.
+    NoneOf(NoneOfMessage),
 }
 
 fn options() -> impl Options {
@@ -95,6 +120,7 @@ impl Message {
             Message::Reveal(m) => m.player,
             Message::RestrictedShuffle(m) => m.player,
             Message::Hello(m) => m.player,
+            Message::NoneOf(m) => m.player,
         }
     }
 

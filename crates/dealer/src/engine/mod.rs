@@ -216,6 +216,10 @@ impl Script {
 /// A script shared by the engines of one table.
 pub type SharedScript = Arc<Mutex<Script>>;
 
+/// Why the dealer has no play-time proof that a hand holds none of some symbols.
+const NONE_OF_UNSUPPORTED: &str = "prove at play time that a hand holds none of some symbols: \
+     the dealer checks hands by the end-of-game audit only";
+
 /// What the dealer can do, and how securely, at a table of `parties` players.
 pub fn capabilities(parties: usize) -> Capabilities {
     Capabilities {
@@ -244,6 +248,7 @@ pub fn capabilities(parties: usize) -> Capabilities {
              the last layer holder on the route also learns the card"
                 .to_owned(),
         ),
+        prove_none_of: Support::Unsupported(NONE_OF_UNSUPPORTED.to_owned()),
     }
 }
 
@@ -440,6 +445,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             TableOp::Shuffle(ShuffleSet::All) => self.begin_deal(),
             TableOp::Shuffle(set) => self.begin_shuffle(set),
             TableOp::Open(opening) => self.begin_open(opening),
+            TableOp::ProveNoneOf { .. } => Err(TableError::Unsupported(NONE_OF_UNSUPPORTED).into()),
             TableOp::Finish => self.begin_finish(),
         }
     }
@@ -703,7 +709,10 @@ impl<R: RngCore + CryptoRng> Engine for DealerEngine<R> {
 
     /// Every operation but the public ones that send nothing.
     fn echoes(&self, op: &TableOp) -> bool {
-        !matches!(op, TableOp::Place(_) | TableOp::Rearrange(_))
+        !matches!(
+            op,
+            TableOp::Place(_) | TableOp::Rearrange(_) | TableOp::ProveNoneOf { .. }
+        )
     }
 
     /// Hellos, transcripts and envelopes addressed to everyone.

@@ -12,6 +12,7 @@
 //! | shuffle `All` | each player in turn shuffles the whole row | Bayer–Groth \[BG12\] | `N` |
 //! | any other shuffle (weighted, or over a non-group) | player 1 alone draws from it, as a restricted shuffle | OR-proof | 1 (**weakened**) |
 //! | open | every player sends each other player its reveal tokens `d_i = x_i·c1` for the public positions and those shown to that player | Chaum–Pedersen | 1 |
+//! | prove none of, by `o` | `o` forwards the tokens he was sent for his cards and proves that none is an excluded symbol | inequality of discrete logarithms ([`crate::legal`]) | 1 |
 //!
 //! An input commitment is *not* a masking with a Chaum–Pedersen proof of the card: that proof
 //! needs the card to verify. It is a restricted shuffle by the committing player over all
@@ -33,6 +34,7 @@
 //! Security model: malicious players, any coalition of up to `N − 1` (computational: DDH on
 //! ristretto255 and the random-oracle model for Fiat–Shamir).
 
+mod legal;
 mod open;
 mod params;
 mod setup;
@@ -44,7 +46,7 @@ use facedown_core::{CommitCards, Opening, PartyId, Perm, Seen, Symbol, TableOp};
 use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
-use crate::elgamal::{CardEncoding, Deck, JointKey};
+use crate::elgamal::{CardEncoding, CompressedCiphertext, Deck, JointKey};
 use crate::errors::{PokerError, Result};
 use crate::keys::{PublicKey, SecretKey};
 use crate::messages::Message;
@@ -76,6 +78,7 @@ pub fn capabilities(_parties: usize) -> Capabilities {
         ),
         full_shuffle: Support::Secure,
         private_open: Support::Secure,
+        prove_none_of: Support::Secure,
     }
 }
 
@@ -117,12 +120,26 @@ struct Table {
     encoding: std::sync::Arc<CardEncoding>,
     round: u64,
     pending: Pending,
+    /// The tokens other players sent this player for the cards shown to it alone, by the
+    /// card's ciphertext (a card shuffled since is not found).
+    shown: std::collections::HashMap<CompressedCiphertext, Shown>,
+}
+
+/// The other players' verified reveal tokens for one card shown to this player alone.
+struct Shown {
+    /// The opening's round.
+    round: u64,
+    /// The tokens, by player.
+    tokens: Vec<crate::reveal::RevealToken>,
+    /// Their sum `Σ_{i≠me} d_i`.
+    others: curve25519_dalek::ristretto::RistrettoPoint,
 }
 
 enum Pending {
     Idle,
     Turns(turns::Turns),
     Open(open::Open),
+    NoneOf(legal::Claim),
 }
 
 impl Table {
@@ -260,6 +277,11 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             }
             TableOp::Shuffle(set) => self.begin_shuffle(set),
             TableOp::Open(opening) => self.begin_open(opening),
+            TableOp::ProveNoneOf {
+                owner,
+                positions,
+                excluded,
+            } => self.begin_none_of(*owner, positions, excluded),
             TableOp::Finish => {
                 idle(&mut self.stage)?;
                 self.stage = Stage::Finished;
@@ -342,6 +364,7 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             Stage::Table(t) => match std::mem::replace(&mut t.pending, Pending::Idle) {
                 Pending::Turns(turns) => self.receive_turn(turns, from, msg),
                 Pending::Open(open) => self.receive_tokens(open, from, msg),
+                Pending::NoneOf(claim) => self.receive_none_of(claim, from, msg),
                 Pending::Idle => Err(unexpected(from)),
             },
             Stage::Fresh | Stage::Finished => Err(unexpected(from)),
@@ -423,15 +446,19 @@ impl<R: RngCore + CryptoRng> Engine for PokerEngine<R> {
     }
 
     /// The setup (hellos, key shares) and every shuffle turn are broadcasts every later step
-    /// builds on; an opening's tokens are private and proved against the agreed deck.
+    /// builds on, and a none-of proof is a verdict every player must reach alike; an
+    /// opening's tokens are private and proved against the agreed deck.
     fn echoes(&self, op: &TableOp) -> bool {
         matches!(
             op,
-            TableOp::Setup | TableOp::Commit { .. } | TableOp::Shuffle(_)
+            TableOp::Setup
+                | TableOp::Commit { .. }
+                | TableOp::Shuffle(_)
+                | TableOp::ProveNoneOf { .. }
         )
     }
 
-    /// Hellos, key shares and shuffle turns.
+    /// Hellos, key shares, shuffle turns and none-of proofs.
     fn is_broadcast(&self, payload: &[u8]) -> bool {
         // Every kind but reveal tokens; the kind is the encoding's leading variant index.
         Message::from_bytes_unchecked(payload).is_some_and(|m| !matches!(m, Message::Reveal(_)))
@@ -443,6 +470,7 @@ impl<R: RngCore + CryptoRng> Engine for PokerEngine<R> {
             Stage::Table(t) => match &t.pending {
                 Pending::Turns(turns) => turns.awaiting(self.me),
                 Pending::Open(open) => open.awaiting(),
+                Pending::NoneOf(claim) => claim.awaiting(),
                 Pending::Idle => Vec::new(),
             },
             Stage::Fresh | Stage::Finished => Vec::new(),

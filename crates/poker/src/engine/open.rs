@@ -5,6 +5,9 @@
 //! A card never shuffled or committed is still an open masking `(0, M)`: everyone reads it and
 //! no token is sent for it. The tokens for the public positions are proved once and sent to
 //! everyone; those for a private group go to its recipient only.
+//!
+//! The recipient of a private group keeps the tokens it was sent for it, with their proofs
+//! ([`super::Shown`]): a none-of proof about those cards forwards them ([`super::legal`]).
 
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::traits::Identity;
@@ -13,7 +16,7 @@ use facedown_core::{Opening, PartyId, Seen, Symbol};
 use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
-use super::Table;
+use super::{Shown, Table};
 use crate::errors::{PokerError, Result};
 use crate::keys::SecretKey;
 use crate::messages::{Message, RevealMessage};
@@ -30,6 +33,10 @@ pub(super) struct Open {
     sums: Vec<RistrettoPoint>,
     /// Players whose tokens have not arrived.
     pending: Vec<PartyId>,
+    /// Where this player's own hidden positions start in `want`.
+    own_from: usize,
+    /// For each own hidden position, the verified tokens received so far, by sender.
+    kept: Vec<Vec<(PartyId, RevealToken, RistrettoPoint)>>,
 }
 
 fn hidden(table: &Table, positions: &[usize]) -> Vec<usize> {
@@ -115,6 +122,7 @@ impl Open {
             step = step.with(To::Party(to), After::Start, msg.to_bytes()?);
         }
         let want = wanted_by(table, opening, me);
+        let own_from = hidden(table, &opening.public).len();
         let cts = table.deck.ciphertexts();
         // The own token of a public position is the one just proved: decompress it rather
         // than multiply again.
@@ -133,6 +141,8 @@ impl Open {
             } else {
                 PartyId::all(parties).filter(|&p| p != me).collect()
             },
+            own_from,
+            kept: vec![Vec::new(); want.len() - own_from],
             want,
         };
         if open.pending.is_empty() {
@@ -149,7 +159,7 @@ impl Open {
     /// Verifies the tokens of `from`; the cards once every player's tokens are in.
     pub(super) fn receive(
         &mut self,
-        table: &Table,
+        table: &mut Table,
         base: &Transcript,
         from: PartyId,
         msg: &RevealMessage,
@@ -182,14 +192,33 @@ impl Open {
             let ct = (&cts[i], &wire[i]);
             points.push(verify_reveal_token(&mut base.clone(), &ctx, pk, ct, token)?);
         }
-        for (sum, d) in self.sums.iter_mut().zip(points) {
+        for (sum, d) in self.sums.iter_mut().zip(&points) {
             *sum += d;
+        }
+        let own = msg.tokens.iter().zip(&points).skip(self.own_from);
+        for (kept, (token, d)) in self.kept.iter_mut().zip(own) {
+            kept.push((from, *token, *d));
         }
         self.pending.remove(slot);
         if self.pending.is_empty() {
+            self.keep(table);
             return self.read(table).map(Some);
         }
         Ok(None)
+    }
+
+    /// Every token is in: the recipient keeps those of its own cards, by the card's ciphertext.
+    fn keep(&mut self, table: &mut Table) {
+        let own = self.want[self.own_from..].iter();
+        for (&i, mut kept) in own.zip(std::mem::take(&mut self.kept)) {
+            kept.sort_by_key(|(p, _, _)| *p);
+            let shown = Shown {
+                round: self.round,
+                others: kept.iter().map(|(_, _, d)| d).sum(),
+                tokens: kept.into_iter().map(|(_, t, _)| t).collect(),
+            };
+            table.shown.insert(table.deck.wire()[i], shown);
+        }
     }
 
     /// Reads every card this player was shown.

@@ -132,6 +132,7 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             encoding: encoding(2),
             round: 0,
             pending: Pending::Idle,
+            shown: Default::default(),
         }));
         Ok(Step::done(Seen::default()))
     }
