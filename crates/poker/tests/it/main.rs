@@ -4,6 +4,7 @@ mod batch;
 mod common;
 mod deal;
 mod engine;
+mod legal;
 mod parallel;
 mod players;
 mod proofs;
