@@ -14,7 +14,8 @@
 //!   three received decks, the same work either way) and the batch's `floor` (means over the
 //!   four players' views);
 //! * `reveal_round_cpu`: the 21 tokens a player of a 4-player deal verifies in the reveal round;
-//! * `reveal_token_cpu` (one token), `deal` (a whole 4-player 52-card deal, in memory).
+//! * `reveal_token_cpu` (one token), `deal` (a whole 4-player 52-card deal, in memory, wall)
+//!   and `deal_cpu` (the same deal's CPU: all four players run on one thread).
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items.
 
@@ -325,6 +326,29 @@ fn deal(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same deal on a one-thread pool: the CPU time of the one thread that runs all four
+/// players (the in-memory driver runs them in turn), so the figure is the deal's whole CPU.
+fn deal_cpu(c: &mut Criterion, one: &ThreadPool) {
+    let mut group = c.benchmark_group("deal_cpu");
+    group.sample_size(10);
+    let params = DealParams {
+        players: 4,
+        cards: 52,
+        hand: 2,
+        public: 5,
+    };
+    let mut rng = seeded_rng(7);
+    group.bench_function("4_players_52_cards", |b| {
+        b.iter_custom(|iters| {
+            thread_cpu(one, iters, || {
+                let report = deal_with_rng(params, b"bench deal", &mut rng);
+                assert!(report.audit.passed, "an honest deal");
+            })
+        })
+    });
+    group.finish();
+}
+
 /// Reads criterion's median estimate (nanoseconds) of `group/id`, if this run wrote one.
 fn median_ns(group: &str, id: &str) -> Option<f64> {
     let home = std::env::var_os("CRITERION_HOME")
@@ -390,6 +414,7 @@ fn main() {
     deal_batch(&mut c, &deals, &one);
     reveal(&mut c, &deals, &one);
     deal(&mut c);
+    deal_cpu(&mut c, &one);
     c.final_summary();
     print_ratios();
 }

@@ -1,6 +1,13 @@
 //! Shuffles in turn: input commitments (one turn, by the committing player), uniform shuffles
 //! over a group (every player in turn, restricted-shuffle OR-proofs), deals (every player in
 //! turn, Bayer–Groth) and the weakened single-drawer shuffle.
+//!
+//! A deal's shuffle proofs are verified **in one batch** when the last turn is in
+//! ([`crate::batch::verify_shuffles`]): a player shuffles the deck it received without waiting
+//! for its proof (it only re-randomises and permutes ciphertexts, which reveals nothing), and
+//! nothing is opened before the batch has passed. When the batch fails, the proofs are checked
+//! one by one in turn order, so the first bad turn's player is named, as verifying each on
+//! arrival would.
 
 use facedown_core::engine::{After, Step, To};
 use facedown_core::table::ShuffleSet;
@@ -8,12 +15,14 @@ use facedown_core::{PartyId, Perm, Seen};
 use rand::{CryptoRng, Rng, RngCore};
 
 use super::{commitment_key, Pending, PokerEngine, Stage, Table};
+use crate::batch::{verify_shuffles, ShuffleClaim};
 use crate::elgamal::Deck;
 use crate::errors::{PokerError, Result};
 use crate::generators::CommitmentKey;
 use crate::messages::{Message, RestrictedShuffleMessage, ShuffleMessage};
 use crate::restricted::{restricted_shuffle_by_with_rng, verify_restricted_shuffle, PermSet};
-use crate::shuffle::{shuffle_with_rng, verify_shuffle};
+use crate::shuffle::{shuffle_with_rng, ShuffleProof};
+use merlin::Transcript;
 
 /// How the player whose turn it is picks its permutation.
 enum Pick {
@@ -39,6 +48,17 @@ pub(super) struct Turns {
     next: usize,
     /// The round of the first turn; turn `t` is round `first_round + t`.
     first_round: u64,
+    /// The other players' Bayer–Groth turns, whose proofs wait for the batch.
+    received: Vec<Received>,
+}
+
+/// A received shuffle turn whose proof is not verified yet.
+struct Received {
+    round: u64,
+    player: PartyId,
+    input: Deck,
+    output: Deck,
+    proof: ShuffleProof,
 }
 
 impl Turns {
@@ -112,7 +132,28 @@ impl Turns {
             order,
             next: 0,
             first_round,
+            received: Vec::new(),
         }
+    }
+
+    /// Verifies every received Bayer–Groth turn in one batch (restricted shuffles are verified
+    /// on arrival).
+    fn verify_received(&self, base: &Transcript, table: &Table) -> Result<()> {
+        let Kind::Full { ck } = &self.kind else {
+            return Ok(());
+        };
+        let claims = self
+            .received
+            .iter()
+            .map(|r| ShuffleClaim {
+                transcript: base.clone(),
+                ctx: table.ctx(r.round, r.player),
+                input: &r.input,
+                output: &r.output,
+                proof: &r.proof,
+            })
+            .collect();
+        verify_shuffles(ck, &table.joint, claims)
     }
 
     fn current(&self) -> Option<PartyId> {
@@ -187,6 +228,7 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             return Err(PokerError::OutOfOrder("not at the table"));
         };
         if turns.current().is_none() {
+            turns.verify_received(&self.base, table)?;
             step.done = Some(Seen::default());
         } else {
             table.pending = Pending::Turns(turns);
@@ -267,9 +309,16 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
                 verify_restricted_shuffle(&mut t, &ctx, &table.joint, set, &input, &out, &m.proof)?;
                 out
             }
-            (Kind::Full { ck }, Message::Shuffle(m)) => {
+            (Kind::Full { .. }, Message::Shuffle(m)) => {
+                let m = *m;
                 let out = decode_row(m.deck, input.len(), from, "cards in the shuffled deck")?;
-                verify_shuffle(&mut t, &ctx, ck, &table.joint, &input, &out, &m.proof)?;
+                turns.received.push(Received {
+                    round,
+                    player: from,
+                    input,
+                    output: out.clone(),
+                    proof: m.proof,
+                });
                 out
             }
             _ => {

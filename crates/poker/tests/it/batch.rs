@@ -497,3 +497,66 @@ fn sized_claims<'a>(proofs: &'a [(&'a Deck, Deck, ShuffleProof)]) -> Vec<Shuffle
         })
         .collect()
 }
+
+/// At a table of engines, which verify a deal's shuffles in one batch once the last turn is in:
+/// a bad shuffle by `bad` is found, every verifier names `bad`, and the honest players who
+/// shuffled after it (on the deck it published) are blamed by nobody.
+#[test]
+fn a_bad_shuffle_in_an_engines_batch_names_its_player_and_nobody_else() {
+    use facedown_core::local::Delivery;
+    use facedown_core::rng::party_rng;
+    use facedown_core::table::{FaceDownTable, ShuffleSet};
+    use facedown_core::{DriveError, LocalDriver, Symbol};
+    use facedown_poker::messages::Message;
+    use facedown_poker::PokerEngine;
+
+    for bad in [1u16, 2, 3] {
+        let swap_after_proving = move |d: &mut Delivery| {
+            if let Ok(Message::Shuffle(mut m)) = Message::from_bytes(d.from, &d.payload) {
+                if d.from == PartyId(bad) {
+                    m.deck.swap(0, 1);
+                    d.payload = Message::Shuffle(m).to_bytes().expect("encodes");
+                }
+            }
+            true
+        };
+        let engines = PartyId::all(4)
+            .map(|p| PokerEngine::with_rng(p, 4, SESSION, party_rng(50, 0, p)).expect("a player"))
+            .collect();
+        let mut t = LocalDriver::tapped(engines, swap_after_proving).expect("setup");
+        let deck: Vec<Symbol> = (0..12).map(Symbol::Card).collect();
+        t.place(&deck).expect("place");
+        let err = t.shuffle(&ShuffleSet::All).expect_err("a bad shuffle");
+        let blamed = |e: &DriveError<PokerError>| match e {
+            DriveError::Engine { source, .. } => source.blamed(),
+            DriveError::Echo { source, .. } => facedown_core::Blame::blamed(source),
+            _ => None,
+        };
+        assert!(
+            matches!(
+                &err,
+                DriveError::Engine {
+                    source: PokerError::InvalidProof {
+                        player,
+                        kind: ProofKind::Shuffle
+                    },
+                    ..
+                } if *player == PartyId(bad)
+            ),
+            "{err}"
+        );
+        for e in t.later_failures() {
+            assert!(
+                blamed(e).is_none() || blamed(e) == Some(PartyId(bad)),
+                "bad = {bad}: {e}"
+            );
+        }
+        // Every other player reached the same verdict.
+        let named = t
+            .later_failures()
+            .iter()
+            .filter(|e| blamed(e) == Some(PartyId(bad)))
+            .count();
+        assert_eq!(named + 1, 3, "bad = {bad}");
+    }
+}
