@@ -14,7 +14,7 @@ use crate::errors::{PokerError, Result};
 use crate::keys::KeyShare;
 use crate::legal::NoneOfProof;
 use crate::restricted::RestrictedShuffleProof;
-use crate::reveal::RevealToken;
+use crate::reveal::BatchableRevealToken;
 use crate::shuffle::ShuffleProof;
 
 /// Largest accepted encoded message (a 52-card shuffle is about 8.5 KB).
@@ -37,8 +37,8 @@ pub struct ShuffleMessage {
 pub struct RevealMessage {
     /// The revealing player.
     pub player: PartyId,
-    /// Tokens in increasing position order.
-    pub tokens: Vec<RevealToken>,
+    /// Tokens in increasing position order, in the batchable encoding.
+    pub tokens: Vec<BatchableRevealToken>,
 }
 
 /// A restricted shuffle (cut, bisection cut, …) of a row of positions of the table.
@@ -71,7 +71,7 @@ pub struct ShownCard {
     /// The round of the opening that showed the card (the tokens' proofs are bound to it).
     pub round: u64,
     /// One token from every other player, in player order (none for an open masking).
-    pub tokens: Vec<RevealToken>,
+    pub tokens: Vec<BatchableRevealToken>,
 }
 
 /// A player's proof that none of his cards at an operation's positions bears an excluded

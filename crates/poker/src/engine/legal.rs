@@ -17,13 +17,13 @@ use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
 use super::{idle, PokerEngine, Stage, Table};
+use crate::batch::{verify_reveal_tokens, TokenClaim};
 use crate::elgamal::card_point;
 use crate::errors::{PokerError, ProofKind, Result};
 use crate::legal::{
     prove_none_of_with_rng, verify_none_of, ClaimedCard, Excluded, NoneOfStatement,
 };
 use crate::messages::{Message, NoneOfMessage, ShownCard};
-use crate::reveal::verify_reveal_token;
 
 /// A claim under way at a player other than its owner: waiting for the owner's proof.
 pub(super) struct Claim {
@@ -110,14 +110,23 @@ fn forwarded_by(owner: PartyId, e: PokerError) -> PokerError {
     }
 }
 
-/// The verifier's cards: each forwarded token checked against the card and its maker's key.
-fn claimed_cards(
+/// The players whose tokens the owner forwards for the card at `position`: every other
+/// player, or nobody for an open masking.
+fn makers(table: &Table, position: usize, owner: PartyId, parties: usize) -> Vec<PartyId> {
+    match is_hidden(table, position) {
+        true => PartyId::all(parties).filter(|&p| p != owner).collect(),
+        false => Vec::new(),
+    }
+}
+
+/// Checks the shape of what the owner forwards: one entry per position, one token per maker,
+/// from a past round.
+fn check_forwarded(
     table: &Table,
-    base: &Transcript,
     claim: &Claim,
     shown: &[ShownCard],
     parties: usize,
-) -> Result<Vec<ClaimedCard>> {
+) -> Result<()> {
     let owner = claim.owner;
     let wrong_length = |what, expected, got| PokerError::WrongLength {
         player: owner,
@@ -129,37 +138,61 @@ fn claimed_cards(
         let got = shown.len();
         return Err(wrong_length("shown cards", claim.positions.len(), got));
     }
-    let (cts, wire) = (table.deck.ciphertexts(), table.deck.wire());
-    let mut cards = Vec::with_capacity(shown.len());
     for (&i, card) in claim.positions.iter().zip(shown) {
-        let makers: Vec<PartyId> = match is_hidden(table, i) {
-            true => PartyId::all(parties).filter(|&p| p != owner).collect(),
-            false => Vec::new(),
-        };
-        if card.tokens.len() != makers.len() {
+        let expected = makers(table, i, owner, parties).len();
+        if card.tokens.len() != expected {
             let got = card.tokens.len();
-            return Err(wrong_length("forwarded reveal tokens", makers.len(), got));
+            return Err(wrong_length("forwarded reveal tokens", expected, got));
         }
-        if !makers.is_empty() && !(1..claim.round).contains(&card.round) {
+        if expected > 0 && !(1..claim.round).contains(&card.round) {
             return Err(PokerError::UnexpectedMessage {
                 player: owner,
                 reason: "forwarded reveal tokens of a round that is not a past one",
             });
         }
-        let mut others = RistrettoPoint::identity();
-        for (&p, token) in makers.iter().zip(&card.tokens) {
-            let ctx = table.ctx(card.round, p);
-            let key = &table.keys[p.index()];
-            others += verify_reveal_token(&mut base.clone(), &ctx, key, (&cts[i], &wire[i]), token)
-                .map_err(|e| forwarded_by(owner, e))?;
+    }
+    Ok(())
+}
+
+/// The verifier's cards: every forwarded token checked, in one batch, against the card and its
+/// maker's key.
+fn claimed_cards(
+    table: &Table,
+    base: &Transcript,
+    claim: &Claim,
+    shown: &[ShownCard],
+    parties: usize,
+) -> Result<Vec<ClaimedCard>> {
+    check_forwarded(table, claim, shown, parties)?;
+    let owner = claim.owner;
+    let (cts, wire) = (table.deck.ciphertexts(), table.deck.wire());
+    let mut claims = Vec::new();
+    for (&i, card) in claim.positions.iter().zip(shown) {
+        for (p, token) in makers(table, i, owner, parties)
+            .into_iter()
+            .zip(&card.tokens)
+        {
+            claims.push(TokenClaim {
+                transcript: base.clone(),
+                ctx: table.ctx(card.round, p),
+                pk: &table.keys[p.index()],
+                ct: (&cts[i], &wire[i]),
+                token,
+            });
         }
-        cards.push(ClaimedCard {
+    }
+    let mut tokens = verify_reveal_tokens(claims)
+        .map_err(|e| forwarded_by(owner, e))?
+        .into_iter();
+    let cards = claim.positions.iter().zip(shown).map(|(&i, card)| {
+        let others: RistrettoPoint = tokens.by_ref().take(card.tokens.len()).sum();
+        ClaimedCard {
             position: i,
             ct: (cts[i], wire[i]),
             p: cts[i].c2 - others,
-        });
-    }
-    Ok(cards)
+        }
+    });
+    Ok(cards.collect())
 }
 
 impl<R: RngCore + CryptoRng> PokerEngine<R> {

@@ -130,7 +130,7 @@ struct Shown {
     /// The opening's round.
     round: u64,
     /// The tokens, by player.
-    tokens: Vec<crate::reveal::RevealToken>,
+    tokens: Vec<crate::reveal::BatchableRevealToken>,
     /// Their sum `Σ_{i≠me} d_i`.
     others: curve25519_dalek::ristretto::RistrettoPoint,
 }

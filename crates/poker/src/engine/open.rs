@@ -4,7 +4,9 @@
 //!
 //! A card never shuffled or committed is still an open masking `(0, M)`: everyone reads it and
 //! no token is sent for it. The tokens for the public positions are proved once and sent to
-//! everyone; those for a private group go to its recipient only.
+//! everyone; those for a private group go to its recipient only. Tokens travel in the
+//! batchable encoding, and a player verifies the whole round's in one batch
+//! ([`crate::batch::verify_reveal_tokens`]) once every sender's are in.
 //!
 //! The recipient of a private group keeps the tokens it was sent for it, with their proofs
 //! ([`super::Shown`]): a none-of proof about those cards forwards them ([`super::legal`]).
@@ -17,10 +19,11 @@ use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
 use super::{Shown, Table};
+use crate::batch::{verify_reveal_tokens, TokenClaim};
 use crate::errors::{PokerError, Result};
 use crate::keys::SecretKey;
 use crate::messages::{Message, RevealMessage};
-use crate::reveal::{own_token, reveal_token_with_rng, verify_reveal_token, RevealToken};
+use crate::reveal::{batchable_reveal_token_with_rng, own_token, BatchableRevealToken};
 
 /// An opening in progress at one player.
 pub(super) struct Open {
@@ -35,8 +38,10 @@ pub(super) struct Open {
     pending: Vec<PartyId>,
     /// Where this player's own hidden positions start in `want`.
     own_from: usize,
-    /// For each own hidden position, the verified tokens received so far, by sender.
-    kept: Vec<Vec<(PartyId, RevealToken, RistrettoPoint)>>,
+    /// For each own hidden position, the verified tokens, by sender.
+    kept: Vec<Vec<(PartyId, BatchableRevealToken, RistrettoPoint)>>,
+    /// The tokens received so far, by sender, verified in one batch once all are in.
+    arrived: Vec<(PartyId, Vec<BatchableRevealToken>)>,
 }
 
 fn hidden(table: &Table, positions: &[usize]) -> Vec<usize> {
@@ -78,13 +83,13 @@ struct Prover<'a, R> {
 }
 
 impl<R: RngCore + CryptoRng> Prover<'_, R> {
-    fn tokens(&mut self, positions: &[usize]) -> Vec<RevealToken> {
+    fn tokens(&mut self, positions: &[usize]) -> Vec<BatchableRevealToken> {
         let ctx = self.table.ctx(self.cx.round, self.cx.me);
         let (cts, wire) = (self.table.deck.ciphertexts(), self.table.deck.wire());
         positions
             .iter()
             .map(|&i| {
-                reveal_token_with_rng(
+                batchable_reveal_token_with_rng(
                     &mut self.cx.base.clone(),
                     &ctx,
                     self.cx.sk,
@@ -143,6 +148,7 @@ impl Open {
             },
             own_from,
             kept: vec![Vec::new(); want.len() - own_from],
+            arrived: Vec::new(),
             want,
         };
         if open.pending.is_empty() {
@@ -156,7 +162,7 @@ impl Open {
         self.pending.clone()
     }
 
-    /// Verifies the tokens of `from`; the cards once every player's tokens are in.
+    /// Takes the tokens of `from`; verifies every player's and reads the cards once all are in.
     pub(super) fn receive(
         &mut self,
         table: &mut Table,
@@ -178,33 +184,56 @@ impl Open {
                 got: msg.tokens.len(),
             });
         }
-        let ctx = table.ctx(self.round, from);
-        let pk = &table.keys[from.index()];
-        let (cts, wire) = (table.deck.ciphertexts(), table.deck.wire());
-        let mut points = Vec::with_capacity(self.want.len());
-        for (&i, token) in self.want.iter().zip(&msg.tokens) {
-            if token.position as usize != i {
-                return Err(PokerError::UnexpectedMessage {
-                    player: from,
-                    reason: "reveal tokens for the wrong positions",
-                });
-            }
-            let ct = (&cts[i], &wire[i]);
-            points.push(verify_reveal_token(&mut base.clone(), &ctx, pk, ct, token)?);
+        if self
+            .want
+            .iter()
+            .zip(&msg.tokens)
+            .any(|(&i, t)| t.position as usize != i)
+        {
+            return Err(PokerError::UnexpectedMessage {
+                player: from,
+                reason: "reveal tokens for the wrong positions",
+            });
         }
-        for (sum, d) in self.sums.iter_mut().zip(&points) {
-            *sum += d;
-        }
-        let own = msg.tokens.iter().zip(&points).skip(self.own_from);
-        for (kept, (token, d)) in self.kept.iter_mut().zip(own) {
-            kept.push((from, *token, *d));
-        }
+        self.arrived.push((from, msg.tokens.clone()));
         self.pending.remove(slot);
         if self.pending.is_empty() {
+            self.verify_arrived(table, base)?;
             self.keep(table);
             return self.read(table).map(Some);
         }
         Ok(None)
+    }
+
+    /// Every player's tokens are in: verifies them in one batch (by sender, then position, so
+    /// a failure names the first sender with a bad token) and adds them up.
+    fn verify_arrived(&mut self, table: &Table, base: &Transcript) -> Result<()> {
+        let mut arrived = std::mem::take(&mut self.arrived);
+        arrived.sort_by_key(|(p, _)| *p);
+        let (cts, wire) = (table.deck.ciphertexts(), table.deck.wire());
+        let claims = arrived
+            .iter()
+            .flat_map(|(p, tokens)| {
+                self.want.iter().zip(tokens).map(|(&i, token)| TokenClaim {
+                    transcript: base.clone(),
+                    ctx: table.ctx(self.round, *p),
+                    pk: &table.keys[p.index()],
+                    ct: (&cts[i], &wire[i]),
+                    token,
+                })
+            })
+            .collect();
+        let points = verify_reveal_tokens(claims)?;
+        for ((p, tokens), ds) in arrived.iter().zip(points.chunks(self.want.len().max(1))) {
+            for (sum, d) in self.sums.iter_mut().zip(ds) {
+                *sum += d;
+            }
+            let own = tokens.iter().zip(ds).skip(self.own_from);
+            for (kept, (token, d)) in self.kept.iter_mut().zip(own) {
+                kept.push((*p, *token, *d));
+            }
+        }
+        Ok(())
     }
 
     /// Every token is in: the recipient keeps those of its own cards, by the card's ciphertext.

@@ -316,11 +316,11 @@ fn reveal_token_for_another_position_is_rejected() {
         if let Message::Reveal(m) = msg {
             if m.player == PartyId(2) {
                 let (a, b) = (m.tokens[0], m.tokens[1]);
-                m.tokens[0] = facedown_poker::reveal::RevealToken {
+                m.tokens[0] = facedown_poker::reveal::BatchableRevealToken {
                     position: a.position,
                     ..b
                 };
-                m.tokens[1] = facedown_poker::reveal::RevealToken {
+                m.tokens[1] = facedown_poker::reveal::BatchableRevealToken {
                     position: b.position,
                     ..a
                 };
