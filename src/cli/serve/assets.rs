@@ -7,10 +7,15 @@ pub fn find(path: &str) -> Option<(&'static str, &'static str)> {
     Some(match path {
         "/" | "/index.html" => (HTML, include_str!("assets/index.html")),
         "/protocol" => (HTML, include_str!("assets/protocol.html")),
+        "/deal" => (HTML, include_str!("assets/deal.html")),
         "/style.css" => ("text/css; charset=utf-8", include_str!("assets/style.css")),
         "/protocol.js" => (
             "text/javascript; charset=utf-8",
             include_str!("assets/protocol.js"),
+        ),
+        "/deal.js" => (
+            "text/javascript; charset=utf-8",
+            include_str!("assets/deal.js"),
         ),
         _ => return None,
     })
