@@ -1,7 +1,6 @@
 // The deal room: a thin view over /api/deal, /api/collusion and /api/poker-deal.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const room = { deal: null, opening: 0 };
 
 const CARRIES = {
@@ -11,20 +10,6 @@ const CARRIES = {
   Reveal: "reveal tokens for cards, each with a Chaum–Pedersen proof",
   RestrictedShuffle: "a shuffle restricted to some positions, with its argument",
 };
-
-async function api(path) {
-  const response = await fetch(path);
-  const doc = await response.json();
-  if (!response.ok) throw doc.error;
-  return doc;
-}
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 function row(cells) {
   const tr = el("tr");
@@ -49,13 +34,8 @@ function who(p) {
 
 async function deal() {
   showError(null);
-  let doc;
-  try {
-    doc = await api(`/api/deal?${query()}`);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const doc = await answer("GET", `/api/deal?${query()}`);
+  if (!doc) return;
   room.deal = doc;
   room.opening = 0;
   const audit = doc.audit.passed ? "the audit passed" : `the audit FAILED (blame player ${doc.audit.blame})`;
@@ -92,13 +72,8 @@ function moveOpening(delta) {
 }
 
 async function collusion() {
-  let doc;
-  try {
-    doc = await api(`/api/collusion?${query()}`);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const doc = await answer("GET", `/api/collusion?${query()}`);
+  if (!doc) return;
   $("collusion-note").textContent = doc.exact
     ? "Exact: every deal of this deck enumerated."
     : "Closed form (the deck is too large to enumerate; the tests check the form against enumeration on small decks).";
@@ -111,13 +86,8 @@ async function collusion() {
 }
 
 async function poker() {
-  let doc;
-  try {
-    doc = await api(`/api/poker-deal?${query()}`);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const doc = await answer("GET", `/api/poker-deal?${query()}`);
+  if (!doc) return;
   const a = doc.report.audit;
   const c = doc.report.cost;
   $("poker-audit").textContent = `${a.passed ? "Every proof verified" : "FAILED: " + a.error}; ${c.messages} messages, ${c.bytes} bytes, ${c.rounds} rounds.`;
