@@ -3,7 +3,8 @@
 Run by `tests/browser/run.sh` (which `.ci/run` calls): starts the server on a free loopback
 port, loads every page, pastes a protocol with an error and checks that the page shows it at
 its line, steps a trace and toggles the hidden row, draws the state tree, runs the simulation,
-and compares every number the page shows with what `facedown … --json` prints for the same
+deals in the deal room and steps its openings, computes the coalition table and the encrypted
+deal, and compares every number the page shows with what `facedown … --json` prints for the same
 question. Screenshots go to the directory given as the second argument.
 
 Usage: classroom.py FACEDOWN_BINARY SCREENSHOT_DIR
@@ -60,8 +61,9 @@ def wait_for(driver, condition, seconds=20):
 
 def check_index(driver, url, shots):
     driver.get(url)
-    link = driver.find_element(By.ID, "room-protocol")
-    assert link.get_attribute("href").endswith("/protocol")
+    for room in ("protocol", "deal"):
+        link = driver.find_element(By.ID, f"room-{room}")
+        assert link.get_attribute("href").endswith(f"/{room}")
     driver.save_screenshot(str(shots / "index.png"))
 
 
@@ -160,6 +162,38 @@ def announced_too_large(url):
     return connection.getresponse().status
 
 
+def check_deal_room(driver, url, binary, shots):
+    driver.get(url + "deal")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-hands tr"))
+    expected = cli(binary, "dealer", "deal", "--players", "3", "--cards", "6", "--hand", "1",
+                   "--public", "1", "--seed", "0")
+    rows = driver.find_elements(By.CSS_SELECTOR, "#deal-hands tr")
+    for row, hand in zip(rows, expected["hands"]):
+        assert row.find_elements(By.TAG_NAME, "td")[1].text == " ".join(map(str, hand))
+    assert rows[-1].find_elements(By.TAG_NAME, "td")[1].text == " ".join(map(str, expected["public"]))
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#layers tbody tr")) >= 3
+    assert text_of(driver, "opening-position").startswith("opening 1 of 4")
+    for _ in range(3):
+        driver.find_element(By.ID, "opening-next").click()
+    assert "learned by everyone" in text_of(driver, "opening-route")
+    chain = driver.find_elements(By.CSS_SELECTOR, "#opening-chain li")
+    assert chain[-1].text.endswith(f"→ everyone: {expected['public'][0]}"), chain[-1].text
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.save_screenshot(str(shots / "deal-room.png"))
+    driver.find_element(By.ID, "collusion-run").click()
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#collusion-table tbody tr"))
+    rows = cli(binary, "dealer", "collusion", "--players", "3", "--cards", "6", "--hand", "1",
+               "--public", "1")["rows"]
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#collusion-table tbody tr")) == len(rows)
+    driver.find_element(By.ID, "poker-run").click()
+    wait_for(driver, ready.text_to_be_present_in_element((By.ID, "poker-audit"), "messages"))
+    poker = cli(binary, "poker", "deal", "--players", "3", "--cards", "6", "--hand", "1",
+                "--public", "1", "--seed", "0")
+    assert f"{poker['cost']['messages']} messages" in text_of(driver, "poker-audit")
+    assert driver.find_elements(By.CSS_SELECTOR, "#poker-table tr[data-kind='Shuffle']")
+    driver.save_screenshot(str(shots / "deal-room-coalitions-and-encrypted-deck.png"))
+
+
 def check_refusals(url):
     def status(path, body):
         request = urllib.request.Request(url + path, data=body, method="POST")
@@ -190,6 +224,7 @@ def main():
         check_trace(driver, binary, shots)
         check_tree(driver, binary, shots)
         check_simulation(driver, binary, shots)
+        check_deal_room(driver, url, binary, shots)
         check_refusals(url)
         # The 422 of the pasted error is expected; anything the scripts log is not.
         log = driver.get_log("browser")

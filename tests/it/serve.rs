@@ -80,9 +80,10 @@ impl Drop for Server {
     }
 }
 
-fn cli(args: &[&str]) -> Value {
+/// The document `facedown ARGS --json` prints (`args` split at spaces).
+fn cli(args: &str) -> Value {
     let out: Output = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
+        .args(args.split_whitespace())
         .arg("--json")
         .output()
         .expect("facedown runs");
@@ -100,7 +101,7 @@ fn the_analysis_endpoint_answers_what_cards_analyze_json_prints() {
     for name in ["mks-four-card-and", "mks-without-first-shuffle"] {
         let (status, doc) = server.call("POST", &format!("/api/analyze?protocol={name}"), b"");
         assert_eq!(status, 200, "{doc}");
-        let cli = cli(&["cards", "analyze", name]);
+        let cli = cli(&format!("cards analyze {name}"));
         assert_eq!(doc["schema"], "facedown/cards-analyze/1");
         for field in [
             "security",
@@ -141,15 +142,7 @@ fn the_simulation_answers_the_cli_runs_with_the_exact_views_beside_them() {
         b"",
     );
     assert_eq!(status, 200, "{doc}");
-    let cli = cli(&[
-        "cards",
-        "simulate",
-        "five-card-trick",
-        "--runs",
-        "2000",
-        "--seed",
-        "3",
-    ]);
+    let cli = cli("cards simulate five-card-trick --runs 2000 --seed 3");
     assert_eq!(doc["views"], cli["views"], "same seed, same runs");
     let exact = doc["exact_views"].as_array().expect("an acyclic protocol");
     // Each of the four inputs sees one of ten rotations' worth of views, each 1/5.
@@ -170,19 +163,11 @@ fn trace_and_tree_answer_the_cli_documents() {
         b"",
     );
     assert_eq!(status, 200, "{doc}");
-    let cli_trace = cli(&[
-        "cards",
-        "trace",
-        "mks-four-card-and",
-        "--input",
-        "1,0",
-        "--seed",
-        "5",
-    ]);
+    let cli_trace = cli("cards trace mks-four-card-and --input 1,0 --seed 5");
     assert_eq!(doc["steps"], cli_trace["steps"]);
     let (status, doc) = server.call("POST", "/api/tree?protocol=five-card-trick", b"");
     assert_eq!(status, 200, "{doc}");
-    let cli_tree = cli(&["cards", "tree", "five-card-trick"]);
+    let cli_tree = cli("cards tree five-card-trick");
     assert_eq!(doc["vertices"], cli_tree["vertices"]);
     assert_eq!(doc["edges"], cli_tree["edges"]);
 }
@@ -279,7 +264,15 @@ fn an_endless_body_is_cut_at_the_cap() {
 fn serve_binds_to_loopback_and_its_pages_load_nothing_from_elsewhere() {
     let server = Server::start();
     assert!(server.addr.starts_with("127.0.0.1:"), "{}", server.addr);
-    for page in ["/", "/protocol", "/protocol.js", "/style.css"] {
+    for page in [
+        "/",
+        "/protocol",
+        "/deal",
+        "/classroom.js",
+        "/protocol.js",
+        "/deal.js",
+        "/style.css",
+    ] {
         let (status, body) = server
             .raw(format!("GET {page} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
         assert_eq!(status, 200, "{page}");
@@ -295,5 +288,105 @@ fn serve_binds_to_loopback_and_its_pages_load_nothing_from_elsewhere() {
                 "{page} loads from elsewhere: {external}"
             );
         }
+    }
+}
+
+fn get(server: &Server, target: &str) -> Value {
+    let (status, doc) = server.call("GET", target, b"");
+    assert_eq!(status, 200, "{target}: {doc}");
+    doc
+}
+
+#[test]
+fn the_deal_room_deals_what_dealer_deal_deals_and_its_layers_compose_into_the_deal() {
+    let server = Server::start();
+    let doc = get(
+        &server,
+        "/api/deal?players=3&cards=12&hand=3&public=2&seed=7",
+    );
+    let cli = cli("dealer deal --players 3 --cards 12 --hand 3 --public 2 --seed 7");
+    assert_eq!(doc["hands"], cli["hands"]);
+    assert_eq!(doc["public"], cli["public"]);
+    assert_eq!(doc["cost"], cli["cost"]);
+    assert_eq!(doc["audit"]["passed"], true);
+    // The players' layers, opened at the audit, compose into the deal: position i holds
+    // A_3(A_2(A_1(i))).
+    let layers: Vec<Vec<u64>> = doc["layers"]
+        .as_array()
+        .expect("layers")
+        .iter()
+        .filter(|l| l["slot"].as_str().is_some_and(|s| s.starts_with('A')))
+        .map(|l| serde_json::from_value(l["perm"].clone()).expect("a permutation"))
+        .collect();
+    assert_eq!(layers.len(), 3, "one layer per player");
+    let card_at = |i: u64| layers.iter().fold(i, |x, a| a[x as usize]);
+    let openings = doc["openings"].as_array().expect("openings");
+    assert_eq!(openings.len(), 3 * 3 + 2, "one opening per dealt card");
+    let public: Vec<&Value> = openings
+        .iter()
+        .filter(|o| o["learner"] == "everyone")
+        .collect();
+    for (o, card) in public.iter().zip(cli["public"].as_array().expect("public")) {
+        let position = o["position"].as_u64().expect("position");
+        assert_eq!(Value::from(card_at(position)), *card, "{o}");
+        let last = o["hops"]
+            .as_array()
+            .and_then(|h| h.last())
+            .expect("a chain");
+        assert_eq!(last["to"], "everyone");
+        assert_eq!(last["value"], *card, "the last hop publishes the card");
+    }
+    for (p, hand) in cli["hands"].as_array().expect("hands").iter().enumerate() {
+        let mine: Vec<Value> = openings
+            .iter()
+            .filter(|o| o["learner"] == (p + 1))
+            .map(|o| Value::from(card_at(o["position"].as_u64().expect("position"))))
+            .collect();
+        let mut mine = mine;
+        let mut hand = hand.as_array().expect("a hand").clone();
+        mine.sort_by_key(|v| v.as_u64());
+        hand.sort_by_key(|v| v.as_u64());
+        assert_eq!(mine, hand, "player {}'s openings are his hand", p + 1);
+    }
+}
+
+#[test]
+fn the_deal_room_shows_the_collusion_table_and_the_encrypted_deal_of_the_cli() {
+    let server = Server::start();
+    let doc = get(&server, "/api/collusion?players=3&cards=6&hand=1&public=1");
+    let cli_rows = cli("dealer collusion --players 3 --cards 6 --hand 1 --public 1");
+    assert_eq!(doc["rows"], cli_rows["rows"]);
+    assert_eq!(doc["exact"], true);
+    let doc = get(
+        &server,
+        "/api/poker-deal?players=3&cards=12&hand=3&public=1&seed=4",
+    );
+    let cli_deal = cli("poker deal --players 3 --cards 12 --hand 3 --public 1 --seed 4");
+    assert_eq!(doc["report"]["hands"], cli_deal["hands"]);
+    assert_eq!(doc["report"]["cost"], cli_deal["cost"]);
+    let deliveries = doc["deliveries"].as_array().expect("deliveries");
+    let shuffles = deliveries.iter().filter(|d| d["kind"] == "Shuffle").count();
+    assert_eq!(
+        shuffles,
+        3 * 2,
+        "each player's shuffle reaches the two others"
+    );
+}
+
+#[test]
+fn the_deal_room_refuses_a_deal_that_cannot_be_made() {
+    let server = Server::start();
+    for (target, text) in [
+        ("/api/deal?players=2", "between 3 and 8"),
+        ("/api/deal?cards=53", "between 3 and 52"),
+        (
+            "/api/deal?players=3&cards=6&hand=3&public=1",
+            "need 10 cards",
+        ),
+        ("/api/poker-deal?players=9", "between 3 and 8"),
+    ] {
+        let (status, doc) = server.call("GET", target, b"");
+        assert_eq!(status, 400, "{target}: {doc}");
+        assert!(message(&doc).contains(text), "{doc}");
     }
 }

@@ -3,11 +3,12 @@
 //! A small synchronous web server ([`tiny_http`]) with every page and asset compiled into the
 //! binary, so a teacher runs one command and students open a page; the page fetches nothing
 //! from elsewhere. Each room is a thin view over JSON endpoints that answer what the CLI
-//! prints with `--json` ([`protocol_room`]). The server binds to loopback unless told
+//! prints with `--json` ([`protocol_room`], [`deal_room`]). The server binds to loopback unless told
 //! otherwise, caps every body and parameter ([`http`]), and answers a bad request with a 4xx
 //! and a message while it stays up.
 
 mod assets;
+pub mod deal_room;
 pub mod http;
 pub mod protocol_room;
 
@@ -114,6 +115,9 @@ fn endpoint(call: &Call) -> Result<Value, Refusal> {
         ("/api/trace", true) => protocol_room::trace(call),
         ("/api/tree", true) => protocol_room::tree(call),
         ("/api/simulate", true) => protocol_room::simulate(call),
+        ("/api/deal", false) => deal_room::deal(call),
+        ("/api/collusion", false) => deal_room::collusion(call),
+        ("/api/poker-deal", false) => deal_room::poker_deal(call),
         ("/api/analyze" | "/api/trace" | "/api/tree" | "/api/simulate", false) => {
             Err(Refusal::new(
                 405,

@@ -2,30 +2,8 @@
 // CLI's --json). Nothing here computes a verdict; it only shows what the library answered.
 "use strict";
 
-const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const room = { analysis: null, trace: null, step: 0, tree: null };
-
-async function api(method, path, body) {
-  const init = { method };
-  if (body !== undefined) {
-    init.body = body;
-    init.headers = { "Content-Type": "text/plain; charset=utf-8" };
-  }
-  const response = await fetch(path, init);
-  const doc = await response.json();
-  if (!response.ok) {
-    throw doc.error;
-  }
-  return doc;
-}
-
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined) e.textContent = text;
-  if (cls) e.className = cls;
-  return e;
-}
 
 // ---- the protocol and its errors -------------------------------------------------------
 
@@ -112,13 +90,8 @@ async function analyze() {
     showError({ message: `the protocol is ${size} bytes; the server reads at most ${MAX_BODY_BYTES}` });
     return;
   }
-  let doc;
-  try {
-    doc = await api("POST", "/api/analyze", $("source").value);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const doc = await answer("POST", "/api/analyze", $("source").value);
+  if (!doc) return;
   room.analysis = doc;
   room.source = $("source").value;
   const body = $("verdict").tBodies[0];
@@ -155,12 +128,8 @@ function cards(text) {
 async function runTrace() {
   const input = $("trace-input").value;
   const seed = $("trace-seed").value || "0";
-  try {
-    room.trace = await api("POST", `/api/trace?input=${encodeURIComponent(input)}&seed=${encodeURIComponent(seed)}`, room.source);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  room.trace = await answer("POST", `/api/trace?input=${encodeURIComponent(input)}&seed=${encodeURIComponent(seed)}`, room.source);
+  if (!room.trace) return;
   room.step = 0;
   $("trace").hidden = false;
   showStep();
@@ -242,12 +211,8 @@ function short(text, n) {
 }
 
 async function drawTree() {
-  try {
-    room.tree = await api("POST", "/api/tree", room.source);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  room.tree = await answer("POST", "/api/tree", room.source);
+  if (!room.tree) return;
   const tree = room.tree;
   const { at, width, height } = layout(tree);
   const pic = $("tree-svg");
@@ -317,13 +282,8 @@ function showVertex(v, g) {
 async function simulate() {
   const runs = $("sim-runs").value || "10000";
   const seed = $("sim-seed").value || "0";
-  let doc;
-  try {
-    doc = await api("POST", `/api/simulate?runs=${encodeURIComponent(runs)}&seed=${encodeURIComponent(seed)}`, room.source);
-  } catch (err) {
-    showError(err);
-    return;
-  }
+  const doc = await answer("POST", `/api/simulate?runs=${encodeURIComponent(runs)}&seed=${encodeURIComponent(seed)}`, room.source);
+  if (!doc) return;
   const inputs = doc.inputs.map((i) => i.input);
   const exact = new Map((doc.exact_views || []).map((v) => [v.view, v]));
   const seen = new Map(doc.views.map((v) => [v.view, v.counts]));
