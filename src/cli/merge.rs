@@ -143,9 +143,15 @@ pub struct MergeArgs {
     /// Print JSON, as the unsplit command would.
     #[arg(long)]
     pub json: bool,
-    /// Print work per depth (searches).
+    /// Print work per depth (searches) as a table.
     #[arg(long)]
     pub stats: bool,
+    /// Print only the `--stats` table, as CSV.
+    #[arg(long, requires = "stats", conflicts_with_all = ["json", "markdown"])]
+    pub csv: bool,
+    /// Print the `--stats` table as Markdown.
+    #[arg(long, requires = "stats", conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 /// Reads and checks the envelopes: one run, every shard once. Returned in shard order.
@@ -258,7 +264,8 @@ fn merge_searches(shards: &[(PathBuf, Envelope)], args: &MergeArgs) -> anyhow::R
         outcomes.push(outcome);
     }
     let merged = merge_search(&spec.to_query()?, outcomes)?;
-    cards_search::print_outcome(&spec, &merged, args.json, args.stats)?;
+    let stats = cards_search::stats_format(args.stats, args.csv, args.markdown);
+    cards_search::print_outcome(&spec, &merged, args.json, stats)?;
     if merged.status == SearchStatus::Stopped {
         return Err(Inconclusive(
             "a shard stopped at its memory budget before deciding the bound".into(),
