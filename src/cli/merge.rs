@@ -11,8 +11,9 @@
 //!
 //! `merge` checks that the files are the shards `1/K … K/K` of one run — the same tool version,
 //! command, query and seed, each shard once — and hands the results to the command's own exact
-//! merge (for `cards search`: `facedown_cards::search::merge`). Any other command that prints
-//! envelopes is added by one arm of [`run`]'s dispatch.
+//! merge (for `cards search`: `facedown_cards::search::merge`; for `games census`:
+//! `games::merge_census`). Any other command that prints envelopes is added by one arm of
+//! [`run`]'s dispatch.
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use facedown_core::input::{read_text, InputError};
 use serde::{Deserialize, Serialize};
 
 use super::cards_search::{self, QuerySpec};
-use super::Inconclusive;
+use super::{games, Inconclusive, UsageError};
 
 /// The largest shard file read (a search's JSON with many protocols stays far below).
 const MAX_SHARD_BYTES: u64 = 256 << 20;
@@ -120,7 +121,7 @@ pub enum ShardFileError {
     #[error("shard {0} is missing")]
     Missing(Shard),
     /// A command whose shards this version cannot merge.
-    #[error("`{0}` outputs cannot be merged (only `cards search` shards can)")]
+    #[error("`{0}` outputs cannot be merged (only `cards search` and `games census` shards can)")]
     UnknownCommand(String),
     /// A shard's result is not what its command writes.
     #[error("{}: its result is not a {command} result ({reason})", .file.display())]
@@ -237,6 +238,17 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     match command.as_str() {
         cards_search::COMMAND => merge_searches(&shards, &args),
+        games::CENSUS => {
+            if !args.json || args.stats {
+                return Err(UsageError(
+                    "census shards merge into the JSON document of the unsplit run: give --json \
+                     (and no --stats)"
+                        .into(),
+                )
+                .into());
+            }
+            games::merge_census(&shards)
+        }
         _ => Err(ShardFileError::UnknownCommand(command).into()),
     }
 }
