@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use facedown_cards::analyze::{analyze as analyze_exactly, explore, Analysis, AnalysisOptions};
 use facedown_cards::claim::{check as check_claims, Check, Claim};
-use facedown_cards::library::{builtins, find, load, LoadError};
+use facedown_cards::library::{find, load, LoadError};
 use facedown_cards::parse::parse;
 use facedown_cards::simulate::{threads, Compiled, SimulationReport};
 use facedown_cards::{trace as tracer, tree, Protocol};
@@ -71,48 +71,11 @@ fn parse_bits(input: &Bound<'_, PyAny>, k: usize) -> PyResult<Vec<bool>> {
     Ok(bits)
 }
 
-/// One built-in protocol, as `facedown cards list --json` prints it.
-#[derive(Serialize)]
-struct LibraryEntry {
-    name: &'static str,
-    cards: usize,
-    function: String,
-    citation: &'static str,
-    summary: &'static str,
-    claim: String,
-    claimed_security: Option<facedown_cards::analyze::Security>,
-    claimed_runtime: Option<facedown_cards::analyze::Runtime>,
-    claimed_expected_shuffles: Option<String>,
-    negative_example: bool,
-    source: &'static str,
-}
-
 /// The built-in protocols: name, cards, function, citation, summary, claim, whether it is a
 /// negative example (insecure on purpose), and its `.cards` source.
 #[pyfunction]
 fn protocols(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
-    let entries: Vec<LibraryEntry> = builtins()
-        .iter()
-        .map(|b| {
-            let claim = b.claim();
-            LibraryEntry {
-                name: b.name,
-                cards: b.protocol().cards(),
-                function: b.protocol().function().to_string(),
-                citation: b.citation,
-                summary: b.summary,
-                claim: claim.to_string(),
-                claimed_security: claim.security,
-                claimed_runtime: claim.runtime,
-                claimed_expected_shuffles: claim
-                    .expected_shuffles
-                    .as_ref()
-                    .map(ToString::to_string),
-                negative_example: b.negative_example,
-                source: b.source,
-            }
-        })
-        .collect();
+    let entries = facedown_cards::library::entries();
     to_python(py, &entries)
 }
 

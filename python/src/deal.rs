@@ -86,7 +86,8 @@ fn parse_cheat(text: &str, players: usize) -> PyResult<(PartyId, Deviation)> {
     Ok((PartyId(who), deviation))
 }
 
-fn scheme(name: &str, players: usize, cards: usize) -> PyResult<(Scheme, &'static str)> {
+/// The scheme called `name` (`general`, or `published` for three players), and its name.
+pub(crate) fn scheme(name: &str, players: usize, cards: usize) -> PyResult<(Scheme, &'static str)> {
     match name {
         "general" => Ok((
             Scheme::general(players, cards).map_err(raise::<DealError>)?,

@@ -16,6 +16,7 @@ mod cards;
 mod compare;
 mod deal;
 mod errors;
+mod harness;
 mod search;
 
 use pyo3::prelude::*;
@@ -38,5 +39,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     search::register(m)?;
     deal::register(m)?;
     compare::register(m)?;
+    harness::register(m)?;
     Ok(())
 }

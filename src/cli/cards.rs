@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 use super::output::{colour_on_stderr, colour_on_stdout, ms, Doc};
-use super::table::{Format, OutputArgs, Table};
+use super::table::{Format, OutputArgs, Table, EMPTY};
 use super::{CheckFailed, Diagnostic};
 
 /// Arguments of `facedown cards`.
@@ -238,43 +238,8 @@ pub(crate) fn parse_bits(text: &str, k: usize) -> anyhow::Result<Vec<bool>> {
     Ok(bits)
 }
 
-#[derive(Serialize)]
-struct ListEntry {
-    name: &'static str,
-    cards: usize,
-    function: String,
-    citation: &'static str,
-    summary: &'static str,
-    claim: String,
-    claimed_security: Option<facedown::cards::analyze::Security>,
-    claimed_runtime: Option<facedown::cards::analyze::Runtime>,
-    claimed_expected_shuffles: Option<String>,
-    negative_example: bool,
-}
-
 fn list(output: OutputArgs) -> anyhow::Result<()> {
-    let entries: Vec<ListEntry> = builtins()
-        .iter()
-        .map(|b| {
-            let p = b.protocol();
-            let claim = b.claim();
-            ListEntry {
-                name: b.name,
-                cards: p.cards(),
-                function: p.function().to_string(),
-                citation: b.citation,
-                summary: b.summary,
-                claim: claim.to_string(),
-                claimed_security: claim.security,
-                claimed_runtime: claim.runtime,
-                claimed_expected_shuffles: claim
-                    .expected_shuffles
-                    .as_ref()
-                    .map(ToString::to_string),
-                negative_example: b.negative_example,
-            }
-        })
-        .collect();
+    let entries = facedown::cards::library::entries();
     if output.json {
         return Doc::new("cards list").print(&serde_json::json!({ "protocols": entries }));
     }
@@ -819,7 +784,7 @@ fn leak_text(a: &Analysis) -> String {
         (Some(tv), _) if tv.to_string() == "0" => "0".to_owned(),
         (Some(tv), Some(mi)) => format!("{tv} / {mi:.4}"),
         (Some(tv), None) => tv.to_string(),
-        (None, _) => "—".to_owned(),
+        (None, _) => EMPTY.to_owned(),
     }
 }
 
@@ -849,7 +814,7 @@ fn headline_table(rows: &[HeadlineRow]) -> Table {
             a.runtime.as_str().to_owned(),
             a.expected_shuffles
                 .as_ref()
-                .map_or("—".to_owned(), ToString::to_string),
+                .map_or(EMPTY.to_owned(), ToString::to_string),
             a.max_shuffles.map_or("∞".to_owned(), |m| m.to_string()),
             leak_text(a),
             if r.claim_matches { "✓" } else { "✗" }.to_owned(),

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
 use super::merge::Envelope;
+use super::table::{Format, OutputArgs, Table};
 use super::Inconclusive;
 
 /// The command name shard envelopes carry.
@@ -107,9 +108,27 @@ pub struct SearchArgs {
     /// Print JSON (with `--shard`: a shard envelope for `facedown merge`).
     #[arg(long)]
     pub json: bool,
-    /// Print work per depth (states explored, memo hits, seconds).
+    /// Print work per depth (states explored, memo hits, wall time) as a table.
     #[arg(long)]
     pub stats: bool,
+    /// Print only the `--stats` table, as CSV.
+    #[arg(long, requires = "stats", conflicts_with_all = ["json", "markdown"])]
+    pub csv: bool,
+    /// Print the `--stats` table as Markdown.
+    #[arg(long, requires = "stats", conflicts_with = "json")]
+    pub markdown: bool,
+}
+
+/// How `--stats`, `--csv` and `--markdown` ask for the per-depth table: `None` for no table.
+pub fn stats_format(stats: bool, csv: bool, markdown: bool) -> Option<Format> {
+    stats.then(|| {
+        OutputArgs {
+            json: false,
+            csv,
+            markdown,
+        }
+        .format()
+    })
 }
 
 /// What identifies a search: every option that changes its answer (not the memory budget, the
@@ -304,7 +323,12 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
             );
             println!("{}", serde_json::to_string_pretty(&envelope)?);
         }
-        _ => print_outcome(&spec, &outcome, args.json, args.stats)?,
+        _ => print_outcome(
+            &spec,
+            &outcome,
+            args.json,
+            stats_format(args.stats, args.csv, args.markdown),
+        )?,
     }
     if outcome.status == SearchStatus::Stopped {
         return Err(Inconclusive(format!(
@@ -316,15 +340,20 @@ pub fn run(args: SearchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints an outcome as `cards search` does (also used for merged shards).
+/// Prints an outcome as `cards search` does (also used for merged shards), with the per-depth
+/// table in `stats` (as CSV, nothing else is printed).
 pub fn print_outcome(
     spec: &QuerySpec,
     outcome: &SearchOutcome,
     json: bool,
-    stats: bool,
+    stats: Option<Format>,
 ) -> anyhow::Result<()> {
     if json {
         return print_json(spec, &Report { spec, outcome });
+    }
+    if stats == Some(Format::Csv) {
+        depth_table(outcome).print(Format::Csv);
+        return Ok(());
     }
     let las_vegas = spec.runtime == SearchRuntime::LasVegas;
     let unit = if las_vegas { "within radius" } else { "of" };
@@ -377,16 +406,35 @@ pub fn print_outcome(
             s.shard, s.status, s.states_explored, s.seconds, s.peak_bytes
         );
     }
-    if stats {
-        println!("# depth  states  memo-hits  seconds");
-        for d in &outcome.per_depth {
-            println!(
-                "# {:>5}  {:>6}  {:>9}  {:.3}",
-                d.depth, d.states_explored, d.memo_hits, d.seconds
-            );
+    match stats {
+        Some(Format::Text) => {
+            // Comment lines, so that the output stays a `.cards` text.
+            for line in depth_table(outcome).render(Format::Text).lines() {
+                println!("# {line}");
+            }
         }
+        Some(format) => {
+            println!();
+            depth_table(outcome).print(format);
+        }
+        None => {}
     }
     Ok(())
+}
+
+/// The work per depth: states explored, memo hits and wall time.
+fn depth_table(outcome: &SearchOutcome) -> Table {
+    let mut t =
+        Table::new(&["depth", "states", "memo_hits", "wall_ms"]).right_aligned([0, 1, 2, 3]);
+    for d in &outcome.per_depth {
+        t.row(vec![
+            d.depth.to_string(),
+            d.states_explored.to_string(),
+            d.memo_hits.to_string(),
+            format!("{:.3}", d.seconds * 1e3),
+        ]);
+    }
+    t
 }
 
 fn print_protocols(outcome: &SearchOutcome) {

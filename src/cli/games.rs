@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
+use facedown::cards::search::Shard;
 use facedown::games::chopsticks::{
     self, Census, Chopsticks, Graph, Solution, SolverBot, Summary, SweepError,
 };
@@ -22,6 +23,8 @@ use facedown_core::PartyId;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+
+use super::merge::Envelope;
 
 /// Most reachable positions the Chopsticks solver explores (2^21: about 0.5 GB for four players).
 const SOLVE_LIMIT: usize = 1 << 21;
@@ -193,7 +196,7 @@ pub struct SolveArgs {
 }
 
 /// Arguments of `facedown games census`.
-#[derive(Debug, clap::Args, Serialize)]
+#[derive(Debug, clap::Args, Serialize, Deserialize)]
 pub struct CensusArgs {
     /// Players.
     #[arg(long, default_value_t = 2)]
@@ -214,6 +217,11 @@ pub struct CensusArgs {
     /// win where, the longest forced win, the value of the start.
     #[arg(long)]
     pub solve: bool,
+    /// Count only shard I of K of the rollovers (the j-th of the range, from 0, when j mod K
+    /// = I − 1); with `--json` a shard envelope, combined by `facedown merge`.
+    #[arg(long, conflicts_with = "markdown")]
+    #[serde(skip)]
+    pub shard: Option<Shard>,
 }
 
 /// Arguments of `facedown games devyatka`.
@@ -970,9 +978,22 @@ fn rollover_range(text: &str) -> anyhow::Result<Vec<u8>> {
     }
 }
 
+/// The command whose shards `facedown merge` combines with [`merge_census`].
+pub const CENSUS: &str = "games census";
+
+/// The rollovers of `range` that `shard` counts (all of them without a shard).
+fn census_share(range: &[u8], shard: Option<Shard>) -> Vec<u8> {
+    range
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| shard.map_or(true, |s| s.owns(*j)))
+        .map(|(_, &r)| r)
+        .collect()
+}
+
 fn census(a: CensusArgs) -> anyhow::Result<()> {
     let mut rows = Vec::new();
-    let rollovers = rollover_range(&a.rollover)?;
+    let rollovers = census_share(&rollover_range(&a.rollover)?, a.shard);
     for &r in &rollovers {
         let rules = chopsticks_rules(a.players, r, &a.rules)?;
         let progress = bar(0, &format!("({}, {r})", a.players));
@@ -1008,19 +1029,15 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
         rows.push((c, seconds, solved));
     }
     if a.json {
-        let out: Vec<_> = rows
-            .iter()
-            .map(|(c, s, solved)| {
-                let mut row = json!({ "census": c, "wall_ms": s * 1e3 });
-                if let Some((summary, secs)) = solved {
-                    row["solved"] = json!(summary);
-                    row["solve_wall_ms"] = json!(secs * 1e3);
-                }
-                row
-            })
-            .collect();
+        let out: Vec<_> = rows.iter().map(census_row_json).collect();
+        if let Some(shard) = a.shard {
+            let result = json!({ "rollovers": rollovers, "rows": out });
+            let envelope = Envelope::new(CENSUS, serde_json::to_value(&a)?, shard, None, result);
+            println!("{}", serde_json::to_string_pretty(&envelope)?);
+            return Ok(());
+        }
         return print_json(
-            "games census",
+            CENSUS,
             &a,
             None,
             &json!({ "players": a.players, "rules": a.rules, "rows": out }),
@@ -1050,6 +1067,58 @@ fn census(a: CensusArgs) -> anyhow::Result<()> {
 
 /// A census row: the counts, their time, and the solution (`None` inside: too large) with its time.
 type CensusRow = (Census, f64, Option<(Option<Summary>, f64)>);
+
+fn census_row_json((c, s, solved): &CensusRow) -> serde_json::Value {
+    let mut row = json!({ "census": c, "wall_ms": s * 1e3 });
+    if let Some((summary, secs)) = solved {
+        row["solved"] = json!(summary);
+        row["solve_wall_ms"] = json!(secs * 1e3);
+    }
+    row
+}
+
+/// Combines the shards of one `games census --json` run (checked by `facedown merge` to be
+/// `1/K … K/K` of one query) into the document of the unsplit run: each shard must hold the
+/// rows of exactly its rollovers, and the rows are put back in the order of the range.
+pub fn merge_census(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let (_, first) = shards.first().context("no shards")?;
+    let a: CensusArgs = CensusArgs::deserialize(&first.query)
+        .map_err(|e| anyhow::anyhow!("not a games census query ({e})"))?;
+    let range = rollover_range(&a.rollover)?;
+    let mut rows: Vec<Option<serde_json::Value>> = vec![None; range.len()];
+    for (file, env) in shards {
+        let bad = |why: String| anyhow::anyhow!("{}: {why}", file.display());
+        let want = census_share(&range, Some(env.shard));
+        let got: Vec<u8> = serde_json::from_value(env.result["rollovers"].clone())
+            .map_err(|e| bad(format!("its rollovers: {e}")))?;
+        let shard_rows = env.result["rows"].as_array().cloned().unwrap_or_default();
+        let row_rollovers: Vec<Option<u64>> = shard_rows
+            .iter()
+            .map(|r| r["census"]["rollover"].as_u64())
+            .collect();
+        let want_u64: Vec<Option<u64>> = want.iter().map(|&r| Some(u64::from(r))).collect();
+        if got != want || row_rollovers != want_u64 {
+            return Err(bad(format!(
+                "shard {} must count rollovers {want:?}, its rows are for {row_rollovers:?}",
+                env.shard
+            )));
+        }
+        for (row, r) in shard_rows.into_iter().zip(want) {
+            let j = range
+                .iter()
+                .position(|&x| x == r)
+                .context("a rollover of the range")?;
+            rows[j] = Some(row);
+        }
+    }
+    let rows: Vec<serde_json::Value> = rows.into_iter().flatten().collect();
+    print_json(
+        CENSUS,
+        &first.query,
+        None,
+        &json!({ "players": a.players, "rules": a.rules, "rows": rows }),
+    )
+}
 
 fn census_markdown(rows: &[CensusRow], solve: bool) {
     if solve {

@@ -11,8 +11,9 @@
 //!
 //! `merge` checks that the files are the shards `1/K … K/K` of one run — the same tool version,
 //! command, query and seed, each shard once — and hands the results to the command's own exact
-//! merge (for `cards search`: `facedown_cards::search::merge`). Any other command that prints
-//! envelopes is added by one arm of [`run`]'s dispatch.
+//! merge (for `cards search`: `facedown_cards::search::merge`; for `games census`:
+//! `games::merge_census`). Any other command that prints envelopes is added by one arm of
+//! [`run`]'s dispatch.
 
 use std::path::{Path, PathBuf};
 
@@ -23,7 +24,7 @@ use facedown_core::input::{read_text, InputError};
 use serde::{Deserialize, Serialize};
 
 use super::cards_search::{self, QuerySpec};
-use super::Inconclusive;
+use super::{games, Inconclusive, UsageError};
 
 /// The largest shard file read (a search's JSON with many protocols stays far below).
 const MAX_SHARD_BYTES: u64 = 256 << 20;
@@ -120,7 +121,7 @@ pub enum ShardFileError {
     #[error("shard {0} is missing")]
     Missing(Shard),
     /// A command whose shards this version cannot merge.
-    #[error("`{0}` outputs cannot be merged (only `cards search` shards can)")]
+    #[error("`{0}` outputs cannot be merged (only `cards search` and `games census` shards can)")]
     UnknownCommand(String),
     /// A shard's result is not what its command writes.
     #[error("{}: its result is not a {command} result ({reason})", .file.display())]
@@ -143,9 +144,15 @@ pub struct MergeArgs {
     /// Print JSON, as the unsplit command would.
     #[arg(long)]
     pub json: bool,
-    /// Print work per depth (searches).
+    /// Print work per depth (searches) as a table.
     #[arg(long)]
     pub stats: bool,
+    /// Print only the `--stats` table, as CSV.
+    #[arg(long, requires = "stats", conflicts_with_all = ["json", "markdown"])]
+    pub csv: bool,
+    /// Print the `--stats` table as Markdown.
+    #[arg(long, requires = "stats", conflicts_with = "json")]
+    pub markdown: bool,
 }
 
 /// Reads and checks the envelopes: one run, every shard once. Returned in shard order.
@@ -231,6 +238,17 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         .unwrap_or_default();
     match command.as_str() {
         cards_search::COMMAND => merge_searches(&shards, &args),
+        games::CENSUS => {
+            if !args.json || args.stats {
+                return Err(UsageError(
+                    "census shards merge into the JSON document of the unsplit run: give --json \
+                     (and no --stats)"
+                        .into(),
+                )
+                .into());
+            }
+            games::merge_census(&shards)
+        }
         _ => Err(ShardFileError::UnknownCommand(command).into()),
     }
 }
@@ -258,7 +276,8 @@ fn merge_searches(shards: &[(PathBuf, Envelope)], args: &MergeArgs) -> anyhow::R
         outcomes.push(outcome);
     }
     let merged = merge_search(&spec.to_query()?, outcomes)?;
-    cards_search::print_outcome(&spec, &merged, args.json, args.stats)?;
+    let stats = cards_search::stats_format(args.stats, args.csv, args.markdown);
+    cards_search::print_outcome(&spec, &merged, args.json, stats)?;
     if merged.status == SearchStatus::Stopped {
         return Err(Inconclusive(
             "a shard stopped at its memory budget before deciding the bound".into(),

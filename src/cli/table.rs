@@ -5,6 +5,10 @@
 use comfy_table::presets::{ASCII_MARKDOWN, NOTHING};
 use comfy_table::{CellAlignment, ContentArrangement};
 
+/// The cell of a value that is absent (no expected shuffle count, a cost not measured): a dash
+/// in text and Markdown, an empty field in CSV.
+pub const EMPTY: &str = "—";
+
 /// How a table is written (`--csv`, `--markdown`, or neither).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -43,7 +47,8 @@ impl OutputArgs {
     }
 }
 
-/// A table: a header and rows of text cells, some columns right-aligned.
+/// A table: a header and rows of text cells, some columns right-aligned; an absent value is
+/// the cell [`EMPTY`].
 #[derive(Clone, Debug, Default)]
 pub struct Table {
     header: Vec<String>,
@@ -126,7 +131,7 @@ impl Table {
         // writer is flexible so it is written rather than lost.
         let _ = w.write_record(&self.header);
         for r in &self.rows {
-            let _ = w.write_record(r);
+            let _ = w.write_record(r.iter().map(|c| if c == EMPTY { "" } else { c }));
         }
         let bytes = w.into_inner().unwrap_or_default();
         String::from_utf8_lossy(&bytes).into_owned()
@@ -150,6 +155,15 @@ mod tests {
             sample().render(Format::Csv),
             "name,bits\n\"a, b\",0.5\n\"x|y \"\"q\"\"\",12.25\n"
         );
+    }
+
+    #[test]
+    fn an_absent_value_is_a_dash_in_text_and_an_empty_field_in_csv() {
+        let mut t = Table::new(&["name", "E[shuf]", "max"]);
+        t.row(vec!["p".into(), EMPTY.into(), "∞".into()]);
+        assert_eq!(t.render(Format::Csv), "name,E[shuf],max\np,,∞\n");
+        assert!(t.render(Format::Text).contains(EMPTY));
+        assert!(t.render(Format::Markdown).contains(EMPTY));
     }
 
     #[test]

@@ -421,6 +421,18 @@ fn tables_print_as_text_csv_and_markdown() {
             "--hand",
             "1",
         ],
+        vec![
+            "cards",
+            "search",
+            "--deck",
+            "CCHH",
+            "--function",
+            "xor",
+            "--committed",
+            "--max-steps",
+            "2",
+            "--stats",
+        ],
     ] {
         let mut csv = cmd.clone();
         csv.push("--csv");
@@ -441,6 +453,55 @@ fn tables_print_as_text_csv_and_markdown() {
             "{md:?}: no Markdown separator line in {body}"
         );
     }
+}
+
+#[test]
+fn a_csv_is_one_table_and_an_absent_value_is_an_empty_field() {
+    // The search's --stats table alone: a header and one line per depth, nothing else.
+    let out = facedown(&[
+        "cards",
+        "search",
+        "--deck",
+        "CCHH",
+        "--function",
+        "xor",
+        "--committed",
+        "--max-steps",
+        "2",
+        "--stats",
+        "--csv",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let body = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = body.lines().collect();
+    assert_eq!(lines[0], "depth,states,memo_hits,wall_ms", "{body}");
+    assert!(lines.len() >= 2, "{body}");
+    assert!(lines.iter().all(|l| l.split(',').count() == 4), "{body}");
+    // Without --stats there is no table to write.
+    let out = facedown(&[
+        "cards",
+        "search",
+        "--deck",
+        "CCHH",
+        "--function",
+        "xor",
+        "--max-steps",
+        "2",
+        "--csv",
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    // The ideal table has no players to charge, so its per-player CPU is absent: a dash in the
+    // text, an empty field in the CSV.
+    let compare = ["compare", "--only", "five-card-trick", "--runs", "1"];
+    assert!(text(&facedown(&compare)).contains('—'));
+    let out = facedown(&[&compare[..], &["--csv"]].concat());
+    let body = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!body.contains('—'), "{body}");
+    let ideal = body
+        .lines()
+        .find(|l| l.contains(",ideal,"))
+        .expect("the ideal row");
+    assert!(ideal.contains(",,"), "{body}");
 }
 
 #[test]

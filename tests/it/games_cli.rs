@@ -302,3 +302,63 @@ fn the_claims_table_of_docs_games_md_is_the_computed_one() {
         .all(|c| !c["computed"].as_str().expect("text").is_empty()));
     assert!(all.iter().any(|c| c["verdict"] == "differs"));
 }
+
+/// The census document with its measurements taken out: what a split run must reproduce.
+fn census_answer(doc: &Value) -> Value {
+    let mut doc = doc.clone();
+    for row in doc["rows"].as_array_mut().expect("rows") {
+        let row = row.as_object_mut().expect("a row");
+        row.remove("wall_ms");
+        row.remove("solve_wall_ms");
+    }
+    doc
+}
+
+#[test]
+fn a_census_split_into_shards_merges_to_the_unsplit_run() {
+    let query = [
+        "games",
+        "census",
+        "--players",
+        "2",
+        "--rollover",
+        "3..7",
+        "--solve",
+    ];
+    let whole = json(&facedown(&[&query[..], &["--json"]].concat()));
+    let dir = temp("census-shards");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let mut files = Vec::new();
+    for shard in ["2/3", "3/3", "1/3"] {
+        let out = facedown(&[&query[..], &["--json", "--shard", shard]].concat());
+        let envelope = json(&out);
+        assert_eq!(envelope["command"], "games census");
+        assert_eq!(envelope["shard"]["count"], 3);
+        let file = dir.join(format!("shard-{}.json", &shard[..1]));
+        std::fs::write(&file, &out.stdout).expect("written");
+        files.push(file.to_str().expect("utf-8").to_owned());
+    }
+    let mut merge = vec!["merge", "--json"];
+    merge.extend(files.iter().map(String::as_str));
+    let merged = json(&facedown(&merge));
+    assert_eq!(census_answer(&merged), census_answer(&whole));
+    assert_eq!(merged["rows"].as_array().expect("rows").len(), 5);
+
+    // A shard that carries another shard's rows, a missing shard, and text output are refused.
+    let forged = std::fs::read_to_string(&files[0]).expect("read");
+    let mut forged: Value = serde_json::from_str(&forged).expect("JSON");
+    forged["result"]["rows"]
+        .as_array_mut()
+        .expect("rows")
+        .reverse();
+    forged["result"]["rows"][0]["census"]["rollover"] = 99.into();
+    std::fs::write(&files[0], forged.to_string()).expect("written");
+    let out = facedown(&merge);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must count rollovers"));
+    let out = facedown(&["merge", "--json", &files[1], &files[2]]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = facedown(&["merge", &files[1], &files[2], &files[0]]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,6 +30,9 @@ use std::path::PathBuf;
 
 use facedown_core::input::{read_text, InputError};
 
+use serde::Serialize;
+
+use crate::analyze::{Runtime, Security};
 use crate::claim::Claim;
 use crate::parse::{parse, ParseError};
 use crate::protocol::Protocol;
@@ -176,6 +179,61 @@ static BUILTINS: [Builtin; 14] = [
 /// Every built-in protocol, in a fixed order (the spec's examples first).
 pub fn builtins() -> &'static [Builtin] {
     &BUILTINS
+}
+
+/// One built-in protocol as a list shows it (`facedown cards list --json`, Python's
+/// `facedown.protocols()`): what it is, where it comes from and what it claims, each claimed
+/// verdict also given on its own so a reader need not parse the claim line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LibraryEntry {
+    /// The name ([`Builtin::name`]).
+    pub name: &'static str,
+    /// How many cards it uses.
+    pub cards: usize,
+    /// The function it computes, as the format writes it.
+    pub function: String,
+    /// The bibliography key.
+    pub citation: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// The claim line, as the format writes it.
+    pub claim: String,
+    /// The claimed security level.
+    pub claimed_security: Option<Security>,
+    /// The claimed runtime class.
+    pub claimed_runtime: Option<Runtime>,
+    /// The claimed expected number of shuffles, exact (`"8"`, `"3/2"`).
+    pub claimed_expected_shuffles: Option<String>,
+    /// Whether it is broken on purpose.
+    pub negative_example: bool,
+    /// The `.cards` text.
+    pub source: &'static str,
+}
+
+impl Builtin {
+    /// This protocol's [`LibraryEntry`] (parsing its source once).
+    fn entry(&self) -> LibraryEntry {
+        let protocol = self.protocol();
+        let claim = protocol.claim().cloned().unwrap_or_default();
+        LibraryEntry {
+            name: self.name,
+            cards: protocol.cards(),
+            function: protocol.function().to_string(),
+            citation: self.citation,
+            summary: self.summary,
+            claim: claim.to_string(),
+            claimed_security: claim.security,
+            claimed_runtime: claim.runtime,
+            claimed_expected_shuffles: claim.expected_shuffles.as_ref().map(ToString::to_string),
+            negative_example: self.negative_example,
+            source: self.source,
+        }
+    }
+}
+
+/// Every built-in protocol's [`LibraryEntry`], in the order of [`builtins`].
+pub fn entries() -> Vec<LibraryEntry> {
+    BUILTINS.iter().map(Builtin::entry).collect()
 }
 
 /// The built-in protocol called `name`.
