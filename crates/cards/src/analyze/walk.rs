@@ -145,7 +145,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         k,
         opts,
         nodes: Vec::new(),
-        node_of: vec![None; protocol.labels().len()],
+        node_of: vec![Vec::new(); protocol.labels().len()],
         leaves: Vec::new(),
         turns: Vec::new(),
         defects: Vec::new(),
@@ -228,7 +228,8 @@ struct Exact<'p> {
     k: usize,
     opts: &'p AnalysisOptions,
     nodes: Vec<Node>,
-    node_of: Vec<Option<usize>>,
+    /// Per label, the nodes recorded there (more than one only when arrivals disagree).
+    node_of: Vec<Vec<usize>>,
     leaves: Vec<Leaf>,
     turns: Vec<TurnRecord>,
     defects: Vec<Defect>,
@@ -291,45 +292,68 @@ impl Exact<'_> {
         Ok(())
     }
 
-    /// Arrival at a label with the path's state: record it, or compare it with the state
-    /// recorded there (loop consistency); returns the node.
-    fn arrive(&mut self, site: Site, label: LabelId, path: &Path, how: String) -> usize {
+    /// Arrival at a label with the path's state; returns the node the path goes on from.
+    ///
+    /// The first arrival records the state as the label's node. A later arrival whose state
+    /// agrees with a node of the label (on every input the path carries) goes to that node. One
+    /// that agrees with none is a defect (the format asks every arrival to bring the state
+    /// recorded there), but the analysis still follows it exactly: the state becomes one more
+    /// node of the label, explored like the first, so that what an input really does after
+    /// the label — end, loop forever, or go wrong — is what the verdict and the expected number
+    /// of shuffles see.
+    fn arrive(
+        &mut self,
+        site: Site,
+        label: LabelId,
+        path: &Path,
+        how: String,
+    ) -> Result<usize, AnalysisError> {
         let name = self.protocol.label_name(label).to_owned();
-        if let Some(node) = self.node_of[label.index()] {
-            let recorded = &self.nodes[node].state;
-            let sums = path.state.column_sums(self.k);
+        let sums = path.state.column_sums(self.k);
+        let disagrees = |recorded: &State| {
             let rec_sums = recorded.column_sums(self.k);
-            let differs = (0..self.k).find(|&i| {
+            (0..self.k).find(|&i| {
                 !sums[i].is_zero()
                     && (rec_sums[i].is_zero() || path.state.column(i) != recorded.column(i))
-            });
-            if let Some(i) = differs {
-                self.defects.push(Defect::LoopInconsistent {
-                    span: site.span,
-                    label: name,
-                    input: self.protocol.input_labels()[i].clone(),
-                });
-            }
+            })
+        };
+        let known = self.node_of[label.index()].clone();
+        if let Some(&node) = known
+            .iter()
+            .find(|&&n| disagrees(&self.nodes[n].state).is_none())
+        {
             let to = self.nodes[node].tree_vertex;
             self.add_edge(path.vertex, to, how);
-            node
-        } else {
-            let node = self.nodes.len();
-            let vertex = self.add_vertex(
-                &path.state,
-                &vec![Q::one(); self.k],
-                format!("label {name}"),
-            );
-            self.add_edge(path.vertex, vertex, how);
-            self.nodes.push(Node {
-                name,
-                state: path.state.clone(),
-                tree_vertex: vertex,
-            });
-            self.node_of[label.index()] = Some(node);
-            self.pending.push((node, Entry::After(label)));
-            node
+            return Ok(node);
         }
+        if known.len() >= super::MAX_LABEL_STATES {
+            return Err(AnalysisError::TooManyLabelStates { label: name });
+        }
+        if let Some(i) = known
+            .first()
+            .and_then(|&first| disagrees(&self.nodes[first].state))
+        {
+            self.defects.push(Defect::LoopInconsistent {
+                span: site.span,
+                label: name.clone(),
+                input: self.protocol.input_labels()[i].clone(),
+            });
+        }
+        let node = self.nodes.len();
+        let vertex = self.add_vertex(
+            &path.state,
+            &vec![Q::one(); self.k],
+            format!("label {name}"),
+        );
+        self.add_edge(path.vertex, vertex, how);
+        self.nodes.push(Node {
+            name,
+            state: path.state.clone(),
+            tree_vertex: vertex,
+        });
+        self.node_of[label.index()].push(node);
+        self.pending.push((node, Entry::After(label)));
+        Ok(node)
     }
 
     /// Every committed result must decode to `f(i)` on every sequence input `i` can reach.
@@ -611,13 +635,13 @@ impl Semantics for Exact<'_> {
         label: LabelId,
         path: &mut Path,
     ) -> Result<Flow, AnalysisError> {
-        let node = self.arrive(site, label, path, "↓".to_owned());
+        let node = self.arrive(site, label, path, "↓".to_owned())?;
         self.end_at(path, Ending::Node(node))
     }
 
     fn goto(&mut self, site: Site, label: LabelId, path: &mut Path) -> Result<Flow, AnalysisError> {
         let how = format!("goto {}", self.protocol.label_name(label));
-        let node = self.arrive(site, label, path, how);
+        let node = self.arrive(site, label, path, how)?;
         self.end_at(path, Ending::Node(node))
     }
 

@@ -4,6 +4,7 @@ mod canonical;
 mod diagnostics;
 mod format;
 mod interpreter;
+mod loops;
 mod search;
 mod sharding;
 mod spec;
