@@ -240,12 +240,13 @@ fn token_range(src: &str, span: Span) -> std::ops::Range<usize> {
         return last..chars.len().max(last + usize::from(chars.is_empty()));
     }
     let word = |c: &char| !c.is_whitespace() && !is_punct(*c);
-    let len = if chars[start] == '#' || !word(&chars[start]) {
+    let numbered = matches!(chars[start], '#' | '%');
+    let len = if numbered || !word(&chars[start]) {
         let digits = chars[start + 1..]
             .iter()
             .take_while(|c| c.is_ascii_digit())
             .count();
-        1 + if chars[start] == '#' { digits } else { 0 }
+        1 + if numbered { digits } else { 0 }
     } else {
         chars[start..].iter().take_while(|c| word(c)).count()
     };
@@ -383,8 +384,11 @@ pub enum ParseErrorKind {
         /// Cards listed.
         found: usize,
     },
-    /// A standard-deck commitment on something other than numbered cards.
-    #[error("`{found}` is not a numbered card; a standard-deck commitment is written `a(#1 #2)`")]
+    /// A commitment on something other than two numbered cards or two repeated symbols.
+    #[error(
+        "`{found}` does not fit: a commitment is on two numbered cards `a(#1 #2)` or two \
+         repeated symbols `a(♦ ♠)`"
+    )]
     CommitmentNotNumbered {
         /// What was found.
         found: String,
@@ -405,6 +409,17 @@ pub enum ParseErrorKind {
         first: u16,
         /// The number written second.
         second: u16,
+    },
+    /// A commitment on two repeated symbols written the same or higher first.
+    #[error(
+        "`{first} {second}`: a commitment needs two different symbols, the lower first (in the \
+         order ♣ ♥ ♦ ♠ %2 …, lower first encodes 0); for the negation write `~` before the input"
+    )]
+    CommitmentSymbols {
+        /// The symbol written first.
+        first: String,
+        /// The symbol written second.
+        second: String,
     },
     /// A numbered card used twice in a layout with standard-deck commitments.
     #[error(
@@ -434,8 +449,17 @@ pub enum ParseErrorKind {
         max: usize,
     },
     /// A numbered card `#n` whose number does not fit.
-    #[error("card number `#{found}` is too large (at most #65535)")]
+    #[error(
+        "card number `#{found}` is too large (at most #{})",
+        facedown_core::symbol::MAX_CARD_NUMBER
+    )]
     BadCardNumber {
+        /// The digits found.
+        found: String,
+    },
+    /// A kind `%k` of a multiset deck whose number does not fit, or `%` without digits.
+    #[error("`%{found}` is no kind of card (write %0 to %255)")]
+    BadKind {
         /// The digits found.
         found: String,
     },
@@ -655,7 +679,23 @@ struct Token {
 fn is_punct(c: char) -> bool {
     matches!(
         c,
-        ';' | '{' | '}' | '(' | ')' | '<' | '>' | ',' | ':' | '|' | '/' | '~' | '#' | '♣' | '♥'
+        ';' | '{'
+            | '}'
+            | '('
+            | ')'
+            | '<'
+            | '>'
+            | ','
+            | ':'
+            | '|'
+            | '/'
+            | '~'
+            | '#'
+            | '%'
+            | '♣'
+            | '♥'
+            | '♦'
+            | '♠'
     )
 }
 
@@ -696,6 +736,8 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
             '~' => Some(Tok::Tilde),
             '♣' => Some(Tok::Sym(Symbol::Club)),
             '♥' => Some(Tok::Sym(Symbol::Heart)),
+            '♦' => Some(Tok::Sym(Symbol::Kind(0))),
+            '♠' => Some(Tok::Sym(Symbol::Kind(1))),
             _ => None,
         };
         if let Some(tok) = single {
@@ -724,6 +766,24 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
             i += 1;
             continue;
         }
+        if c == '%' {
+            let start = i + 1;
+            let mut j = start;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let digits: String = chars[start..j].iter().collect();
+            let k: u8 = digits
+                .parse()
+                .map_err(|_| ParseError::at(span, ParseErrorKind::BadKind { found: digits }))?;
+            out.push(Token {
+                tok: Tok::Sym(Symbol::Kind(k)),
+                span,
+            });
+            col += j - i;
+            i = j;
+            continue;
+        }
         if c == '#' {
             if chars.get(i + 1).is_some_and(char::is_ascii_digit) {
                 let start = i + 1;
@@ -732,9 +792,13 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
                     j += 1;
                 }
                 let digits: String = chars[start..j].iter().collect();
-                let n: u16 = digits.parse().map_err(|_| {
-                    ParseError::at(span, ParseErrorKind::BadCardNumber { found: digits })
-                })?;
+                let n: u16 = digits
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= facedown_core::symbol::MAX_CARD_NUMBER)
+                    .ok_or_else(|| {
+                        ParseError::at(span, ParseErrorKind::BadCardNumber { found: digits })
+                    })?;
                 out.push(Token {
                     tok: Tok::Sym(Symbol::Card(n)),
                     span,
@@ -850,7 +914,7 @@ enum RawItem {
         name: String,
         negated: bool,
         open: Span,
-        cards: [(Span, u16); 2],
+        cards: [(Span, Symbol); 2],
     },
 }
 
@@ -1202,11 +1266,11 @@ impl Parser {
         Ok(items)
     }
 
-    /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, different,
-    /// the lower first.
+    /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, or two
+    /// repeated symbols, different, the lower first.
     fn commitment_cards(&mut self, name: String, negated: bool) -> PResult<RawItem> {
         let open = self.bump().span;
-        let mut cards: Vec<(Span, u16)> = Vec::new();
+        let mut cards: Vec<(Span, Symbol)> = Vec::new();
         loop {
             let t = self.peek().clone();
             match t.tok {
@@ -1214,9 +1278,13 @@ impl Parser {
                     self.bump();
                     break;
                 }
-                Tok::Sym(Symbol::Card(n)) => {
+                Tok::Sym(s)
+                    if cards
+                        .first()
+                        .map_or(true, |f| f.1.is_numbered() == s.is_numbered()) =>
+                {
                     self.bump();
-                    cards.push((t.span, n));
+                    cards.push((t.span, s));
                 }
                 Tok::Sym(s) => {
                     return Err(ParseError::at(
@@ -1226,13 +1294,19 @@ impl Parser {
                         },
                     ))
                 }
-                Tok::Word(w) => {
-                    return Err(ParseError::at(
-                        t.span,
-                        ParseErrorKind::CommitmentNotNumbered { found: w },
-                    ))
-                }
-                _ => return Err(self.unexpected("a numbered card `#n` or `)`")),
+                Tok::Word(w) => match ascii_symbols(&w) {
+                    Some(symbols) if cards.iter().all(|c| !c.1.is_numbered()) => {
+                        self.bump();
+                        cards.extend(symbols.into_iter().map(|s| (t.span, s)));
+                    }
+                    _ => {
+                        return Err(ParseError::at(
+                            t.span,
+                            ParseErrorKind::CommitmentNotNumbered { found: w },
+                        ))
+                    }
+                },
+                _ => return Err(self.unexpected("a card such as `#1` or `♦`, or `)`")),
             }
         }
         let [first, second] = cards[..] else {
@@ -1244,27 +1318,32 @@ impl Parser {
                 },
             ));
         };
-        if first.1 == second.1 {
-            return Err(ParseError::at(
+        match (first.1, second.1) {
+            (Symbol::Card(a), Symbol::Card(b)) if a == b => Err(ParseError::at(
                 second.0,
-                ParseErrorKind::CommitmentCardsEqual { card: first.1 },
-            ));
-        }
-        if first.1 > second.1 {
-            return Err(ParseError::at(
+                ParseErrorKind::CommitmentCardsEqual { card: a },
+            )),
+            (Symbol::Card(a), Symbol::Card(b)) if a > b => Err(ParseError::at(
                 first.0,
                 ParseErrorKind::CommitmentCardsOrder {
-                    first: first.1,
-                    second: second.1,
+                    first: a,
+                    second: b,
                 },
-            ));
+            )),
+            (a, b) if a >= b => Err(ParseError::at(
+                if a == b { second.0 } else { first.0 },
+                ParseErrorKind::CommitmentSymbols {
+                    first: a.to_string(),
+                    second: b.to_string(),
+                },
+            )),
+            _ => Ok(RawItem::On {
+                name,
+                negated,
+                open,
+                cards: [first, second],
+            }),
         }
-        Ok(RawItem::On {
-            name,
-            negated,
-            open,
-            cards: [first, second],
-        })
     }
 
     // -- actions -----------------------------------------------------------------------------
@@ -1772,7 +1851,7 @@ fn interpret_layout(
     let declared = |n: &str| inputs.iter().any(|(_, i)| i == n);
     let standard = raw
         .iter()
-        .any(|(_, item)| matches!(item, RawItem::On { .. }));
+        .any(|(_, item)| matches!(item, RawItem::On { cards, .. } if cards[0].1.is_numbered()));
     // Numbered cards of a standard-deck layout, with where each was first used.
     let mut used: BTreeMap<u16, Span> = BTreeMap::new();
     let mut use_card = |span: Span, card: u16| -> PResult<()> {
@@ -1822,12 +1901,14 @@ fn interpret_layout(
                     ));
                 }
                 for (card_span, card) in cards {
-                    use_card(card_span, card)?;
+                    if let Symbol::Card(c) = card {
+                        use_card(card_span, c)?;
+                    }
                 }
                 layout.push(LayoutItem::InputOn {
                     name,
                     negated,
-                    cards: cards.map(|(_, c)| Symbol::Card(c)),
+                    cards: cards.map(|(_, c)| c),
                 });
             }
             RawItem::Sym(s) => {

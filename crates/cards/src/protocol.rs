@@ -6,7 +6,7 @@
 //! right size, shuffle distributions that sum to 1, branches as long as their turn and never
 //! listed twice, labels defined once and every `goto` target defined, inputs declared, laid out
 //! and at most [`MAX_INPUTS`], a function that fits them, standard-deck commitments on two
-//! distinct numbered cards lower first. Its fields are private; [`Protocol::parts`] reads them
+//! distinct cards (numbered, or repeated symbols) lower first. Its fields are private; [`Protocol::parts`] reads them
 //! and [`Protocol::into_parts`] gives them back for a modified copy, which is validated again.
 //!
 //! Validation also compiles the action tree into the form the [interpreter](crate::interpret)
@@ -501,7 +501,7 @@ fn check_layout(p: &ProtocolParts, declared: &BTreeSet<&str>) -> Result<(), Prot
     let standard = p
         .layout
         .iter()
-        .any(|item| matches!(item, LayoutItem::InputOn { .. }));
+        .any(|item| matches!(item, LayoutItem::InputOn { cards, .. } if cards[0].is_numbered()));
     let mut used = BTreeSet::new();
     let mut use_card = |s: Symbol| match s {
         Symbol::Card(n) if standard && !used.insert(n) => Err(ProtocolError::DuplicateCard(n)),

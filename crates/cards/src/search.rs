@@ -354,7 +354,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Symbol>, SearchError> {
         }
         match Symbol::from_char(c) {
             Some(s) => out.push(s),
-            None => return Err(bad(&format!("`{c}` is not ♣, ♥, C or H"))),
+            None => return Err(bad(&format!("`{c}` is not ♣, ♥, ♦, ♠, C, H, D or S"))),
         }
     }
     Ok(out)

@@ -211,7 +211,7 @@ fn row_mask(row: &[Symbol]) -> Result<u64, SimulateError> {
         match s {
             Symbol::Heart => mask |= 1 << j,
             Symbol::Club => {}
-            Symbol::Card(_) => return Err(SimulateError::Deck(s.to_string())),
+            Symbol::Card(_) | Symbol::Kind(_) => return Err(SimulateError::Deck(s.to_string())),
         }
     }
     Ok(mask)
@@ -293,7 +293,7 @@ impl<'p> Compiler<'p> {
                                 match s {
                                     Symbol::Heart => key |= 1 << j,
                                     Symbol::Club => {}
-                                    Symbol::Card(_) => {
+                                    Symbol::Card(_) | Symbol::Kind(_) => {
                                         return Err(SimulateError::Deck(s.to_string()))
                                     }
                                 }

@@ -12,7 +12,7 @@ use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, Observation, Span, Q};
+use crate::model::{decode_bit, result_basis, Observation, Span, Q};
 use crate::print::glyphs;
 use crate::protocol::{LabelId, Protocol, Sequence, Site};
 
@@ -61,7 +61,7 @@ pub struct TurnRecord {
     pub prior: Vec<Q>,
     /// Per input, the probability of reaching the turn and seeing the observation.
     pub mass: Vec<Q>,
-    /// Whether this is no turn but the basis of a `result` on numbered cards, split off as an
+    /// Whether this is no turn but the basis of a `result` outside the two colours, split off as an
     /// observation because it varies within the state (see the [module docs](super)); the
     /// observation is then the bases of the result's pairs, lower card first.
     pub result_basis: bool,
@@ -409,7 +409,7 @@ impl Exact<'_> {
         }
     }
 
-    /// Ends a path at `result`. When the basis of a pair on numbered cards varies *within*
+    /// Ends a path at `result`. When the basis of a pair outside the two colours varies *within*
     /// this state, the path is split by the bases as if they were an observation of the
     /// `result` (they become visible when the output is opened or used), so that the security
     /// check and the leak measures see what the basis reveals. A basis that is the same
@@ -429,7 +429,7 @@ impl Exact<'_> {
                 path.state
                     .entries
                     .keys()
-                    .any(|s| matches!(s[a], Symbol::Card(_)) || matches!(s[b], Symbol::Card(_)))
+                    .any(|s| result_basis([s[a], s[b]]).is_some())
             })
             .collect();
         let key_of = |s: &Sequence| -> Vec<Symbol> {
@@ -441,7 +441,7 @@ impl Exact<'_> {
         let mut keys = path.state.entries.keys().map(key_of);
         let first = keys.next();
         if keys.all(|k| Some(k) == first) {
-            // One basis throughout (or no pair on numbered cards): nothing to split.
+            // One basis throughout (or no pair outside the two colours): nothing to split.
             return self.leaf(path, Ending::Result(site.span));
         }
         for (basis, sub) in path.state.split_by(key_of) {
@@ -474,13 +474,10 @@ impl Exact<'_> {
         Ok(())
     }
 
-    /// A result pair on numbered cards whose basis varied over the arrivals is a defect.
+    /// A result pair outside the two colours whose basis varied over the arrivals is a defect.
     fn basis_defects(&mut self) {
         for rb in &self.bases {
-            let numbered = rb
-                .seen
-                .iter()
-                .any(|b| b.iter().any(|s| matches!(s, Symbol::Card(_))));
+            let numbered = rb.seen.iter().any(|b| result_basis(*b).is_some());
             if let (true, [first, second, ..]) = (numbered, rb.seen.as_slice()) {
                 self.defects.push(Defect::ResultBasisVaries {
                     span: rb.span,

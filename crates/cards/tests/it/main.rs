@@ -5,6 +5,7 @@ mod diagnostics;
 mod format;
 mod interpreter;
 mod loops;
+mod multiset;
 mod search;
 mod sharding;
 mod spec;
