@@ -311,6 +311,16 @@ pub enum ActionKind {
     Goto(String),
     /// Start over with fresh input commitments (Las Vegas with restart).
     Restart,
+    /// A private input permutation (the private model of Marcedone–Wen–Shi and
+    /// Nakai–Misawa–Tokushige–Iwamoto–Ohta \[NMTIO22\]): the player who holds input `input`
+    /// rearranges the cards where nobody else sees, by `perms[0]` when his bit is 0 and by
+    /// `perms[1]` when it is 1. Nobody observes anything; his input need not be laid out.
+    PrivatePerm {
+        /// The input whose holder acts, and whose bit chooses the permutation.
+        input: String,
+        /// The permutation for the bit 0 and for the bit 1.
+        perms: [Perm; 2],
+    },
 }
 
 /// One branch of a turn.

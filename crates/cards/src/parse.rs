@@ -21,6 +21,7 @@
 //!           | "turn" POS+ [ "{" { sep } { branch { sep } } "}" ]
 //!           | "result" POS POS { "," POS POS }
 //!           | "label" NAME | "goto" NAME | "restart"
+//!           | "private" NAME "perm" PERM "|" PERM                  (the private model, [NMTIO22])
 //! branch    = SYMBOL+ ":" ( action | "{" { sep } { action { sep } } "}" )
 //! PERM      = "id" | ( "(" { POS [ "," ] } ")" )+
 //! WEIGHT    = INTEGER [ "/" DIGITS ]
@@ -435,7 +436,7 @@ pub enum ParseErrorKind {
         first_col: usize,
     },
     /// A declared input does not occur in the layout.
-    #[error("input `{name}` is declared but not laid out")]
+    #[error("input `{name}` is declared but neither laid out nor used by a `private` action")]
     InputNotLaidOut {
         /// The input.
         name: String,
@@ -892,13 +893,13 @@ pub(crate) fn source_layout(src: &str) -> Result<SourceLayout, ParseError> {
 // Parser
 
 const HEADERS: [&str; 5] = ["protocol", "inputs", "function", "layout", "claim"];
-const ACTIONS: [&str; 7] = [
-    "perm", "shuffle", "turn", "result", "label", "goto", "restart",
+const ACTIONS: [&str; 8] = [
+    "perm", "shuffle", "turn", "result", "label", "goto", "restart", "private",
 ];
 /// Every keyword that starts a statement.
-const KEYWORDS: [&str; 12] = [
+const KEYWORDS: [&str; 13] = [
     "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
-    "label", "goto", "restart",
+    "label", "goto", "restart", "private",
 ];
 /// Every word `function` takes (besides truth tables).
 const FUNCTIONS: [&str; 7] = ["and", "or", "xor", "nand", "nor", "xnor", "copy"];
@@ -1140,6 +1141,7 @@ impl Parser {
         self.cards = cards;
 
         let body = self.actions(None)?;
+        check_inputs_laid_out(&inputs, &layout, &body)?;
         for (label, span) in &self.gotos {
             if !self.labels.contains_key(label) {
                 return Err(ParseError::at(
@@ -1423,6 +1425,10 @@ impl Parser {
                 self.bump();
                 ActionKind::Restart
             }
+            "private" => {
+                self.bump();
+                self.private_perm()?
+            }
             other => {
                 if let Some(&keyword) = HEADERS.iter().find(|&&h| h == other) {
                     return Err(ParseError::at(
@@ -1440,6 +1446,25 @@ impl Parser {
             }
         };
         Ok(Action { kind, span })
+    }
+
+    /// `NAME perm PERM | PERM` after `private`: the holder of input `NAME` privately applies
+    /// the first permutation when his bit is 0, the second when it is 1.
+    fn private_perm(&mut self) -> PResult<ActionKind> {
+        let (_, input) = self.word("the input whose holder acts privately")?;
+        match &self.peek().tok {
+            Tok::Word(w) if w == "perm" => {
+                self.bump();
+            }
+            _ => return Err(self.unexpected("`perm` (a private input permutation)")),
+        }
+        let (_, zero) = self.perm()?;
+        self.expect(&Tok::Pipe, "`|` and the permutation for the bit 1")?;
+        let (_, one) = self.perm()?;
+        Ok(ActionKind::PrivatePerm {
+            input,
+            perms: [zero, one],
+        })
     }
 
     /// A 1-indexed position in `1..=cards`, returned 0-indexed.
@@ -1958,18 +1983,28 @@ fn interpret_layout(
             }
         }
     }
+    Ok(layout)
+}
+
+/// Every declared input is laid out, or held privately (used by a `private` action).
+fn check_inputs_laid_out(
+    inputs: &[(Span, String)],
+    layout: &[LayoutItem],
+    body: &[Action],
+) -> PResult<()> {
+    let private = crate::protocol::privately_held(body);
     for (span, name) in inputs {
         let laid_out = layout
             .iter()
             .any(|item| item.input().is_some_and(|(n, _)| n == name));
-        if !laid_out {
+        if !laid_out && !private.contains(name.as_str()) {
             return Err(ParseError::at(
                 *span,
                 ParseErrorKind::InputNotLaidOut { name: name.clone() },
             ));
         }
     }
-    Ok(layout)
+    Ok(())
 }
 
 #[cfg(test)]

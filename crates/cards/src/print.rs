@@ -220,6 +220,9 @@ fn write_action(f: &mut fmt::Formatter<'_>, kind: &ActionKind, depth: usize) -> 
         ActionKind::Label(l) => write!(f, "label {l}"),
         ActionKind::Goto(l) => write!(f, "goto {l}"),
         ActionKind::Restart => f.write_str("restart"),
+        ActionKind::PrivatePerm { input, perms } => {
+            write!(f, "private {input} perm {} | {}", perms[0], perms[1])
+        }
     }
 }
 

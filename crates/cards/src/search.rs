@@ -137,6 +137,7 @@ mod budget;
 mod canon;
 mod finite;
 pub mod las_vegas;
+pub mod private;
 mod problem;
 pub mod shard;
 mod shuffles;

@@ -57,6 +57,10 @@ pub enum SimulateError {
     /// The simulator handles two-colour decks only.
     #[error("the simulator handles ♣/♥ decks only; the layout has {0}")]
     Deck(String),
+    /// A private operation: the compiled simulator has public actions only (the sampled
+    /// interpreter, [`crate::sampled`], runs them).
+    #[error("line {}, col {}: the compiled simulator has no private operations", .0.line, .0.col)]
+    Private(Span),
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -253,6 +257,7 @@ impl<'p> Compiler<'p> {
                     let idx = self.add_perm(p);
                     self.instrs.push(Instr::Perm(idx));
                 }
+                ActionKind::PrivatePerm { .. } => return Err(SimulateError::Private(span)),
                 ActionKind::Shuffle(s) => {
                     let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
                         span,

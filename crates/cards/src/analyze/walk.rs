@@ -134,6 +134,10 @@ pub struct Exploration {
     pub bottom_sequences: usize,
     /// The state tree, when [`AnalysisOptions::record_tree`] was set.
     pub tree: Option<StateTree>,
+    /// In the private model (the protocol has a `private` action): the players, one per input
+    /// (the holder of input `k` is named after it). Security is then judged per player. Empty
+    /// in the public model, where every pair of inputs that must look alike does.
+    pub players: Vec<String>,
     pub(super) max_views: usize,
 }
 
@@ -197,6 +201,11 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         defects: exact.defects,
         bottom_sequences: exact.bottom,
         tree: exact.tree,
+        players: if protocol.has_private_actions() {
+            protocol.inputs().to_vec()
+        } else {
+            Vec::new()
+        },
         max_views: opts.max_views,
     })
 }
@@ -496,6 +505,21 @@ impl Semantics for Exact<'_> {
     fn permute(&mut self, _site: Site, perm: &Perm, path: &mut Path) -> Result<(), AnalysisError> {
         path.state = path.state.permute(perm);
         self.step_vertex(path, || format!("perm {perm}"), "");
+        Ok(())
+    }
+
+    fn private_permute(
+        &mut self,
+        _site: Site,
+        input: usize,
+        perms: &[Perm; 2],
+        path: &mut Path,
+    ) -> Result<(), AnalysisError> {
+        let k = self.protocol.inputs().len();
+        let bit = |i: usize| usize::from(crate::model::input_bits(i, k)[input]);
+        path.state = path.state.permute_per_input(|i| &perms[bit(i)]);
+        let holder = &self.protocol.inputs()[input];
+        self.step_vertex(path, || format!("private {holder} perm"), "");
         Ok(())
     }
 

@@ -770,7 +770,13 @@ impl Problem {
         reasons.extend(
             a.defects
                 .iter()
-                .filter(|d| perfect || !matches!(d, Defect::Leak { .. } | Defect::MoreLeaks(_)))
+                .filter(|d| {
+                    perfect
+                        || !matches!(
+                            d,
+                            Defect::Leak { .. } | Defect::PlayerLeak { .. } | Defect::MoreLeaks(_)
+                        )
+                })
                 .map(ToString::to_string),
         );
         if reasons.is_empty() {

@@ -6,6 +6,7 @@ mod format;
 mod interpreter;
 mod loops;
 mod multiset;
+mod private;
 mod search;
 mod sharding;
 mod spec;
