@@ -10,8 +10,8 @@ use facedown::cards::search::parse_function;
 use facedown::cards::search::private::{smallest_private_protocol, PrivateSize};
 use serde::Serialize;
 
-use super::output::{ms, Doc, OutputArgs};
-use super::table::{Format, Table};
+use super::output::{ms, Doc};
+use super::table::{Format, OutputArgs, Table};
 
 /// Arguments of `facedown cards search-private`.
 #[derive(Debug, clap::Args)]
