@@ -154,6 +154,10 @@ pub enum CardsCommand {
         after_help = "Example: facedown cards search --deck ♣♣♥♥ --function and --committed --runtime las-vegas --max-steps 8"
     )]
     Search(super::cards_search::SearchArgs),
+    /// The fewest cards for a two-input function in the private model (private input
+    /// permutations, no shuffle).
+    #[command(after_help = "Example: facedown cards search-private --function and")]
+    SearchPrivate(super::cards_private::PrivateSearchArgs),
 }
 
 /// Runs `facedown cards`.
@@ -161,6 +165,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         CardsCommand::List { output } => list(output),
         CardsCommand::Search(args) => super::cards_search::run(args),
+        CardsCommand::SearchPrivate(args) => super::cards_private::run(args),
         CardsCommand::Analyze {
             protocol,
             json,

@@ -1,6 +1,7 @@
 //! Command-line interface: one module per strand, each owning its subcommands.
 
 pub mod cards;
+pub mod cards_private;
 pub mod cards_search;
 pub mod children;
 pub mod compare;

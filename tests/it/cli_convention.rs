@@ -179,6 +179,18 @@ fn every_command_prints_one_document_with_the_common_fields() {
         ),
         (
             vec![
+                "cards",
+                "search-private",
+                "--function",
+                "and",
+                "--max-cards",
+                "3",
+            ],
+            "cards search-private",
+            None,
+        ),
+        (
+            vec![
                 "dealer",
                 "deal",
                 "--players",

@@ -23,6 +23,7 @@ mod paper_cards_las_vegas;
 mod paper_cards_library;
 mod paper_cards_mks12;
 mod paper_cards_ms09;
+mod paper_cards_multiset;
 mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
 mod play_local_cleanup;

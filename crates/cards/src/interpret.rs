@@ -10,6 +10,10 @@
 //! | a sampled run ([`crate::sampled`], behind [`crate::trace`]) | one row | the one observation of that row |
 //! | a face-down table ([`crate::on_table`]: the ideal table, the dealer, the encrypted deck) | what the view still allows (possible rows per input) | the one observation the table shows |
 //!
+//! A private action (`private a perm P0 | P1`) acts per input in the exact semantics (input
+//! `i`'s rows move by the permutation of its bit), on the one row of a sampled run, and is
+//! refused with a typed error by the tables, which have no private operation yet.
+//!
 //! A new action of the model is one more method here and one
 //! more case in each semantics, instead of one more case in every walker.
 //!
@@ -79,6 +83,16 @@ pub trait Semantics {
         &mut self,
         site: Site,
         perm: &Perm,
+        path: &mut Self::Path,
+    ) -> Result<(), Self::Error>;
+
+    /// `private`: the holder of input `input` applies `perms[his bit]` where nobody else sees
+    /// (nobody observes anything).
+    fn private_permute(
+        &mut self,
+        site: Site,
+        input: usize,
+        perms: &[Perm; 2],
         path: &mut Self::Path,
     ) -> Result<(), Self::Error>;
 
@@ -191,6 +205,9 @@ impl Protocol {
             match &instr.op {
                 Op::Perm(p) => sem.permute(site, p, &mut path)?,
                 Op::Shuffle(d) => sem.shuffle(site, d, &mut path)?,
+                Op::PrivatePerm { input, perms } => {
+                    sem.private_permute(site, *input, perms, &mut path)?
+                }
                 Op::Turn {
                     positions,
                     branches,

@@ -4,7 +4,7 @@
 //! Positions are **0-indexed** here; the `.cards` text and every printed form are 1-indexed.
 //! Permutations follow [`facedown_core::perm`]: `π` moves the card at position `i` to `π(i)`.
 //!
-//! # Commitments: two colours and standard decks
+//! # Commitments: two colours, standard decks, multiset decks
 //!
 //! On a two-colour deck a commitment to a bit is two face-down cards, `♣♥` = 0 and `♥♣` = 1
 //! ([`encode_bit`], [`decode_bit`]); [`LayoutItem::Input`] and [`LayoutItem::Constant`] lay
@@ -17,11 +17,18 @@
 //! [`crate::parse`]); [`decode_bit`] reads two numbered cards by this rule. A ♣/numbered mix
 //! or two equal cards is no commitment at all.
 //!
-//! With distinct cards a committed output has one more requirement: its two cards — its
+//! On a *multiset deck* (more kinds of repeated symbol than ♣ and ♥: ♦, ♠ and further kinds
+//! [`Symbol::Kind`], each any number of times, as in Crépeau–Kilian's four-colour protocols
+//! \[CK93\]) a commitment may use any two different repeated symbols with the same rule, in the
+//! order of [`Symbol`]: `a(♦ ♠)` lays `♦♠` for 0 and `♠♦` for 1, and `♣♥` is the default
+//! commitment `a`.
+//!
+//! Outside the two-colour deck a committed output has one more requirement: its two cards — its
 //! *basis* — must be the same in every run that reaches the `result`. Otherwise the cards
 //! themselves, seen when the output is opened or used by a later protocol, can tell the inputs
-//! apart even though each run decodes to the right bit. [`result_basis`] gives the unordered
-//! pair the analyzer compares ([`crate::analyze`] enforces the rule).
+//! apart even though each run decodes to the right bit (on a multiset deck: an output on `♣♥`
+//! in one branch and on `♦♠` in another). [`result_basis`] gives the unordered pair the
+//! analyzer compares ([`crate::analyze`] enforces the rule).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -153,13 +160,14 @@ pub enum LayoutItem {
     Constant(bool),
     /// A single helper card.
     Card(Symbol),
-    /// An input committed on two given cards of a standard deck, in the encoding of \[KSK19\]:
-    /// `cards[0] cards[1]` encodes 0 and the swapped pair encodes 1; `negated` swaps them, as
-    /// `~name` does for [`LayoutItem::Input`]. Written `a(#1 #2)` / `~a(#1 #2)`.
+    /// An input committed on two given cards of a standard deck, in the encoding of \[KSK19\],
+    /// or on two given kinds of a multiset deck: `cards[0] cards[1]` encodes 0 and the swapped
+    /// pair encodes 1; `negated` swaps them, as `~name` does for [`LayoutItem::Input`]. Written
+    /// `a(#1 #2)` / `~a(#1 #2)`, `a(♦ ♠)`.
     ///
     /// For the encoding to agree with [`decode_bit`], `cards` are two distinct numbered cards
-    /// ([`Symbol::Card`]), the lower number first; the parser and the analyzer reject anything
-    /// else ([`LayoutItem::check_commitment_cards`]).
+    /// ([`Symbol::Card`]) or two distinct repeated symbols, the lower first; the parser and the
+    /// analyzer reject anything else ([`LayoutItem::check_commitment_cards`]).
     InputOn {
         /// The input's name.
         name: String,
@@ -173,16 +181,19 @@ pub enum LayoutItem {
 /// Why the two cards of a [`LayoutItem::InputOn`] are no standard-deck commitment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommitmentCardsError {
-    /// A card is not numbered (♣ or ♥).
-    #[error("`{0}` is not a numbered card (a standard-deck commitment uses two cards `#n`)")]
+    /// A numbered card beside a repeated symbol (this one).
+    #[error(
+        "`{0}` is not a numbered card (a commitment uses two numbered cards `#n` or two \
+         repeated symbols such as `♦ ♠`)"
+    )]
     NotNumbered(Symbol),
     /// The two cards are the same card.
     #[error("both cards are `{0}`; a commitment needs two different cards")]
     Equal(Symbol),
-    /// The higher-numbered card is written first.
+    /// The higher card (number, or symbol in the order ♣ ♥ ♦ ♠ %2 …) is written first.
     #[error(
-        "`{0} {1}`: write the lower-numbered card first (lower first encodes 0); for the \
-         negation write `~` before the input"
+        "`{0} {1}`: write the lower card first (lower first encodes 0); for the negation \
+         write `~` before the input"
     )]
     Order(Symbol, Symbol),
 }
@@ -210,14 +221,13 @@ impl LayoutItem {
     /// Checks the two cards of a standard-deck commitment: two numbered cards, different, the
     /// lower number first.
     pub fn check_commitment_cards(cards: [Symbol; 2]) -> Result<(), CommitmentCardsError> {
-        match cards {
-            [Symbol::Card(x), Symbol::Card(y)] if x < y => Ok(()),
-            [Symbol::Card(x), Symbol::Card(y)] if x == y => {
-                Err(CommitmentCardsError::Equal(Symbol::Card(x)))
-            }
-            [a @ Symbol::Card(_), b @ Symbol::Card(_)] => Err(CommitmentCardsError::Order(a, b)),
-            [Symbol::Card(_), b] => Err(CommitmentCardsError::NotNumbered(b)),
-            [a, _] => Err(CommitmentCardsError::NotNumbered(a)),
+        let [a, b] = cards;
+        match (a.is_numbered(), b.is_numbered()) {
+            (true, false) => Err(CommitmentCardsError::NotNumbered(b)),
+            (false, true) => Err(CommitmentCardsError::NotNumbered(a)),
+            _ if a == b => Err(CommitmentCardsError::Equal(a)),
+            _ if a > b => Err(CommitmentCardsError::Order(a, b)),
+            _ => Ok(()),
         }
     }
 }
@@ -242,30 +252,21 @@ pub fn encode_bit_on(bit: bool, cards: [Symbol; 2]) -> [Symbol; 2] {
 }
 
 /// Decodes a commitment: `Some(0)` for ♣♥, `Some(1)` for ♥♣; on two numbered cards of a
-/// standard deck \[KSK19\], `Some(0)` when the lower-numbered card lies first and `Some(1)`
-/// when the higher-numbered one does. `None` otherwise (two equal cards, ♣♣, a ♣/numbered mix).
+/// standard deck \[KSK19\] or two different repeated symbols of a multiset deck, `Some(0)`
+/// when the lower card (in the order of [`Symbol`]: ♣ ♥ ♦ ♠ %2 …, numbers ascending) lies first
+/// and `Some(1)` when the higher one does. `None` otherwise (two equal cards, ♣♣, a
+/// numbered/repeated mix).
 ///
-/// Decoding a single pair cannot see the standard-deck *basis* rule (the same two cards in
-/// every run); see [`result_basis`].
-pub fn decode_bit(cards: [Symbol; 2]) -> Option<bool> {
-    match cards {
-        [Symbol::Club, Symbol::Heart] => Some(false),
-        [Symbol::Heart, Symbol::Club] => Some(true),
-        [Symbol::Card(x), Symbol::Card(y)] if x != y => Some(x > y),
-        _ => None,
-    }
+/// Decoding a single pair cannot see the *basis* rule (the same two cards in every run); see
+/// [`result_basis`].
+pub fn decode_bit([x, y]: [Symbol; 2]) -> Option<bool> {
+    (x != y && x.is_numbered() == y.is_numbered()).then_some(x > y)
 }
 
-/// The *basis* of an output read from two numbered cards: the unordered pair, lower card first.
-/// `None` unless both cards are numbered (two-colour results have no basis to check: a correct
-/// one is always {♣, ♥}).
-pub fn result_basis(cards: [Symbol; 2]) -> Option<[Symbol; 2]> {
-    match cards {
-        [Symbol::Card(x), Symbol::Card(y)] => {
-            Some([Symbol::Card(x.min(y)), Symbol::Card(x.max(y))])
-        }
-        _ => None,
-    }
+/// The *basis* of an output: the unordered pair, lower card first. `None` for two ♣/♥ cards
+/// (two-colour results have no basis to check: a correct one is always {♣, ♥}).
+pub fn result_basis([x, y]: [Symbol; 2]) -> Option<[Symbol; 2]> {
+    (!x.is_two_colour() || !y.is_two_colour()).then(|| [x.min(y), x.max(y)])
 }
 
 /// An action with the place it was written.
@@ -310,6 +311,16 @@ pub enum ActionKind {
     Goto(String),
     /// Start over with fresh input commitments (Las Vegas with restart).
     Restart,
+    /// A private input permutation (the private model of Marcedone–Wen–Shi and
+    /// Nakai–Misawa–Tokushige–Iwamoto–Ohta \[NMTIO22\]): the player who holds input `input`
+    /// rearranges the cards where nobody else sees, by `perms[0]` when his bit is 0 and by
+    /// `perms[1]` when it is 1. Nobody observes anything; his input need not be laid out.
+    PrivatePerm {
+        /// The input whose holder acts, and whose bit chooses the permutation.
+        input: String,
+        /// The permutation for the bit 0 and for the bit 1.
+        perms: [Perm; 2],
+    },
 }
 
 /// One branch of a turn.

@@ -295,6 +295,21 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
         Ok(())
     }
 
+    fn private_permute(
+        &mut self,
+        site: Site,
+        _input: usize,
+        _perms: &[Perm; 2],
+        _path: &mut Possible,
+    ) -> Result<(), Self::Error> {
+        Err(RunError::Unsupported {
+            span: site.span,
+            backend: self.table.capabilities().backend.to_string(),
+            what: "perform a private permutation".to_owned(),
+            reason: "the face-down tables have no private operation yet".to_owned(),
+        })
+    }
+
     fn shuffle(
         &mut self,
         site: Site,

@@ -21,6 +21,7 @@
 //!           | "turn" POS+ [ "{" { sep } { branch { sep } } "}" ]
 //!           | "result" POS POS { "," POS POS }
 //!           | "label" NAME | "goto" NAME | "restart"
+//!           | "private" NAME "perm" PERM "|" PERM                  (the private model, [NMTIO22])
 //! branch    = SYMBOL+ ":" ( action | "{" { sep } { action { sep } } "}" )
 //! PERM      = "id" | ( "(" { POS [ "," ] } ")" )+
 //! WEIGHT    = INTEGER [ "/" DIGITS ]
@@ -240,12 +241,13 @@ fn token_range(src: &str, span: Span) -> std::ops::Range<usize> {
         return last..chars.len().max(last + usize::from(chars.is_empty()));
     }
     let word = |c: &char| !c.is_whitespace() && !is_punct(*c);
-    let len = if chars[start] == '#' || !word(&chars[start]) {
+    let numbered = matches!(chars[start], '#' | '%');
+    let len = if numbered || !word(&chars[start]) {
         let digits = chars[start + 1..]
             .iter()
             .take_while(|c| c.is_ascii_digit())
             .count();
-        1 + if chars[start] == '#' { digits } else { 0 }
+        1 + if numbered { digits } else { 0 }
     } else {
         chars[start..].iter().take_while(|c| word(c)).count()
     };
@@ -383,8 +385,11 @@ pub enum ParseErrorKind {
         /// Cards listed.
         found: usize,
     },
-    /// A standard-deck commitment on something other than numbered cards.
-    #[error("`{found}` is not a numbered card; a standard-deck commitment is written `a(#1 #2)`")]
+    /// A commitment on something other than two numbered cards or two repeated symbols.
+    #[error(
+        "`{found}` does not fit: a commitment is on two numbered cards `a(#1 #2)` or two \
+         repeated symbols `a(♦ ♠)`"
+    )]
     CommitmentNotNumbered {
         /// What was found.
         found: String,
@@ -406,6 +411,17 @@ pub enum ParseErrorKind {
         /// The number written second.
         second: u16,
     },
+    /// A commitment on two repeated symbols written the same or higher first.
+    #[error(
+        "`{first} {second}`: a commitment needs two different symbols, the lower first (in the \
+         order ♣ ♥ ♦ ♠ %2 …, lower first encodes 0); for the negation write `~` before the input"
+    )]
+    CommitmentSymbols {
+        /// The symbol written first.
+        first: String,
+        /// The symbol written second.
+        second: String,
+    },
     /// A numbered card used twice in a layout with standard-deck commitments.
     #[error(
         "card `#{card}` is used twice in the layout (first at line {first_line}, column \
@@ -420,7 +436,7 @@ pub enum ParseErrorKind {
         first_col: usize,
     },
     /// A declared input does not occur in the layout.
-    #[error("input `{name}` is declared but not laid out")]
+    #[error("input `{name}` is declared but neither laid out nor used by a `private` action")]
     InputNotLaidOut {
         /// The input.
         name: String,
@@ -434,8 +450,17 @@ pub enum ParseErrorKind {
         max: usize,
     },
     /// A numbered card `#n` whose number does not fit.
-    #[error("card number `#{found}` is too large (at most #65535)")]
+    #[error(
+        "card number `#{found}` is too large (at most #{})",
+        facedown_core::symbol::MAX_CARD_NUMBER
+    )]
     BadCardNumber {
+        /// The digits found.
+        found: String,
+    },
+    /// A kind `%k` of a multiset deck whose number does not fit, or `%` without digits.
+    #[error("`%{found}` is no kind of card (write %0 to %255)")]
+    BadKind {
         /// The digits found.
         found: String,
     },
@@ -655,7 +680,23 @@ struct Token {
 fn is_punct(c: char) -> bool {
     matches!(
         c,
-        ';' | '{' | '}' | '(' | ')' | '<' | '>' | ',' | ':' | '|' | '/' | '~' | '#' | '♣' | '♥'
+        ';' | '{'
+            | '}'
+            | '('
+            | ')'
+            | '<'
+            | '>'
+            | ','
+            | ':'
+            | '|'
+            | '/'
+            | '~'
+            | '#'
+            | '%'
+            | '♣'
+            | '♥'
+            | '♦'
+            | '♠'
     )
 }
 
@@ -696,6 +737,8 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
             '~' => Some(Tok::Tilde),
             '♣' => Some(Tok::Sym(Symbol::Club)),
             '♥' => Some(Tok::Sym(Symbol::Heart)),
+            '♦' => Some(Tok::Sym(Symbol::Kind(0))),
+            '♠' => Some(Tok::Sym(Symbol::Kind(1))),
             _ => None,
         };
         if let Some(tok) = single {
@@ -724,6 +767,24 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
             i += 1;
             continue;
         }
+        if c == '%' {
+            let start = i + 1;
+            let mut j = start;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let digits: String = chars[start..j].iter().collect();
+            let k: u8 = digits
+                .parse()
+                .map_err(|_| ParseError::at(span, ParseErrorKind::BadKind { found: digits }))?;
+            out.push(Token {
+                tok: Tok::Sym(Symbol::Kind(k)),
+                span,
+            });
+            col += j - i;
+            i = j;
+            continue;
+        }
         if c == '#' {
             if chars.get(i + 1).is_some_and(char::is_ascii_digit) {
                 let start = i + 1;
@@ -732,9 +793,13 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
                     j += 1;
                 }
                 let digits: String = chars[start..j].iter().collect();
-                let n: u16 = digits.parse().map_err(|_| {
-                    ParseError::at(span, ParseErrorKind::BadCardNumber { found: digits })
-                })?;
+                let n: u16 = digits
+                    .parse()
+                    .ok()
+                    .filter(|&n| n <= facedown_core::symbol::MAX_CARD_NUMBER)
+                    .ok_or_else(|| {
+                        ParseError::at(span, ParseErrorKind::BadCardNumber { found: digits })
+                    })?;
                 out.push(Token {
                     tok: Tok::Sym(Symbol::Card(n)),
                     span,
@@ -828,13 +893,13 @@ pub(crate) fn source_layout(src: &str) -> Result<SourceLayout, ParseError> {
 // Parser
 
 const HEADERS: [&str; 5] = ["protocol", "inputs", "function", "layout", "claim"];
-const ACTIONS: [&str; 7] = [
-    "perm", "shuffle", "turn", "result", "label", "goto", "restart",
+const ACTIONS: [&str; 8] = [
+    "perm", "shuffle", "turn", "result", "label", "goto", "restart", "private",
 ];
 /// Every keyword that starts a statement.
-const KEYWORDS: [&str; 12] = [
+const KEYWORDS: [&str; 13] = [
     "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
-    "label", "goto", "restart",
+    "label", "goto", "restart", "private",
 ];
 /// Every word `function` takes (besides truth tables).
 const FUNCTIONS: [&str; 7] = ["and", "or", "xor", "nand", "nor", "xnor", "copy"];
@@ -850,7 +915,7 @@ enum RawItem {
         name: String,
         negated: bool,
         open: Span,
-        cards: [(Span, u16); 2],
+        cards: [(Span, Symbol); 2],
     },
 }
 
@@ -1076,6 +1141,7 @@ impl Parser {
         self.cards = cards;
 
         let body = self.actions(None)?;
+        check_inputs_laid_out(&inputs, &layout, &body)?;
         for (label, span) in &self.gotos {
             if !self.labels.contains_key(label) {
                 return Err(ParseError::at(
@@ -1202,11 +1268,11 @@ impl Parser {
         Ok(items)
     }
 
-    /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, different,
-    /// the lower first.
+    /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, or two
+    /// repeated symbols, different, the lower first.
     fn commitment_cards(&mut self, name: String, negated: bool) -> PResult<RawItem> {
         let open = self.bump().span;
-        let mut cards: Vec<(Span, u16)> = Vec::new();
+        let mut cards: Vec<(Span, Symbol)> = Vec::new();
         loop {
             let t = self.peek().clone();
             match t.tok {
@@ -1214,9 +1280,13 @@ impl Parser {
                     self.bump();
                     break;
                 }
-                Tok::Sym(Symbol::Card(n)) => {
+                Tok::Sym(s)
+                    if cards
+                        .first()
+                        .map_or(true, |f| f.1.is_numbered() == s.is_numbered()) =>
+                {
                     self.bump();
-                    cards.push((t.span, n));
+                    cards.push((t.span, s));
                 }
                 Tok::Sym(s) => {
                     return Err(ParseError::at(
@@ -1226,13 +1296,19 @@ impl Parser {
                         },
                     ))
                 }
-                Tok::Word(w) => {
-                    return Err(ParseError::at(
-                        t.span,
-                        ParseErrorKind::CommitmentNotNumbered { found: w },
-                    ))
-                }
-                _ => return Err(self.unexpected("a numbered card `#n` or `)`")),
+                Tok::Word(w) => match ascii_symbols(&w) {
+                    Some(symbols) if cards.iter().all(|c| !c.1.is_numbered()) => {
+                        self.bump();
+                        cards.extend(symbols.into_iter().map(|s| (t.span, s)));
+                    }
+                    _ => {
+                        return Err(ParseError::at(
+                            t.span,
+                            ParseErrorKind::CommitmentNotNumbered { found: w },
+                        ))
+                    }
+                },
+                _ => return Err(self.unexpected("a card such as `#1` or `♦`, or `)`")),
             }
         }
         let [first, second] = cards[..] else {
@@ -1244,27 +1320,32 @@ impl Parser {
                 },
             ));
         };
-        if first.1 == second.1 {
-            return Err(ParseError::at(
+        match (first.1, second.1) {
+            (Symbol::Card(a), Symbol::Card(b)) if a == b => Err(ParseError::at(
                 second.0,
-                ParseErrorKind::CommitmentCardsEqual { card: first.1 },
-            ));
-        }
-        if first.1 > second.1 {
-            return Err(ParseError::at(
+                ParseErrorKind::CommitmentCardsEqual { card: a },
+            )),
+            (Symbol::Card(a), Symbol::Card(b)) if a > b => Err(ParseError::at(
                 first.0,
                 ParseErrorKind::CommitmentCardsOrder {
-                    first: first.1,
-                    second: second.1,
+                    first: a,
+                    second: b,
                 },
-            ));
+            )),
+            (a, b) if a >= b => Err(ParseError::at(
+                if a == b { second.0 } else { first.0 },
+                ParseErrorKind::CommitmentSymbols {
+                    first: a.to_string(),
+                    second: b.to_string(),
+                },
+            )),
+            _ => Ok(RawItem::On {
+                name,
+                negated,
+                open,
+                cards: [first, second],
+            }),
         }
-        Ok(RawItem::On {
-            name,
-            negated,
-            open,
-            cards: [first, second],
-        })
     }
 
     // -- actions -----------------------------------------------------------------------------
@@ -1344,6 +1425,10 @@ impl Parser {
                 self.bump();
                 ActionKind::Restart
             }
+            "private" => {
+                self.bump();
+                self.private_perm()?
+            }
             other => {
                 if let Some(&keyword) = HEADERS.iter().find(|&&h| h == other) {
                     return Err(ParseError::at(
@@ -1361,6 +1446,25 @@ impl Parser {
             }
         };
         Ok(Action { kind, span })
+    }
+
+    /// `NAME perm PERM | PERM` after `private`: the holder of input `NAME` privately applies
+    /// the first permutation when his bit is 0, the second when it is 1.
+    fn private_perm(&mut self) -> PResult<ActionKind> {
+        let (_, input) = self.word("the input whose holder acts privately")?;
+        match &self.peek().tok {
+            Tok::Word(w) if w == "perm" => {
+                self.bump();
+            }
+            _ => return Err(self.unexpected("`perm` (a private input permutation)")),
+        }
+        let (_, zero) = self.perm()?;
+        self.expect(&Tok::Pipe, "`|` and the permutation for the bit 1")?;
+        let (_, one) = self.perm()?;
+        Ok(ActionKind::PrivatePerm {
+            input,
+            perms: [zero, one],
+        })
     }
 
     /// A 1-indexed position in `1..=cards`, returned 0-indexed.
@@ -1772,7 +1876,7 @@ fn interpret_layout(
     let declared = |n: &str| inputs.iter().any(|(_, i)| i == n);
     let standard = raw
         .iter()
-        .any(|(_, item)| matches!(item, RawItem::On { .. }));
+        .any(|(_, item)| matches!(item, RawItem::On { cards, .. } if cards[0].1.is_numbered()));
     // Numbered cards of a standard-deck layout, with where each was first used.
     let mut used: BTreeMap<u16, Span> = BTreeMap::new();
     let mut use_card = |span: Span, card: u16| -> PResult<()> {
@@ -1822,12 +1926,14 @@ fn interpret_layout(
                     ));
                 }
                 for (card_span, card) in cards {
-                    use_card(card_span, card)?;
+                    if let Symbol::Card(c) = card {
+                        use_card(card_span, c)?;
+                    }
                 }
                 layout.push(LayoutItem::InputOn {
                     name,
                     negated,
-                    cards: cards.map(|(_, c)| Symbol::Card(c)),
+                    cards: cards.map(|(_, c)| c),
                 });
             }
             RawItem::Sym(s) => {
@@ -1877,18 +1983,28 @@ fn interpret_layout(
             }
         }
     }
+    Ok(layout)
+}
+
+/// Every declared input is laid out, or held privately (used by a `private` action).
+fn check_inputs_laid_out(
+    inputs: &[(Span, String)],
+    layout: &[LayoutItem],
+    body: &[Action],
+) -> PResult<()> {
+    let private = crate::protocol::privately_held(body);
     for (span, name) in inputs {
         let laid_out = layout
             .iter()
             .any(|item| item.input().is_some_and(|(n, _)| n == name));
-        if !laid_out {
+        if !laid_out && !private.contains(name.as_str()) {
             return Err(ParseError::at(
                 *span,
                 ParseErrorKind::InputNotLaidOut { name: name.clone() },
             ));
         }
     }
-    Ok(layout)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -72,7 +72,8 @@ pub fn describe(kind: &ActionKind) -> String {
 pub fn observation_text(obs: &[Symbol]) -> String {
     let mut out = String::new();
     for (k, s) in obs.iter().enumerate() {
-        if k > 0 && (matches!(s, Symbol::Card(_)) || matches!(obs[k - 1], Symbol::Card(_))) {
+        let spaced = |s: &Symbol| matches!(s, Symbol::Card(_) | Symbol::Kind(2..));
+        if k > 0 && (spaced(s) || spaced(&obs[k - 1])) {
             out.push(' ');
         }
         let _ = write!(out, "{s}");
@@ -219,6 +220,9 @@ fn write_action(f: &mut fmt::Formatter<'_>, kind: &ActionKind, depth: usize) -> 
         ActionKind::Label(l) => write!(f, "label {l}"),
         ActionKind::Goto(l) => write!(f, "goto {l}"),
         ActionKind::Restart => f.write_str("restart"),
+        ActionKind::PrivatePerm { input, perms } => {
+            write!(f, "private {input} perm {} | {}", perms[0], perms[1])
+        }
     }
 }
 

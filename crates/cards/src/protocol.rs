@@ -6,7 +6,7 @@
 //! right size, shuffle distributions that sum to 1, branches as long as their turn and never
 //! listed twice, labels defined once and every `goto` target defined, inputs declared, laid out
 //! and at most [`MAX_INPUTS`], a function that fits them, standard-deck commitments on two
-//! distinct numbered cards lower first. Its fields are private; [`Protocol::parts`] reads them
+//! distinct cards (numbered, or repeated symbols) lower first. Its fields are private; [`Protocol::parts`] reads them
 //! and [`Protocol::into_parts`] gives them back for a modified copy, which is validated again.
 //!
 //! Validation also compiles the action tree into the form the [interpreter](crate::interpret)
@@ -82,8 +82,8 @@ pub enum ProtocolError {
     /// The layout names an input that is not declared.
     #[error("the layout uses input `{0}`, which is not declared")]
     UndeclaredInput(String),
-    /// A declared input is not laid out.
-    #[error("input `{0}` is declared but not laid out")]
+    /// A declared input is neither laid out nor held privately (used by a `private` action).
+    #[error("input `{0}` is declared but neither laid out nor used by a `private` action")]
     InputNotLaidOut(String),
     /// The two cards of a standard-deck commitment are no commitment.
     #[error("`{item}`: {source}")]
@@ -183,6 +183,14 @@ pub enum ProtocolError {
         /// The label.
         label: String,
     },
+    /// A private operation by the holder of an input that is not declared.
+    #[error("{}: `private {input}`: no input `{input}` is declared", at(*.span))]
+    UndeclaredPrivateInput {
+        /// The private action.
+        span: Span,
+        /// The name used.
+        input: String,
+    },
     /// A `goto` to a label that is defined nowhere.
     #[error("{}: `goto {label}`: no label `{label}` is defined", at(*.span))]
     UndefinedLabel {
@@ -207,7 +215,8 @@ impl ProtocolError {
             | ProtocolError::TooDeep { span }
             | ProtocolError::LabelName { span, .. }
             | ProtocolError::DuplicateLabel { span, .. }
-            | ProtocolError::UndefinedLabel { span, .. } => Some(*span),
+            | ProtocolError::UndefinedLabel { span, .. }
+            | ProtocolError::UndeclaredPrivateInput { span, .. } => Some(*span),
             _ => None,
         }
     }
@@ -260,6 +269,11 @@ pub(crate) enum Op {
     Label(LabelId),
     Goto(LabelId),
     Restart,
+    /// The holder of input `input` privately applies `perms[his bit]`.
+    PrivatePerm {
+        input: usize,
+        perms: [facedown_core::Perm; 2],
+    },
 }
 
 /// A compiled action with where it was written and how it reads.
@@ -312,7 +326,7 @@ impl Protocol {
     pub fn new(parts: ProtocolParts) -> Result<Protocol, ProtocolError> {
         let cards = check_header(&parts)?;
         let (rows, outputs) = starting_rows(&parts)?;
-        let program = Compiler::compile(&parts.body, cards)?;
+        let program = Compiler::compile(&parts.body, cards, &parts.inputs)?;
         let k = parts.inputs.len();
         Ok(Protocol {
             input_labels: (0..1usize << k).map(|i| input_label(i, k)).collect(),
@@ -404,6 +418,14 @@ impl Protocol {
     /// `f(input)` for every input assignment, in binary order (for `copy`, the input bit).
     pub fn outputs(&self) -> &[bool] {
         &self.outputs
+    }
+
+    /// Whether some action is private (the private model: security is judged per player).
+    pub fn has_private_actions(&self) -> bool {
+        self.program
+            .instrs
+            .iter()
+            .any(|i| matches!(i.op, Op::PrivatePerm { .. }))
     }
 
     /// The number of actions (every [`Site::index`] is below it).
@@ -501,7 +523,7 @@ fn check_layout(p: &ProtocolParts, declared: &BTreeSet<&str>) -> Result<(), Prot
     let standard = p
         .layout
         .iter()
-        .any(|item| matches!(item, LayoutItem::InputOn { .. }));
+        .any(|item| matches!(item, LayoutItem::InputOn { cards, .. } if cards[0].is_numbered()));
     let mut used = BTreeSet::new();
     let mut use_card = |s: Symbol| match s {
         Symbol::Card(n) if standard && !used.insert(n) => Err(ProtocolError::DuplicateCard(n)),
@@ -528,16 +550,39 @@ fn check_layout(p: &ProtocolParts, declared: &BTreeSet<&str>) -> Result<(), Prot
             _ => {}
         }
     }
+    let private = privately_held(&p.body);
     for name in &p.inputs {
-        if !p
-            .layout
-            .iter()
-            .any(|i| i.input().is_some_and(|(n, _)| n == name))
+        if !private.contains(name.as_str())
+            && !p
+                .layout
+                .iter()
+                .any(|i| i.input().is_some_and(|(n, _)| n == name))
         {
             return Err(ProtocolError::InputNotLaidOut(name.clone()));
         }
     }
     Ok(())
+}
+
+/// The inputs some `private` action's holder acts on: they are the players' private knowledge
+/// and need not be laid out as commitments.
+pub(crate) fn privately_held(body: &[Action]) -> BTreeSet<&str> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<&[Action]> = vec![body];
+    while let Some(actions) = stack.pop() {
+        for a in actions {
+            match &a.kind {
+                ActionKind::PrivatePerm { input, .. } => {
+                    out.insert(input.as_str());
+                }
+                ActionKind::Turn {
+                    branches: Some(bs), ..
+                } => stack.extend(bs.iter().map(|b| b.body.as_slice())),
+                _ => {}
+            }
+        }
+    }
+    out
 }
 
 /// The starting row and the output of every input assignment.
@@ -576,17 +621,19 @@ fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<bool>), Protoc
 }
 
 /// Compiles the action tree: checks every action and numbers actions block by block.
-struct Compiler {
+struct Compiler<'i> {
     cards: usize,
+    inputs: &'i [String],
     program: Program,
     label_ids: BTreeMap<String, usize>,
     gotos: Vec<(usize, Span, String)>,
 }
 
-impl Compiler {
-    fn compile(body: &[Action], cards: usize) -> Result<Program, ProtocolError> {
+impl Compiler<'_> {
+    fn compile(body: &[Action], cards: usize, inputs: &[String]) -> Result<Program, ProtocolError> {
         let mut c = Compiler {
             cards,
+            inputs,
             program: Program::default(),
             label_ids: BTreeMap::new(),
             gotos: Vec::new(),
@@ -685,6 +732,25 @@ impl Compiler {
                 Op::Restart
             }
             ActionKind::Restart => Op::Restart,
+            ActionKind::PrivatePerm { input, perms } => {
+                let Some(index) = self.inputs.iter().position(|n| n == input) else {
+                    return Err(ProtocolError::UndeclaredPrivateInput {
+                        span,
+                        input: input.clone(),
+                    });
+                };
+                if let Some(p) = perms.iter().find(|p| p.len() != self.cards) {
+                    return Err(ProtocolError::PermSize {
+                        span,
+                        got: p.len(),
+                        cards: self.cards,
+                    });
+                }
+                Op::PrivatePerm {
+                    input: index,
+                    perms: perms.clone(),
+                }
+            }
         })
     }
 

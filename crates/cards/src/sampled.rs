@@ -84,6 +84,7 @@ pub fn sample<R: RngCore>(
     let start = protocol.start_row(input).clone();
     let mut sem = Sampling {
         rng,
+        bits: crate::model::input_bits(input, protocol.inputs().len()),
         start: start.clone(),
         max_steps,
         taken: 0,
@@ -102,6 +103,8 @@ pub fn sample<R: RngCore>(
 
 struct Sampling<'r, R> {
     rng: &'r mut R,
+    /// The input bits of the run (for private input permutations).
+    bits: Vec<bool>,
     start: Sequence,
     max_steps: usize,
     taken: usize,
@@ -155,6 +158,18 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
 
     fn permute(&mut self, _site: Site, perm: &Perm, row: &mut Sequence) -> Result<(), SampleError> {
         *row = permute(perm, row);
+        self.set_row(row);
+        Ok(())
+    }
+
+    fn private_permute(
+        &mut self,
+        _site: Site,
+        input: usize,
+        perms: &[Perm; 2],
+        row: &mut Sequence,
+    ) -> Result<(), SampleError> {
+        *row = permute(&perms[usize::from(self.bits[input])], row);
         self.set_row(row);
         Ok(())
     }

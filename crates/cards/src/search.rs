@@ -137,6 +137,7 @@ mod budget;
 mod canon;
 mod finite;
 pub mod las_vegas;
+pub mod private;
 mod problem;
 pub mod shard;
 mod shuffles;
@@ -354,7 +355,7 @@ pub fn parse_deck(text: &str) -> Result<Vec<Symbol>, SearchError> {
         }
         match Symbol::from_char(c) {
             Some(s) => out.push(s),
-            None => return Err(bad(&format!("`{c}` is not ♣, ♥, C or H"))),
+            None => return Err(bad(&format!("`{c}` is not ♣, ♥, ♦, ♠, C, H, D or S"))),
         }
     }
     Ok(out)

@@ -57,6 +57,10 @@ pub enum SimulateError {
     /// The simulator handles two-colour decks only.
     #[error("the simulator handles ♣/♥ decks only; the layout has {0}")]
     Deck(String),
+    /// A private operation: the compiled simulator has public actions only (the sampled
+    /// interpreter, [`crate::sampled`], runs them).
+    #[error("line {}, col {}: the compiled simulator has no private operations", .0.line, .0.col)]
+    Private(Span),
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -211,7 +215,7 @@ fn row_mask(row: &[Symbol]) -> Result<u64, SimulateError> {
         match s {
             Symbol::Heart => mask |= 1 << j,
             Symbol::Club => {}
-            Symbol::Card(_) => return Err(SimulateError::Deck(s.to_string())),
+            Symbol::Card(_) | Symbol::Kind(_) => return Err(SimulateError::Deck(s.to_string())),
         }
     }
     Ok(mask)
@@ -253,6 +257,7 @@ impl<'p> Compiler<'p> {
                     let idx = self.add_perm(p);
                     self.instrs.push(Instr::Perm(idx));
                 }
+                ActionKind::PrivatePerm { .. } => return Err(SimulateError::Private(span)),
                 ActionKind::Shuffle(s) => {
                     let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
                         span,
@@ -293,7 +298,7 @@ impl<'p> Compiler<'p> {
                                 match s {
                                     Symbol::Heart => key |= 1 << j,
                                     Symbol::Club => {}
-                                    Symbol::Card(_) => {
+                                    Symbol::Card(_) | Symbol::Kind(_) => {
                                         return Err(SimulateError::Deck(s.to_string()))
                                     }
                                 }

@@ -7,7 +7,7 @@
 //!
 //! * [`perm`]: permutations in the convention of the `.cards` format — `π` moves **the card at
 //!   position `i` to position `π(i)`** — with cycle notation, composition and inversion.
-//! * [`symbol`]: card symbols (♣/♥ and distinct numbered cards).
+//! * [`symbol`]: card symbols (♣/♥, distinct numbered cards, further kinds of a multiset deck).
 //! * [`rng`]: one ChaCha stream per trial, derived from a seed and the trial index, so that
 //!   seeded Monte-Carlo runs give the same result for any number of threads.
 //! * [`cost`]: message, byte and round accounting.

@@ -66,6 +66,21 @@ pub enum Defect {
         /// Their probabilities of reaching this observation.
         probabilities: (Q, Q),
     },
+    /// In the private model: an observation whose probability differs between two inputs
+    /// that one player cannot tell apart by his own input (and, for a non-committed ending, the
+    /// output), so his view tells him more than the ideal functionality would.
+    PlayerLeak {
+        /// The player (named after the input he holds).
+        player: String,
+        /// The turn.
+        span: Span,
+        /// The observation.
+        observation: Vec<Symbol>,
+        /// The two inputs.
+        inputs: (String, String),
+        /// Their probabilities of reaching this observation.
+        probabilities: (Q, Q),
+    },
     /// Further leak messages were suppressed.
     MoreLeaks(usize),
     /// A committed output on numbered cards whose two cards (its basis) are not the same in
@@ -84,7 +99,10 @@ pub enum Defect {
 impl Defect {
     /// Whether the defect makes the protocol incorrect (rather than insecure).
     pub fn breaks_correctness(&self) -> bool {
-        !matches!(self, Defect::Leak { .. } | Defect::MoreLeaks(_))
+        !matches!(
+            self,
+            Defect::Leak { .. } | Defect::PlayerLeak { .. } | Defect::MoreLeaks(_)
+        )
     }
 }
 
@@ -140,6 +158,23 @@ impl fmt::Display for Defect {
                 } else {
                     "observation"
                 },
+                glyphs(observation),
+                probabilities.0,
+                inputs.0,
+                probabilities.1,
+                inputs.1
+            ),
+            Defect::PlayerLeak {
+                player,
+                span,
+                observation,
+                inputs,
+                probabilities,
+            } => write!(
+                f,
+                "{}: the holder of {player} learns more than his input and the output: \
+                 observation {} has probability {} under input {} but {} under input {}",
+                source_position(*span),
                 glyphs(observation),
                 probabilities.0,
                 inputs.0,

@@ -199,7 +199,19 @@ pub enum AnalysisError {
     /// More complete views than [`AnalysisOptions::max_views`].
     #[error("more than {0} complete views")]
     TooManyViews(usize),
+    /// Arrivals at one label brought more than [`MAX_LABEL_STATES`] different states (a loop
+    /// whose state keeps changing).
+    #[error("label `{label}` is reached in more than {MAX_LABEL_STATES} different states")]
+    TooManyLabelStates {
+        /// The label.
+        label: String,
+    },
 }
+
+/// The most different states the analysis follows from one label (the first is the one the
+/// format asks every arrival to bring; the others are defects, followed so that the verdict
+/// stays exact).
+pub const MAX_LABEL_STATES: usize = 64;
 
 /// The per-branch probabilities of one turn's observation.
 #[derive(Clone, Debug, PartialEq, Eq)]

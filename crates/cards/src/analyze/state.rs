@@ -67,6 +67,21 @@ impl State {
         }
     }
 
+    /// Applies a permutation that depends on the input: input `i`'s sequences move by
+    /// `perm_of(i)` (a private input permutation).
+    pub fn permute_per_input<'p>(&self, perm_of: impl Fn(usize) -> &'p Perm) -> State {
+        let mut out: BTreeMap<Sequence, Vec<Q>> = BTreeMap::new();
+        for (s, v) in &self.entries {
+            for (i, x) in v.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
+                let slot = out
+                    .entry(permute(perm_of(i), s))
+                    .or_insert_with(|| vec![Q::zero(); v.len()]);
+                add_to(&mut slot[i], x);
+            }
+        }
+        State { entries: out }
+    }
+
     /// Applies a shuffle with the given support: `F(π)·state[s]` accumulates at `π(s)`.
     pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
         let mut out: BTreeMap<Sequence, Vec<Q>> = BTreeMap::new();

@@ -187,9 +187,18 @@ impl Exploration {
             .any(|l| l.ending == Ending::Open && reach[l.node] && self.positive(l))
     }
 
-    /// Whether inputs `i` and `j` must look alike.
+    /// Whether inputs `i` and `j` must look alike: to an outsider in the public model, to some
+    /// player in the private model (see [`Exploration::sharing_player`]).
     pub(super) fn alike(&self, committed: bool, i: usize, j: usize) -> bool {
-        committed || self.outputs[i] == self.outputs[j]
+        (committed || self.outputs[i] == self.outputs[j])
+            && (self.players.is_empty() || self.sharing_player(i, j).is_some())
+    }
+
+    /// In the private model, the first player who cannot tell inputs `i` and `j` apart by his
+    /// own input: he holds the same bit under both (his view must then not depend on which).
+    pub(super) fn sharing_player(&self, i: usize, j: usize) -> Option<usize> {
+        let (a, b) = (self.inputs[i].as_bytes(), self.inputs[j].as_bytes());
+        (0..self.players.len()).find(|&p| a.get(p) == b.get(p))
     }
 }
 
@@ -302,13 +311,7 @@ impl Exploration {
                             reported = true;
                             leaks += 1;
                             if leaks <= 8 {
-                                defects.push(Defect::Leak {
-                                    span: rec.span,
-                                    result_basis: rec.result_basis,
-                                    observation: rec.observation.clone(),
-                                    inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
-                                    probabilities: (a.clone(), b.clone()),
-                                });
+                                defects.push(self.leak(rec, i, j));
                             }
                         }
                     }
@@ -341,6 +344,32 @@ impl Exploration {
             Security::Insecure
         };
         (level, defects)
+    }
+
+    /// The leak of `rec` between inputs `i` and `j`, against the player who cannot tell them
+    /// apart in the private model.
+    fn leak(&self, rec: &super::walk::TurnRecord, i: usize, j: usize) -> Defect {
+        let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
+        let probabilities = (rec.mass[i].clone(), rec.mass[j].clone());
+        match self
+            .sharing_player(i, j)
+            .filter(|_| !self.players.is_empty())
+        {
+            Some(p) => Defect::PlayerLeak {
+                player: self.players[p].clone(),
+                span: rec.span,
+                observation: rec.observation.clone(),
+                inputs,
+                probabilities,
+            },
+            None => Defect::Leak {
+                span: rec.span,
+                result_basis: rec.result_basis,
+                observation: rec.observation.clone(),
+                inputs,
+                probabilities,
+            },
+        }
     }
 
     /// Whether the protocol is perfectly secure (the security check of

@@ -12,7 +12,7 @@ use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, Observation, Span, Q};
+use crate::model::{decode_bit, result_basis, Observation, Span, Q};
 use crate::print::glyphs;
 use crate::protocol::{LabelId, Protocol, Sequence, Site};
 
@@ -61,7 +61,7 @@ pub struct TurnRecord {
     pub prior: Vec<Q>,
     /// Per input, the probability of reaching the turn and seeing the observation.
     pub mass: Vec<Q>,
-    /// Whether this is no turn but the basis of a `result` on numbered cards, split off as an
+    /// Whether this is no turn but the basis of a `result` outside the two colours, split off as an
     /// observation because it varies within the state (see the [module docs](super)); the
     /// observation is then the bases of the result's pairs, lower card first.
     pub result_basis: bool,
@@ -134,6 +134,10 @@ pub struct Exploration {
     pub bottom_sequences: usize,
     /// The state tree, when [`AnalysisOptions::record_tree`] was set.
     pub tree: Option<StateTree>,
+    /// In the private model (the protocol has a `private` action): the players, one per input
+    /// (the holder of input `k` is named after it). Security is then judged per player. Empty
+    /// in the public model, where every pair of inputs that must look alike does.
+    pub players: Vec<String>,
     pub(super) max_views: usize,
 }
 
@@ -145,7 +149,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         k,
         opts,
         nodes: Vec::new(),
-        node_of: vec![None; protocol.labels().len()],
+        node_of: vec![Vec::new(); protocol.labels().len()],
         leaves: Vec::new(),
         turns: Vec::new(),
         defects: Vec::new(),
@@ -197,6 +201,11 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         defects: exact.defects,
         bottom_sequences: exact.bottom,
         tree: exact.tree,
+        players: if protocol.has_private_actions() {
+            protocol.inputs().to_vec()
+        } else {
+            Vec::new()
+        },
         max_views: opts.max_views,
     })
 }
@@ -228,7 +237,8 @@ struct Exact<'p> {
     k: usize,
     opts: &'p AnalysisOptions,
     nodes: Vec<Node>,
-    node_of: Vec<Option<usize>>,
+    /// Per label, the nodes recorded there (more than one only when arrivals disagree).
+    node_of: Vec<Vec<usize>>,
     leaves: Vec<Leaf>,
     turns: Vec<TurnRecord>,
     defects: Vec<Defect>,
@@ -291,45 +301,68 @@ impl Exact<'_> {
         Ok(())
     }
 
-    /// Arrival at a label with the path's state: record it, or compare it with the state
-    /// recorded there (loop consistency); returns the node.
-    fn arrive(&mut self, site: Site, label: LabelId, path: &Path, how: String) -> usize {
+    /// Arrival at a label with the path's state; returns the node the path goes on from.
+    ///
+    /// The first arrival records the state as the label's node. A later arrival whose state
+    /// agrees with a node of the label (on every input the path carries) goes to that node. One
+    /// that agrees with none is a defect (the format asks every arrival to bring the state
+    /// recorded there), but the analysis still follows it exactly: the state becomes one more
+    /// node of the label, explored like the first, so that what an input really does after
+    /// the label — end, loop forever, or go wrong — is what the verdict and the expected number
+    /// of shuffles see.
+    fn arrive(
+        &mut self,
+        site: Site,
+        label: LabelId,
+        path: &Path,
+        how: String,
+    ) -> Result<usize, AnalysisError> {
         let name = self.protocol.label_name(label).to_owned();
-        if let Some(node) = self.node_of[label.index()] {
-            let recorded = &self.nodes[node].state;
-            let sums = path.state.column_sums(self.k);
+        let sums = path.state.column_sums(self.k);
+        let disagrees = |recorded: &State| {
             let rec_sums = recorded.column_sums(self.k);
-            let differs = (0..self.k).find(|&i| {
+            (0..self.k).find(|&i| {
                 !sums[i].is_zero()
                     && (rec_sums[i].is_zero() || path.state.column(i) != recorded.column(i))
-            });
-            if let Some(i) = differs {
-                self.defects.push(Defect::LoopInconsistent {
-                    span: site.span,
-                    label: name,
-                    input: self.protocol.input_labels()[i].clone(),
-                });
-            }
+            })
+        };
+        let known = self.node_of[label.index()].clone();
+        if let Some(&node) = known
+            .iter()
+            .find(|&&n| disagrees(&self.nodes[n].state).is_none())
+        {
             let to = self.nodes[node].tree_vertex;
             self.add_edge(path.vertex, to, how);
-            node
-        } else {
-            let node = self.nodes.len();
-            let vertex = self.add_vertex(
-                &path.state,
-                &vec![Q::one(); self.k],
-                format!("label {name}"),
-            );
-            self.add_edge(path.vertex, vertex, how);
-            self.nodes.push(Node {
-                name,
-                state: path.state.clone(),
-                tree_vertex: vertex,
-            });
-            self.node_of[label.index()] = Some(node);
-            self.pending.push((node, Entry::After(label)));
-            node
+            return Ok(node);
         }
+        if known.len() >= super::MAX_LABEL_STATES {
+            return Err(AnalysisError::TooManyLabelStates { label: name });
+        }
+        if let Some(i) = known
+            .first()
+            .and_then(|&first| disagrees(&self.nodes[first].state))
+        {
+            self.defects.push(Defect::LoopInconsistent {
+                span: site.span,
+                label: name.clone(),
+                input: self.protocol.input_labels()[i].clone(),
+            });
+        }
+        let node = self.nodes.len();
+        let vertex = self.add_vertex(
+            &path.state,
+            &vec![Q::one(); self.k],
+            format!("label {name}"),
+        );
+        self.add_edge(path.vertex, vertex, how);
+        self.nodes.push(Node {
+            name,
+            state: path.state.clone(),
+            tree_vertex: vertex,
+        });
+        self.node_of[label.index()].push(node);
+        self.pending.push((node, Entry::After(label)));
+        Ok(node)
     }
 
     /// Every committed result must decode to `f(i)` on every sequence input `i` can reach.
@@ -385,7 +418,7 @@ impl Exact<'_> {
         }
     }
 
-    /// Ends a path at `result`. When the basis of a pair on numbered cards varies *within*
+    /// Ends a path at `result`. When the basis of a pair outside the two colours varies *within*
     /// this state, the path is split by the bases as if they were an observation of the
     /// `result` (they become visible when the output is opened or used), so that the security
     /// check and the leak measures see what the basis reveals. A basis that is the same
@@ -405,7 +438,7 @@ impl Exact<'_> {
                 path.state
                     .entries
                     .keys()
-                    .any(|s| matches!(s[a], Symbol::Card(_)) || matches!(s[b], Symbol::Card(_)))
+                    .any(|s| result_basis([s[a], s[b]]).is_some())
             })
             .collect();
         let key_of = |s: &Sequence| -> Vec<Symbol> {
@@ -417,7 +450,7 @@ impl Exact<'_> {
         let mut keys = path.state.entries.keys().map(key_of);
         let first = keys.next();
         if keys.all(|k| Some(k) == first) {
-            // One basis throughout (or no pair on numbered cards): nothing to split.
+            // One basis throughout (or no pair outside the two colours): nothing to split.
             return self.leaf(path, Ending::Result(site.span));
         }
         for (basis, sub) in path.state.split_by(key_of) {
@@ -450,13 +483,10 @@ impl Exact<'_> {
         Ok(())
     }
 
-    /// A result pair on numbered cards whose basis varied over the arrivals is a defect.
+    /// A result pair outside the two colours whose basis varied over the arrivals is a defect.
     fn basis_defects(&mut self) {
         for rb in &self.bases {
-            let numbered = rb
-                .seen
-                .iter()
-                .any(|b| b.iter().any(|s| matches!(s, Symbol::Card(_))));
+            let numbered = rb.seen.iter().any(|b| result_basis(*b).is_some());
             if let (true, [first, second, ..]) = (numbered, rb.seen.as_slice()) {
                 self.defects.push(Defect::ResultBasisVaries {
                     span: rb.span,
@@ -475,6 +505,21 @@ impl Semantics for Exact<'_> {
     fn permute(&mut self, _site: Site, perm: &Perm, path: &mut Path) -> Result<(), AnalysisError> {
         path.state = path.state.permute(perm);
         self.step_vertex(path, || format!("perm {perm}"), "");
+        Ok(())
+    }
+
+    fn private_permute(
+        &mut self,
+        _site: Site,
+        input: usize,
+        perms: &[Perm; 2],
+        path: &mut Path,
+    ) -> Result<(), AnalysisError> {
+        let k = self.protocol.inputs().len();
+        let bit = |i: usize| usize::from(crate::model::input_bits(i, k)[input]);
+        path.state = path.state.permute_per_input(|i| &perms[bit(i)]);
+        let holder = &self.protocol.inputs()[input];
+        self.step_vertex(path, || format!("private {holder} perm"), "");
         Ok(())
     }
 
@@ -611,13 +656,13 @@ impl Semantics for Exact<'_> {
         label: LabelId,
         path: &mut Path,
     ) -> Result<Flow, AnalysisError> {
-        let node = self.arrive(site, label, path, "↓".to_owned());
+        let node = self.arrive(site, label, path, "↓".to_owned())?;
         self.end_at(path, Ending::Node(node))
     }
 
     fn goto(&mut self, site: Site, label: LabelId, path: &mut Path) -> Result<Flow, AnalysisError> {
         let how = format!("goto {}", self.protocol.label_name(label));
-        let node = self.arrive(site, label, path, how);
+        let node = self.arrive(site, label, path, how)?;
         self.end_at(path, Ending::Node(node))
     }
 

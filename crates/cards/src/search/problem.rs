@@ -171,6 +171,14 @@ impl Problem {
     pub(super) fn new(query: &SearchQuery) -> Result<Problem, SearchError> {
         let las_vegas = query.runtime == SearchRuntime::LasVegas;
         let deck_text: String = query.deck.iter().map(|s| s.to_string()).collect();
+        if query.deck.iter().any(|s| matches!(s, Symbol::Kind(_))) {
+            return Err(SearchError::BadDeck {
+                deck: deck_text,
+                reason: "the search handles ♣/♥ and standard decks; ♦, ♠ and further kinds are \
+                         for the analyzer"
+                    .into(),
+            });
+        }
         let standard = query.deck.iter().any(|s| matches!(s, Symbol::Card(_)));
         if standard && !query.deck.iter().all(|s| matches!(s, Symbol::Card(_))) {
             return Err(SearchError::BadDeck {
@@ -762,7 +770,13 @@ impl Problem {
         reasons.extend(
             a.defects
                 .iter()
-                .filter(|d| perfect || !matches!(d, Defect::Leak { .. } | Defect::MoreLeaks(_)))
+                .filter(|d| {
+                    perfect
+                        || !matches!(
+                            d,
+                            Defect::Leak { .. } | Defect::PlayerLeak { .. } | Defect::MoreLeaks(_)
+                        )
+                })
                 .map(ToString::to_string),
         );
         if reasons.is_empty() {

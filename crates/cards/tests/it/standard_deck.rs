@@ -237,7 +237,9 @@ fn code_built_commitments_on_bad_cards_are_no_protocol() {
     for cards in [
         [Symbol::Card(2), Symbol::Card(1)],
         [Symbol::Card(2), Symbol::Card(2)],
-        [Symbol::Club, Symbol::Heart],
+        // A mix is no commitment; two repeated symbols are one (a multiset deck), lower first.
+        [Symbol::Card(1), Symbol::Heart],
+        [Symbol::Heart, Symbol::Club],
     ] {
         let e = Protocol::new(ProtocolParts {
             name: "p".into(),
@@ -362,14 +364,13 @@ fn commitment_on_the_same_card_twice_is_rejected_at_the_second() {
 }
 
 #[test]
-fn commitment_on_colours_or_plain_numbers_is_not_numbered() {
-    let e = err("a(♣ ♥) b");
-    assert_eq!(at(&e), (4, 10));
+fn commitment_mixing_colours_and_numbers_or_on_plain_numbers_is_not_numbered() {
+    // Two repeated symbols are a multiset-deck commitment (`a(♦ ♠)`); a mix is none.
+    let e = err("a(♣ #2) b");
+    assert_eq!(at(&e), (4, 12));
     assert_eq!(
         e.kind,
-        ParseErrorKind::CommitmentNotNumbered {
-            found: "♣".into()
-        }
+        ParseErrorKind::CommitmentNotNumbered { found: "#2".into() }
     );
     let e = err("a(#1 2) b");
     assert_eq!(at(&e), (4, 13));
