@@ -1,5 +1,5 @@
 //! `facedown dealer` subcommands: `deal`, `audit`, and the harnesses `leakage`, `collusion`,
-//! `cheat`.
+//! `cheat`, `session`.
 
 use std::collections::BTreeMap;
 
@@ -84,6 +84,9 @@ pub enum DealerCommand {
     /// Every deviation of every player over many seeded games: what he steers, whether the
     /// audit detects and names him.
     Cheat(harness::CheatArgs),
+    /// Many deals in one session: what one player reads of another's cards, deal by deal,
+    /// when the last player reuses his helper permutations (`--reuse-helpers`) or not.
+    Session(harness::SessionArgs),
     /// Re-audit a saved transcript. Exits with status 3 when the audit fails.
     #[command(after_help = "Example: facedown dealer audit deal.json --json")]
     Audit {
@@ -101,6 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         DealerCommand::Leakage(h) => harness::leakage(&h),
         DealerCommand::Collusion(h) => harness::collusion(&h),
         DealerCommand::Cheat(h) => harness::cheat(&h),
+        DealerCommand::Session(h) => harness::session(&h),
         DealerCommand::Deal {
             players,
             cards,
@@ -248,6 +252,32 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         .as_deref()
         .map(|s| parse_cheat(s, a.players))
         .transpose()?;
+    if let Some((who, dev)) = cheat {
+        let honest = play_with_rng(
+            scheme.clone(),
+            a.hand,
+            a.public,
+            None,
+            &mut seeded_rng(a.seed),
+        )?;
+        let view = honest
+            .finished
+            .views
+            .get(who.index())
+            .context("the cheater's view")?;
+        if !dev.names_a_message(view) {
+            let sent = view
+                .sent
+                .iter()
+                .filter(|e| matches!(e.body, facedown_dealer::Body::Value { .. }))
+                .count();
+            anyhow::bail!(
+                "--cheat {}: no such message — player {} sends {sent} value message(s) in this deal, so the deviation would never happen",
+                a.cheat.as_deref().unwrap_or(""),
+                who.0
+            );
+        }
+    }
     let start = std::time::Instant::now();
     let game = play_with_rng(
         scheme.clone(),

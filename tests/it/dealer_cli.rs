@@ -116,6 +116,20 @@ fn bad_arguments_fail_with_a_clear_message() {
             vec!["--players", "3", "--scheme", "published", "--hand", "1"],
             "no private opening path to player 2",
         ),
+        // Player 3 sends no value message when no card is public: the deviation would never
+        // happen, and a clean audit would look like a cheater who got away.
+        (
+            vec!["--players", "3", "--cards", "12", "--cheat", "3:withhold@0"],
+            "no such message",
+        ),
+        (
+            vec!["--players", "3", "--cards", "12", "--cheat", "3:value@0"],
+            "no such message",
+        ),
+        (
+            vec!["--players", "3", "--cards", "12", "--cheat", "1:announce@0"],
+            "no such message",
+        ),
     ] {
         let mut all = vec!["dealer", "deal"];
         all.extend(args);

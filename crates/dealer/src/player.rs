@@ -72,6 +72,14 @@ pub enum Deviation {
         /// The first value message he withholds.
         nth: usize,
     },
+    /// The `nth` value message this player sends carries exactly `value`: a forgery computed
+    /// by a coalition (e.g. `C3⁻¹(c)`, so that the outer holder computes the card `c`).
+    ForgeValue {
+        /// Which of his value messages (in sending order).
+        nth: usize,
+        /// The value sent instead of the honest one.
+        value: u16,
+    },
 }
 
 /// A card a player learned.
@@ -459,6 +467,9 @@ impl PlayerReady {
                 value = (value + 1) % n;
             }
             Some(Deviation::Withhold { nth: k }) if nth >= k => return Ok((vec![], None)),
+            Some(Deviation::ForgeValue { nth: k, value: v }) if k == nth => {
+                value = usize::from(v);
+            }
             _ => {}
         }
         if announcement {
@@ -629,11 +640,38 @@ impl PlayerDone {
     }
 }
 
+impl Deviation {
+    /// Whether the message this deviation names exists: `honest` is the deviating player's
+    /// view of the honest game with the same seed (a deviation changes nothing that is drawn,
+    /// so both games schedule the same messages up to the deviation). `value@3` for a player
+    /// who sends three value messages, or `announce@0` for one who announces nothing, would
+    /// otherwise leave the game honest and pass the audit as if the deviation had been tried.
+    pub fn names_a_message(&self, honest: &View) -> bool {
+        let values = || {
+            honest
+                .sent
+                .iter()
+                .filter(|e| matches!(e.body, Body::Value { .. }))
+        };
+        match *self {
+            Deviation::WrongValue { nth, .. }
+            | Deviation::Withhold { nth }
+            | Deviation::ForgeValue { nth, .. } => nth < values().count(),
+            Deviation::WrongAnnouncement { nth } => {
+                nth < values().filter(|e| e.to == Recipient::All).count()
+            }
+            Deviation::SwitchPermutation | Deviation::RevealOther => true,
+            Deviation::WrongHelper => !honest.drawn_helpers.is_empty(),
+        }
+    }
+}
+
 impl core::str::FromStr for Deviation {
     type Err = DealerError;
 
     /// Parses `value[@K[+OFFSET]]`, `announce[@K]`, `switch`, `reveal`, `helper`,
     /// `withhold[@K]` (`K` counts the player's value messages or announcements from 0).
+    /// [`Deviation::ForgeValue`] has no syntax: a harness computes its value.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let bad = || {
             DealerError::Config(format!(

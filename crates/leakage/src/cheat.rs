@@ -10,7 +10,10 @@
 //! * **aborted**: games in which some opening never completed;
 //! * **detected** and **named**: games in which the audit fails, and in which its first
 //!   finding names the cheater (with Wilson intervals);
-//! * the first finding's kind.
+//! * the first finding's kind;
+//! * **no such message**: games in which the deviation names a message the player never sends
+//!   (`value@0` of a player who sends nothing in the schedule) — reported, never counted as a
+//!   clean pass.
 //!
 //! Two strategic deviations are built from the dealer's primitives:
 //!
@@ -62,6 +65,9 @@ pub struct CheatRow {
     pub named_interval: (f64, f64),
     /// Games where the audit names someone else (must be 0).
     pub framed: u64,
+    /// Games in which the message the deviation names does not exist (the player sends fewer
+    /// messages): the game is honest, and not counted as a cheater who escaped.
+    pub no_such_message: u64,
     /// The first finding's kind, with how often it was first.
     pub first_findings: BTreeMap<String, u64>,
     /// For selective abort: completed games whose public card is in the upper half, and the
@@ -145,6 +151,7 @@ struct Outcome {
     detected: u64,
     named: u64,
     framed: u64,
+    no_such_message: u64,
     first_findings: BTreeMap<String, u64>,
     /// Completed games whose first public card is in the upper half, and completed games.
     favourable: (u64, u64),
@@ -189,6 +196,7 @@ impl Outcome {
         self.detected += other.detected;
         self.named += other.named;
         self.framed += other.framed;
+        self.no_such_message += other.no_such_message;
         for (k, n) in other.first_findings {
             *self.first_findings.entry(k).or_insert(0) += n;
         }
@@ -239,6 +247,14 @@ pub fn cheat_table(
                             })
                         }
                     };
+                    let view = &honest.finished.views[p.index()];
+                    if dev.is_some_and(|d| !d.names_a_message(view)) {
+                        tick();
+                        return Ok(Outcome {
+                            no_such_message: 1,
+                            ..Outcome::default()
+                        });
+                    }
                     let game = match dev {
                         Some(d) => play_schedule(schedule, Some((p, d)), &mut trial_rng(seed, t))?,
                         None => honest.clone(),
@@ -264,6 +280,7 @@ pub fn cheat_table(
                 named: sum.named,
                 named_interval: (0.0, 1.0),
                 framed: sum.framed,
+                no_such_message: sum.no_such_message,
                 first_findings: sum.first_findings,
                 favourable: None,
             };

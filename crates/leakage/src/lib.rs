@@ -30,12 +30,18 @@
 //!   intervals;
 //! * [`cheat`]: every [`facedown_dealer::Deviation`] run many times: what the cheater steers
 //!   and whether the audit names him;
+//! * [`forgery`]: coalitions that cheat — members pool their permutations to force another
+//!   player's card, and the audit names the member who signed the forged value;
+//! * [`strategy`]: cheating strategies with a goal (a chosen river, a selective abort with
+//!   re-deals for a pairing flop) against the honest baseline;
 //! * [`cards`]: card protocols on the ideal table as recorded protocols (the cross-check with
 //!   the exact analyzer of [`facedown_cards`]), and their excess leakage on the dealer's layer
 //!   model;
 //! * [`enumerate`]: every combination of every player's choices on the dealer's layer model,
 //!   real engines with scripted choices; [`excess`]: the exact excess-leakage measure;
-//! * [`plot`]: PNG plots of leakage against the number of openings.
+//! * [`plot`]: PNG plots of leakage against the number of openings;
+//! * [`session`]: many deals in one session, and what reused helper permutations let a player
+//!   read of another's cards deal after deal (exact for tiny decks, Monte Carlo beyond).
 //!
 //! Every harness here measures the permutation-sharing dealer \[perm-sharing-dealer\], as
 //! implemented in `facedown_dealer`; the card-protocol adapter ([`cards`]) cross-checks the harness
@@ -51,9 +57,12 @@ pub mod dealer;
 pub mod enumerate;
 pub mod error;
 pub mod excess;
+pub mod forgery;
 pub mod harness;
 pub mod montecarlo;
 pub mod plot;
+pub mod session;
+pub mod strategy;
 
 pub use dealer::{DealerExhaustive, DealerReduced, DealerTarget, Knowledge, Schedule};
 pub use error::LeakageError;

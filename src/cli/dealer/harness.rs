@@ -76,12 +76,42 @@ pub struct CollusionArgs {
     pub output: OutputArgs,
 }
 
+/// A strategy of `facedown dealer cheat --strategy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StrategyArg {
+    /// The last player announces a card of his choice as the last public card.
+    ChosenRiver,
+    /// The last player aborts a bad flop and the deal is dealt again.
+    SelectiveAbort,
+}
+
 /// Arguments of `facedown dealer cheat`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Example: facedown dealer cheat --players 3 --cards 6 --samples 200 --seed 1"
+    after_help = "Examples:\n  facedown dealer cheat --players 3 --cards 6 --samples 200 --seed 1\n  facedown dealer cheat --scheme published --cards 8 --coalition 2+3 --forge 1:7 --samples 50\n  facedown dealer cheat --cards 52 --hand 2 --public 5 --strategy chosen-river --card 51\n  facedown dealer cheat --cards 52 --hand 2 --public 3 --strategy selective-abort --flop 3 --redeals 2"
 )]
 pub struct CheatArgs {
+    /// A coalition that cheats together (`2+3`); with --forge.
+    #[arg(long, value_name = "P+Q", requires = "forge")]
+    pub coalition: Option<String>,
+    /// The coalition's strategy: force TARGET's first private card to CARD, the value
+    /// computed from the coalition's permutations (e.g. C3⁻¹(CARD)).
+    #[arg(long, value_name = "TARGET:CARD", requires = "coalition")]
+    pub forge: Option<String>,
+    /// A strategy of the last player against the honest baseline: `chosen-river` (announce
+    /// --card as the last public card) or `selective-abort` (abort while the first --flop
+    /// public cards do not pair his hand, up to --redeals re-deals).
+    #[arg(long, value_enum, conflicts_with = "coalition")]
+    pub strategy: Option<StrategyArg>,
+    /// The card of `--strategy chosen-river`.
+    #[arg(long, requires = "strategy")]
+    pub card: Option<u16>,
+    /// Public cards that make the flop of `--strategy selective-abort`.
+    #[arg(long, requires = "strategy")]
+    pub flop: Option<usize>,
+    /// Re-deals after an abort in `--strategy selective-abort`.
+    #[arg(long, requires = "strategy")]
+    pub redeals: Option<u64>,
     /// The scheme.
     #[command(flatten)]
     pub scheme: SchemeArgs,
@@ -308,6 +338,7 @@ fn cheat_csv(rows: &[cheating::CheatRow]) -> Table {
         "named_lo",
         "named_hi",
         "framed",
+        "no_such_message",
     ]);
     for r in rows {
         t.row(vec![
@@ -323,6 +354,7 @@ fn cheat_csv(rows: &[cheating::CheatRow]) -> Table {
             format!("{:.4}", r.named_interval.0),
             format!("{:.4}", r.named_interval.1),
             r.framed.to_string(),
+            r.no_such_message.to_string(),
         ]);
     }
     t
@@ -357,6 +389,14 @@ fn cheat_table(rows: &[cheating::CheatRow], format: Format) -> Table {
                 r.models
             ),
             None => r.models.clone(),
+        };
+        let models = if r.no_such_message > 0 {
+            format!(
+                "{models} — NO SUCH MESSAGE in {} of {} games (he sends fewer; those games are honest)",
+                r.no_such_message, r.trials
+            )
+        } else {
+            models
         };
         t.row(vec![
             r.player.to_string(),
@@ -598,6 +638,12 @@ pub fn leakage(a: &LeakageArgs) -> anyhow::Result<()> {
 
 /// `facedown dealer cheat`.
 pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
+    if a.coalition.is_some() {
+        return forge(a);
+    }
+    if let Some(st) = a.strategy {
+        return strategy(a, st);
+    }
     let s = scheme(&a.scheme)?;
     let trials = a.samples;
     let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
@@ -643,6 +689,407 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
         ),
     );
     cheat_table(&rows, format).print(format);
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// Arguments of `facedown dealer session`.
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  facedown dealer session --players 3 --cards 4 --scheme published --hand 1 --public 1 --deals 3 --reuse-helpers\n  facedown dealer session --players 3 --cards 52 --hand 2 --public 5 --deals 10 --reuse-helpers --samples 2000 --json"
+)]
+pub struct SessionArgs {
+    /// The scheme.
+    #[command(flatten)]
+    pub scheme: SchemeArgs,
+    /// Cards per hand.
+    #[arg(long, default_value_t = 1)]
+    pub hand: usize,
+    /// Public cards per deal.
+    #[arg(long, default_value_t = 1)]
+    pub public: usize,
+    /// Deals in the session.
+    #[arg(long, default_value_t = 5)]
+    pub deals: usize,
+    /// The last player hands out his helper halves once and keeps them for every deal.
+    #[arg(long)]
+    pub reuse_helpers: bool,
+    /// The player who reads (one of 1..N−1).
+    #[arg(long, default_value_t = 2)]
+    pub observer: u16,
+    /// The player whose cards he reads.
+    #[arg(long, default_value_t = 1)]
+    pub target: u16,
+    /// Estimate by this many sampled sessions (Monte Carlo) instead of exact enumeration;
+    /// needed beyond the tiny decks exact enumeration covers.
+    #[arg(long)]
+    pub samples: Option<u64>,
+    /// Seed of the Monte-Carlo sessions (session t uses stream t of this seed).
+    #[arg(long, default_value_t = 0, requires = "samples")]
+    pub seed: u64,
+    /// Output format.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `facedown dealer session`.
+pub fn session(a: &SessionArgs) -> anyhow::Result<()> {
+    use facedown_leakage::session::{Helpers, Session};
+    let s = scheme(&a.scheme)?;
+    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let helpers = if a.reuse_helpers {
+        Helpers::Reused
+    } else {
+        Helpers::Fresh
+    };
+    let observer = facedown_core::PartyId(a.observer);
+    let target = facedown_core::PartyId(a.target);
+    let session = Session::new(sch.clone(), a.deals, helpers, observer, target)?;
+    let start = std::time::Instant::now();
+    let (exact, mc) = match a.samples {
+        None => (
+            session.exact().context(
+                "exact enumeration is for tiny decks and few deals; use --samples for Monte Carlo",
+            )?,
+            Vec::new(),
+        ),
+        Some(k) => {
+            let pb = progress(k, "sessions");
+            let tick = || {
+                if let Some(pb) = &pb {
+                    pb.inc(1);
+                }
+            };
+            let rows = session.monte_carlo(k, a.seed, &tick)?;
+            if let Some(pb) = pb {
+                pb.finish_and_clear();
+            }
+            (Vec::new(), rows)
+        }
+    };
+    let wall = start.elapsed();
+    let method = if a.samples.is_some() {
+        "monte-carlo"
+    } else {
+        "exact"
+    };
+    let helpers_name = if a.reuse_helpers { "reused" } else { "fresh" };
+    if a.output.json {
+        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        params["deals"] = json!(a.deals);
+        params["reuse_helpers"] = json!(a.reuse_helpers);
+        params["observer"] = json!(a.observer);
+        params["target"] = json!(a.target);
+        let rows = if mc.is_empty() {
+            json!(exact)
+        } else {
+            json!(mc)
+        };
+        return Doc::new("dealer session")
+            .seed(a.seed)
+            .parameters(params)
+            .print(&json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "schedule": sch.describe(),
+                "helpers": helpers_name,
+                "observer": a.observer,
+                "target": a.target,
+                "method": method,
+                "deals": rows,
+                "wall_ms": ms(wall),
+            }));
+    }
+    let format = a.output.format();
+    heading(
+        format,
+        &format!(
+            "Player {} reading player {}'s cards, deal by deal: {} scheme, N = {}, n = {}, {}, helpers {helpers_name} ({method})",
+            a.observer,
+            a.target,
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            sch.describe(),
+        ),
+    );
+    session_table(&exact, &mc, format).print(format);
+    if format != Format::Csv && a.samples.is_some() {
+        println!("\nseed {}", a.seed);
+    }
+    wall_time(format, wall);
+    Ok(())
+}
+
+fn session_table(
+    exact: &[facedown_leakage::session::ExactReading],
+    mc: &[facedown_leakage::session::McReading],
+    format: Format,
+) -> Table {
+    if exact.is_empty() {
+        let mut t = Table::new(&[
+            "deal",
+            "fraction read",
+            "99.9 % Hoeffding",
+            "points of A_N known",
+            "wrong",
+        ])
+        .right_aligned([0, 1, 3, 4]);
+        for r in mc {
+            t.row(vec![
+                r.deal.to_string(),
+                format!("{:.4}", r.fraction_read),
+                interval(r.interval, 4),
+                format!("{:.2}", r.known_points),
+                r.wrong_cards.to_string(),
+            ]);
+        }
+        return t;
+    }
+    let csv = format == Format::Csv;
+    let mut t = Table::new(&[
+        "deal",
+        "fraction read",
+        if csv { "fraction_read_f64" } else { "≈" },
+        "excess bits",
+        "exactly 0",
+    ])
+    .right_aligned([0, 1, 2, 3]);
+    for r in exact {
+        t.row(vec![
+            r.deal.to_string(),
+            r.fraction_read.clone(),
+            format!("{:.4}", r.fraction_read_f64),
+            format!("{:.4}", r.excess_bits),
+            if r.excess_is_zero { "yes" } else { "no" }.to_owned(),
+        ]);
+    }
+    t
+}
+
+fn parse_coalition(text: &str, players: usize) -> anyhow::Result<facedown_leakage::Coalition> {
+    let mut members = Vec::new();
+    for p in text.split('+') {
+        let p: u16 = p
+            .trim()
+            .parse()
+            .with_context(|| format!("--coalition: {p:?} is not a player number"))?;
+        if p == 0 || usize::from(p) > players {
+            anyhow::bail!("--coalition: there is no player {p} among players 1..={players}");
+        }
+        members.push(facedown_core::PartyId(p));
+    }
+    Ok(facedown_leakage::Coalition::new(members))
+}
+
+fn parse_forge(text: &str, players: usize, cards: usize) -> anyhow::Result<(u16, u16)> {
+    let (t, c) = text
+        .split_once(':')
+        .context("--forge takes TARGET:CARD, e.g. 1:7")?;
+    let t: u16 = t
+        .parse()
+        .with_context(|| format!("--forge: {t:?} is not a player"))?;
+    let c: u16 = c
+        .parse()
+        .with_context(|| format!("--forge: {c:?} is not a card"))?;
+    if t == 0 || usize::from(t) > players {
+        anyhow::bail!("--forge: there is no player {t} among players 1..={players}");
+    }
+    if usize::from(c) >= cards {
+        anyhow::bail!("--forge: card {c} is outside the deck 0..{cards}");
+    }
+    Ok((t, c))
+}
+
+/// `facedown dealer cheat --coalition … --forge …`.
+fn forge(a: &CheatArgs) -> anyhow::Result<()> {
+    let s = scheme(&a.scheme)?;
+    let coalition = parse_coalition(a.coalition.as_deref().unwrap_or(""), s.players)?;
+    let (target, card) = parse_forge(a.forge.as_deref().unwrap_or(""), s.players, s.cards)?;
+    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let start = std::time::Instant::now();
+    let pb = progress(a.samples, "games");
+    let tick = || {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    };
+    let row = facedown_leakage::forgery::forge_card(
+        &sch,
+        &coalition,
+        facedown_core::PartyId(target),
+        card,
+        a.samples,
+        a.seed,
+        &tick,
+    )?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let wall = start.elapsed();
+    if a.output.json {
+        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        params["coalition"] = json!(coalition.numbers());
+        params["forge"] = json!({"target": target, "card": card});
+        return Doc::new("dealer cheat")
+            .seed(a.seed)
+            .parameters(params)
+            .print(&json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "strategy": "forge-card",
+                "forgery": row,
+                "wall_ms": ms(wall),
+            }));
+    }
+    let format = a.output.format();
+    heading(
+        format,
+        &format!(
+            "Coalition {} forces player {target}'s first private card to {card}: {} scheme, N = {}, n = {}, {}; {} seeded games (seed {})",
+            coalition_text(coalition.numbers()),
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            sch.describe(),
+            a.samples,
+            a.seed
+        ),
+    );
+    let mut t = Table::new(&[
+        "coalition",
+        "forger",
+        "accomplices",
+        "target",
+        "card",
+        "forced",
+        "already honest",
+        "detected",
+        "forger named",
+        "99.9 % Wilson",
+        "accomplice named",
+        "outsider named",
+    ])
+    .right_aligned([4, 5, 6, 7, 8, 10, 11]);
+    t.row(vec![
+        coalition_text(&row.coalition),
+        row.forger.to_string(),
+        coalition_text(&row.accomplices),
+        row.target.to_string(),
+        row.card.to_string(),
+        format!("{}/{}", row.forced, row.trials),
+        format!("{}/{}", row.honest_already, row.trials),
+        format!("{}/{}", row.detected, row.trials),
+        format!("{}/{}", row.forger_named, row.trials),
+        interval(row.forger_named_interval, 3),
+        format!("{}/{}", row.accomplice_named, row.trials),
+        row.framed.to_string(),
+    ]);
+    t.print(format);
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// `facedown dealer cheat --strategy …`.
+fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
+    use facedown_leakage::strategy::{chosen_river, selective_abort};
+    let s = scheme(&a.scheme)?;
+    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let start = std::time::Instant::now();
+    let pb = progress(a.samples, "games");
+    let tick = || {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    };
+    let (name, row) = match st {
+        StrategyArg::ChosenRiver => {
+            if a.flop.is_some() || a.redeals.is_some() {
+                anyhow::bail!("--flop and --redeals apply to --strategy selective-abort");
+            }
+            let card = a.card.context("--strategy chosen-river needs --card")?;
+            (
+                "chosen-river",
+                chosen_river(&sch, card, a.samples, a.seed, &tick)?,
+            )
+        }
+        StrategyArg::SelectiveAbort => {
+            if a.card.is_some() {
+                anyhow::bail!("--card applies to --strategy chosen-river");
+            }
+            let flop = a.flop.unwrap_or(3);
+            let redeals = a.redeals.unwrap_or(1);
+            (
+                "selective-abort",
+                selective_abort(&sch, flop, redeals, a.samples, a.seed, &tick)?,
+            )
+        }
+    };
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    let wall = start.elapsed();
+    if a.output.json {
+        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        params["strategy"] = json!(name);
+        params["card"] = json!(a.card);
+        params["flop"] = json!(a.flop);
+        params["redeals"] = json!(a.redeals);
+        return Doc::new("dealer cheat")
+            .seed(a.seed)
+            .parameters(params)
+            .print(&json!({
+                "scheme": scheme_name(&s),
+                "players": s.players,
+                "cards": s.cards,
+                "strategy": name,
+                "result": row,
+                "wall_ms": ms(wall),
+            }));
+    }
+    let format = a.output.format();
+    heading(
+        format,
+        &format!(
+            "Player {}: {} — {} scheme, N = {}, n = {}, {}; {} seeded trials (seed {})",
+            row.player,
+            row.strategy,
+            scheme_name(&s),
+            s.players,
+            s.cards,
+            sch.describe(),
+            a.samples,
+            a.seed
+        ),
+    );
+    let mut t = Table::new(&[
+        "goal reached",
+        "99.9 % Wilson",
+        "honest baseline",
+        "99.9 % Wilson",
+        "exact baseline",
+        "visible during play",
+        "aborts",
+        "detected",
+        "named",
+        "framed",
+    ])
+    .right_aligned([0, 2, 5, 6, 7, 8, 9]);
+    t.row(vec![
+        format!("{}/{}", row.success, row.trials),
+        interval(row.success_interval, 3),
+        format!("{}/{}", row.baseline, row.trials),
+        interval(row.baseline_interval, 3),
+        row.baseline_exact.clone().unwrap_or_else(|| "—".into()),
+        format!("{}/{}", row.visible_during_play, row.trials),
+        row.aborts.to_string(),
+        row.detected.to_string(),
+        row.named.to_string(),
+        row.framed.to_string(),
+    ]);
+    t.print(format);
     wall_time(format, wall);
     Ok(())
 }
