@@ -5,6 +5,7 @@ pub mod cards_search;
 pub mod children;
 pub mod compare;
 pub mod dealer;
+pub mod game_session;
 pub mod games;
 pub mod merge;
 pub mod net;

@@ -10,6 +10,7 @@ mod compare_engines;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
+mod game_sessions;
 mod games_cli;
 mod leakage_cards;
 mod leakage_cheat;

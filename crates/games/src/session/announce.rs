@@ -1,7 +1,7 @@
 //! Announcing a choice through the table: a player's bits committed as cards, then turned.
 //!
 //! A player announces a number of `w` bits as `w` pairs of cards in the encoding of the card
-//! protocols: ♣♥ is 0, ♥♣ is 1. He commits the pairs ([`FaceDownTable::commit`]; everyone else
+//! protocols: ♣♥ is 0, ♥♣ is 1. He commits the pairs, two bits at a time ([`FaceDownTable::commit`]; everyone else
 //! gives the public multiset, `w` ♣ and `w` ♥, [`FaceDownTable::commit_hidden`]) and the table
 //! turns them for everyone. So an announcement is bound to its author by the backend's own
 //! commitment, reaches every player identically (the backends' echo round), and costs nothing
@@ -76,6 +76,10 @@ pub fn decode(cards: &[Symbol], widths: &[u8]) -> Result<Vec<u16>, usize> {
     Ok(values)
 }
 
+/// Bits per commitment: the encrypted deck commits at most five cards at once, so an
+/// announcement is several commitments of two bits (four cards) each, turned together.
+pub const COMMIT_BITS: usize = 2;
+
 /// Hears (and, when `mine` is given, makes) `by`'s announcement of numbers of the given
 /// widths: `mine` is the announcer's own view; every other player passes `None`.
 pub fn announce<T: FaceDownTable>(
@@ -86,17 +90,20 @@ pub fn announce<T: FaceDownTable>(
 ) -> Result<Vec<u16>, AnnounceError<T::Error>> {
     let bits: usize = widths.iter().map(|&w| usize::from(w)).sum();
     let start = table.len();
-    match mine {
-        Some(values) => {
-            let cards = encode(values, widths)?;
-            table.commit(by, &cards).map_err(AnnounceError::Table)?;
-        }
-        None => {
-            let mut multiset = vec![Symbol::Club; bits];
-            multiset.extend(vec![Symbol::Heart; bits]);
-            table
-                .commit_hidden(by, &multiset)
-                .map_err(AnnounceError::Table)?;
+    let cards = mine.map(|values| encode(values, widths)).transpose()?;
+    for chunk in (0..bits).step_by(COMMIT_BITS) {
+        let pairs = COMMIT_BITS.min(bits - chunk);
+        match &cards {
+            Some(cards) => table
+                .commit(by, &cards[2 * chunk..2 * (chunk + pairs)])
+                .map_err(AnnounceError::Table)?,
+            None => {
+                let mut multiset = vec![Symbol::Club; pairs];
+                multiset.extend(vec![Symbol::Heart; pairs]);
+                table
+                    .commit_hidden(by, &multiset)
+                    .map_err(AnnounceError::Table)?;
+            }
         }
     }
     let positions: Vec<usize> = (start..start + 2 * bits).collect();

@@ -230,3 +230,10 @@ impl super::ninety_nine::Tables for IdealTables {
         Ok(())
     }
 }
+
+impl facedown_core::Blame for IdealViewError {
+    /// The trusted table blames nobody: a view that diverged is a defect of its session.
+    fn blamed(&self) -> Option<PartyId> {
+        None
+    }
+}
