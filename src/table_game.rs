@@ -18,7 +18,7 @@ use facedown_games::ninety_nine::{HeuristicBot, Length, NinetyNine, Variant};
 use facedown_games::session::ideal::IdealGame;
 use facedown_games::session::ninety_nine::{play_game, GameReport, Seat, Tables};
 use facedown_games::session::{Cheat, SessionError};
-use facedown_net::{Channel, NetDriver, NetError, WireStats};
+use facedown_net::{Channel, Deadline, Frame, NetDriver, NetError, WireStats};
 use facedown_poker::PokerEngine;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -145,9 +145,76 @@ fn seat(spec: &GameSpec, me: PartyId) -> Seat<'static> {
     }
 }
 
+/// A channel whose frames carry the hand they belong to, so that a faster player's first
+/// frames of the next hand (its hello) wait for this player's next session instead of reaching
+/// the goodbye of the current one; frames of an earlier hand are dropped.
+struct HandChannel<C> {
+    inner: C,
+    hand: u32,
+    early: std::collections::VecDeque<(u32, Frame)>,
+}
+
+impl<C: Channel> HandChannel<C> {
+    fn split(&self, frame: Frame) -> Result<(u32, Frame), NetError> {
+        let Some((tag, payload)) = frame.payload.split_first_chunk::<4>() else {
+            return Err(NetError::Corrupted {
+                peer: frame.from,
+                reason: "a frame without its hand number".into(),
+            });
+        };
+        let (hand, payload) = (u32::from_be_bytes(*tag), payload.to_vec());
+        Ok((hand, Frame { payload, ..frame }))
+    }
+}
+
+impl<C: Channel> Channel for HandChannel<C> {
+    fn me(&self) -> PartyId {
+        self.inner.me()
+    }
+
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+
+    fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
+        let mut tagged = self.hand.to_be_bytes().to_vec();
+        tagged.extend_from_slice(payload);
+        self.inner.send(to, depth, &tagged)
+    }
+
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
+        if let Some(i) = self.early.iter().position(|(h, _)| *h == self.hand) {
+            return Ok(self.early.remove(i).map(|(_, f)| f));
+        }
+        let deadline = Deadline::after(timeout);
+        while let Some(frame) = self.inner.recv_by(deadline)? {
+            let (hand, frame) = self.split(frame)?;
+            match hand.cmp(&self.hand) {
+                std::cmp::Ordering::Equal => return Ok(Some(frame)),
+                std::cmp::Ordering::Greater if self.early.len() < 4096 => {
+                    self.early.push_back((hand, frame))
+                }
+                std::cmp::Ordering::Greater => {
+                    return Err(NetError::Config("too many frames of a later hand".into()))
+                }
+                std::cmp::Ordering::Less => {}
+            }
+        }
+        Ok(None)
+    }
+
+    fn stats(&self) -> WireStats {
+        self.inner.stats()
+    }
+
+    fn limits(&self) -> facedown_net::Limits {
+        self.inner.limits()
+    }
+}
+
 /// The hands of one networked player: a fresh engine session per hand on the same channel.
 struct NetTables<E, C, F> {
-    chan: Option<C>,
+    chan: Option<HandChannel<C>>,
     make: F,
     timeout: Duration,
     cost: Cost,
@@ -155,13 +222,14 @@ struct NetTables<E, C, F> {
 }
 
 impl<E: Engine, C: Channel, F: FnMut(usize) -> Result<E, NetError>> Tables for NetTables<E, C, F> {
-    type Table = NetDriver<E, C>;
+    type Table = NetDriver<E, HandChannel<C>>;
 
     fn open(&mut self, hand: usize) -> Result<Self::Table, NetError> {
-        let chan = self
+        let mut chan = self
             .chan
             .take()
             .ok_or_else(|| NetError::Config("the channel was lost in an earlier hand".into()))?;
+        chan.hand = u32::try_from(hand).map_err(|_| NetError::Config("too many hands".into()))?;
         NetDriver::start((self.make)(hand)?, chan, self.timeout)
     }
 
@@ -188,7 +256,11 @@ fn run_net<E: Engine, C: Channel>(
     let me = chan.me();
     let start = Instant::now();
     let mut tables = NetTables {
-        chan: Some(chan),
+        chan: Some(HandChannel {
+            inner: chan,
+            hand: 0,
+            early: std::collections::VecDeque::new(),
+        }),
         make,
         timeout: spec.timeout,
         cost: Cost::ZERO,

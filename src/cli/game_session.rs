@@ -333,7 +333,13 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
 fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
     println!(
         "{} players as {} processes on 127.0.0.1, {} backend, Ninety-Nine {}, seed {}: {} hands, {} tricks",
-        args.players, args.players, body["backend"], body["variant"], body["seed"], body["hands"], body["tricks"]
+        args.players,
+        args.players,
+        body["backend"].as_str().unwrap_or(""),
+        body["variant"].as_str().unwrap_or(""),
+        body["seed"],
+        body["hands"],
+        body["tricks"]
     );
     for v in views {
         let verdict = &v["game"]["verdict"];

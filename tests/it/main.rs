@@ -11,6 +11,7 @@ mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
 mod game_sessions;
+mod game_sessions_cli;
 mod games_cli;
 mod leakage_cards;
 mod leakage_cheat;
