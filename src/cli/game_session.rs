@@ -28,15 +28,30 @@ pub struct SessionArgs {
     #[arg(long, conflicts_with = "input")]
     pub game: Option<String>,
     /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), with `--game`.
-    #[arg(long, requires = "game")]
+    #[arg(long)]
     pub variant: Option<String>,
     /// Play this many deals instead of a game to 100, with `--game`.
-    #[arg(long, requires = "game")]
+    #[arg(long)]
     pub deals: Option<u32>,
     /// Make one player cheat once, with `--game`: PLAYER:KIND, KIND one of revoke, not-in-hand,
     /// false-bid, changed-bid, dummy.
-    #[arg(long, requires = "game", value_name = "PLAYER:KIND")]
+    #[arg(long, value_name = "PLAYER:KIND")]
     pub cheat: Option<String>,
+}
+
+impl SessionArgs {
+    /// Refuses the game flags when no `--game` is given (they do not apply to a workload).
+    pub fn refuse_without_game(&self) -> anyhow::Result<()> {
+        let stray = [
+            ("--variant", self.variant.is_some()),
+            ("--deals", self.deals.is_some()),
+            ("--cheat", self.cheat.is_some()),
+        ];
+        match stray.iter().find(|(_, given)| *given) {
+            Some((flag, _)) => Err(usage(format!("{flag} applies to --game only"))),
+            None => Ok(()),
+        }
+    }
 }
 
 fn usage(message: String) -> anyhow::Error {

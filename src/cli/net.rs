@@ -256,6 +256,7 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     if args.game.session.game.is_some() {
         return super::game_session::party(args);
     }
+    args.game.session.refuse_without_game()?;
     let roster = Roster::load(&args.roster)?;
     let key = StaticKeypair::load(&args.key)?;
     let me = PartyId(args.id);
@@ -425,6 +426,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     if args.game.session.game.is_some() {
         return super::game_session::play_local(args);
     }
+    args.game.session.refuse_without_game()?;
     let spec = args.game.spec(args.players, [0; 32])?;
     let inputs = args.game.input.clone();
     if inputs.len() != spec.workload.inputs() {
