@@ -30,3 +30,4 @@ mod paper_dealer_collusion;
 mod play_local_cleanup;
 mod poker_cli;
 mod repository;
+mod serve;
