@@ -1,6 +1,6 @@
 //! Whole games among distrustful players, played on a face-down table.
 //!
-//! A session is **one player's** state machine over his own view of a [`FaceDownTable`]: the
+//! A session is **one player's** state machine over his own view of a [`FaceDownTable`](facedown_core::table::FaceDownTable): the
 //! ideal table ([`ideal::IdealHub`], one view per player), or a backend's engine for this
 //! player alone (the dealer, the encrypted deck) driven over a channel. It holds only what that
 //! player was shown. The game's cards are table positions:
