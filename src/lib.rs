@@ -26,6 +26,7 @@
 
 pub mod compare;
 pub mod play;
+pub mod table_game;
 pub mod workload;
 
 pub use facedown_cards as cards;

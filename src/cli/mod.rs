@@ -6,6 +6,7 @@ pub mod cards_search;
 pub mod children;
 pub mod compare;
 pub mod dealer;
+pub mod game_session;
 pub mod games;
 pub mod merge;
 pub mod net;
@@ -55,12 +56,12 @@ pub enum Command {
     Keygen(net::KeygenArgs),
     /// Run one networked player (TCP with Noise_KK) from a roster.
     #[command(
-        after_help = "Example: facedown party --roster parties.toml --id 1 --key player1.key --backend dealer --workload ninety-nine"
+        after_help = "Example: facedown party --roster parties.toml --id 1 --key player1.key --backend dealer --workload ninety-nine\n\nA whole game (every player gives the same flags): facedown party --roster parties.toml --id 1 --key player1.key --backend poker --game ninety-nine --seed 7"
     )]
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
     #[command(
-        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7"
+        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7\n\nA whole game of Ninety-Nine, player 2 revoking once: facedown play-local --players 3 --backend poker --game ninety-nine --cheat 2:revoke --seed 7"
     )]
     PlayLocal(net::PlayLocalArgs),
     /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.

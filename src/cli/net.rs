@@ -78,8 +78,11 @@ pub struct GameArgs {
     pub backend: BackendArg,
     /// What is played: a card protocol of the library (`facedown cards list`; input `k` is
     /// committed by player `k + 1`), `ninety-nine` or `poker52`.
-    #[arg(long)]
-    pub workload: String,
+    #[arg(long, required_unless_present = "game", conflicts_with = "game")]
+    pub workload: Option<String>,
+    /// A whole game among the players instead of a workload (see `docs/games.md`).
+    #[command(flatten)]
+    pub session: super::game_session::SessionArgs,
     /// Input bits of a card protocol, comma-separated (`1,0`): for `play-local` every input,
     /// first first; for `party` the bits of the inputs this player owns.
     #[arg(long, value_delimiter = ',', value_parser = parse_bit)]
@@ -140,7 +143,7 @@ fn parse_bit(s: &str) -> Result<bool, String> {
 impl GameArgs {
     /// The game of `players` players in the roster session `roster_session`.
     fn spec(&self, players: usize, roster_session: [u8; 32]) -> anyhow::Result<GameSpec> {
-        let workload = Workload::parse(&self.workload)?;
+        let workload = Workload::parse(self.workload.as_deref().unwrap_or_default())?;
         if players < workload.min_players() {
             bail!(
                 "{} needs at least {} players, not {players}",
@@ -197,6 +200,25 @@ pub struct PlayLocalArgs {
     /// Make one player misbehave: PLAYER:FAULT (for the fault tests).
     #[arg(long, value_name = "PLAYER:FAULT", hide = true)]
     pub fault: Option<String>,
+    /// Print the cost table as CSV.
+    #[arg(long, conflicts_with_all = ["markdown", "json"])]
+    pub csv: bool,
+    /// Print the cost table as Markdown.
+    #[arg(long, conflicts_with = "json")]
+    pub markdown: bool,
+}
+
+impl PlayLocalArgs {
+    /// The cost table's format.
+    pub fn format(&self) -> Format {
+        if self.csv {
+            Format::Csv
+        } else if self.markdown {
+            Format::Markdown
+        } else {
+            Format::Text
+        }
+    }
 }
 
 /// Runs `facedown keygen`.
@@ -231,6 +253,10 @@ pub fn keygen(args: KeygenArgs) -> anyhow::Result<()> {
 
 /// Runs `facedown party`: one player.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    if args.game.session.game.is_some() {
+        return super::game_session::party(args);
+    }
+    args.game.session.refuse_without_game()?;
     let roster = Roster::load(&args.roster)?;
     let key = StaticKeypair::load(&args.key)?;
     let me = PartyId(args.id);
@@ -362,7 +388,9 @@ fn free_ports(n: usize) -> anyhow::Result<Vec<u16>> {
         .collect()
 }
 
-fn read_pipe<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+pub(super) fn read_pipe<R: Read + Send + 'static>(
+    pipe: Option<R>,
+) -> std::thread::JoinHandle<String> {
     std::thread::spawn(move || {
         let mut s = String::new();
         if let Some(mut p) = pipe {
@@ -372,7 +400,7 @@ fn read_pipe<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHand
     })
 }
 
-fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf> {
+pub(super) fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf> {
     let ports = free_ports(players)?;
     let mut session = [0u8; 32];
     OsRng.fill_bytes(&mut session);
@@ -395,6 +423,10 @@ fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf> {
 
 /// Runs `facedown play-local`: N player processes on 127.0.0.1.
 pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
+    if args.game.session.game.is_some() {
+        return super::game_session::play_local(args);
+    }
+    args.game.session.refuse_without_game()?;
     let spec = args.game.spec(args.players, [0; 32])?;
     let inputs = args.game.input.clone();
     if inputs.len() != spec.workload.inputs() {
@@ -612,7 +644,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
                 c.rounds.to_string(),
             ]);
         }
-        t.print(Format::Text);
+        t.print(args.format());
         println!();
         println!("on the wire (Noise frames, headers, tags, handshakes): {frames} frames, {wire_bytes} bytes");
         println!("wall time: {:.1} ms (process start to last exit)", ms(wall));

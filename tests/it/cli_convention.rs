@@ -324,6 +324,25 @@ fn every_command_prints_one_document_with_the_common_fields() {
             "play-local",
             Some(4),
         ),
+        (
+            vec![
+                "play-local",
+                "--players",
+                "2",
+                "--backend",
+                "poker",
+                "--game",
+                "ninety-nine",
+                "--variant",
+                "two-dummy",
+                "--deals",
+                "1",
+                "--seed",
+                "5",
+            ],
+            "play-local",
+            Some(5),
+        ),
     ];
     for (args, command, seed) in &cases {
         let (doc, status) = document(args);

@@ -10,6 +10,8 @@ mod compare_engines;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
+mod game_sessions;
+mod game_sessions_cli;
 mod games_cli;
 mod leakage_cards;
 mod leakage_cheat;

@@ -15,10 +15,12 @@
 //!   heuristic bot, and deals in series (a game to 100, a rubber) with their audit;
 //! * [`golf`]: Golf with nine or six cards, one or more decks and Jokers, a greedy bot and the
 //!   nine-round game;
-//! * [`claims`]: every numeric claim of the seeds, recomputed, with a verdict.
+//! * [`claims`]: every numeric claim of the seeds, recomputed, with a verdict;
+//! * [`session`]: whole games among distrustful players, one session per player over his view
+//!   of a face-down table, with every move checked and the hand audited.
 //!
-//! This crate has no cryptography and knows nothing of the face-down tables; the tables play
-//! its games.
+//! This crate has no cryptography: its sessions run on any [`facedown_core::table::FaceDownTable`],
+//! and the backends (the dealer, the encrypted deck) are given to them from outside.
 
 pub mod cards;
 pub mod chopsticks;
@@ -27,3 +29,4 @@ pub mod devyatka;
 pub mod game;
 pub mod golf;
 pub mod ninety_nine;
+pub mod session;

@@ -127,7 +127,7 @@ pub struct Standing {
 
 /// What a series keeps from deal to deal.
 #[derive(Clone, Debug)]
-struct Progress {
+pub(crate) struct Progress {
     variant: Variant,
     length: Length,
     deals: usize,
@@ -139,7 +139,7 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(variant: Variant, length: Length) -> Progress {
+    pub(crate) fn new(variant: Variant, length: Length) -> Progress {
         let seats = variant.rules().seats;
         Progress {
             variant,
@@ -153,7 +153,7 @@ impl Progress {
         }
     }
 
-    fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         match self.length {
             Length::Deals(n) => self.deals >= n as usize,
             Length::Games { games, .. } => self.games.len() >= games as usize,
@@ -161,7 +161,7 @@ impl Progress {
     }
 
     /// The setup the rules fix for the next deal (with `deck`).
-    fn next_setup(&self, all_trumps: bool, stack: &[Card], deck: Vec<Card>) -> Setup {
+    pub(crate) fn next_setup(&self, all_trumps: bool, stack: &[Card], deck: Vec<Card>) -> Setup {
         let rules = self.variant.rules();
         let trump: Trump = match rules.trump {
             TrumpRule::History { first, .. } => match (&self.previous, self.in_game) {
@@ -186,7 +186,7 @@ impl Progress {
     }
 
     /// Adds a finished deal.
-    fn record(&mut self, outcome: &Outcome) {
+    pub(crate) fn record(&mut self, outcome: &Outcome) {
         for (s, p) in outcome.points.iter().enumerate() {
             self.game_points[s] += p;
         }
@@ -227,7 +227,7 @@ impl Progress {
         self.game_points = vec![0; self.game_points.len()];
     }
 
-    fn standing(mut self) -> Standing {
+    pub(crate) fn standing(mut self) -> Standing {
         if matches!(self.length, Length::Deals(_)) && self.in_game > 0 {
             let points = self.game_points.clone();
             self.close_game(points, false);

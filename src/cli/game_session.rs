@@ -1,0 +1,392 @@
+//! `facedown party --game …` and `facedown play-local --game …`: a whole game of Ninety-Nine
+//! among distrustful players, one process per player over TCP with Noise, every move announced
+//! through the table and checked by every player ([`facedown::table_game`]).
+
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use facedown::table_game::{play_seat, GameBackend, GameSpec, SeatReport};
+use facedown_core::PartyId;
+use facedown_games::ninety_nine::{Length, Variant};
+use facedown_games::session::Cheat;
+use facedown_net::{Roster, StaticKeypair, TcpMesh, Timeouts};
+use rand::rngs::OsRng;
+use rand::RngCore;
+use serde_json::{json, Value};
+
+use super::children::{Children, Scratch};
+use super::net::{read_pipe, write_setup, BackendArg, GameArgs, PartyArgs, PlayLocalArgs};
+use super::output::{ms, CheckFailed, Doc, UsageError};
+use super::table::Table;
+
+/// The flags of a whole game (with `--game`).
+#[derive(Debug, Default, clap::Args)]
+pub struct SessionArgs {
+    /// Play a whole game instead of a workload: `ninety-nine` (Golf and Devyatka are not yet
+    /// played at the table).
+    #[arg(long, conflicts_with = "input")]
+    pub game: Option<String>,
+    /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), with `--game`.
+    #[arg(long)]
+    pub variant: Option<String>,
+    /// Play this many deals instead of a game to 100, with `--game`.
+    #[arg(long)]
+    pub deals: Option<u32>,
+    /// Make one player cheat once, with `--game`: PLAYER:KIND, KIND one of revoke, not-in-hand,
+    /// false-bid, changed-bid, dummy.
+    #[arg(long, value_name = "PLAYER:KIND")]
+    pub cheat: Option<String>,
+}
+
+impl SessionArgs {
+    /// Refuses the game flags when no `--game` is given (they do not apply to a workload).
+    pub fn refuse_without_game(&self) -> anyhow::Result<()> {
+        let stray = [
+            ("--variant", self.variant.is_some()),
+            ("--deals", self.deals.is_some()),
+            ("--cheat", self.cheat.is_some()),
+        ];
+        match stray.iter().find(|(_, given)| *given) {
+            Some((flag, _)) => Err(usage(format!("{flag} applies to --game only"))),
+            None => Ok(()),
+        }
+    }
+}
+
+fn usage(message: String) -> anyhow::Error {
+    UsageError(message).into()
+}
+
+fn parse_cheat(s: &str) -> anyhow::Result<(PartyId, Cheat)> {
+    let (who, kind) = s
+        .split_once(':')
+        .ok_or_else(|| usage(format!("--cheat takes PLAYER:KIND, not `{s}`")))?;
+    let who: u16 = who
+        .parse()
+        .map_err(|_| usage(format!("--cheat: `{who}` is not a player number")))?;
+    let kind = Cheat::from_name(kind).ok_or_else(|| {
+        let names: Vec<&str> = Cheat::ALL.iter().map(|c| c.name()).collect();
+        usage(format!(
+            "--cheat: no cheat `{kind}` (one of {})",
+            names.join(", ")
+        ))
+    })?;
+    Ok((PartyId(who), kind))
+}
+
+/// The game `args` describe, at a table of `players` with `context` bound into its sessions.
+fn game_spec(
+    game: &GameArgs,
+    players: usize,
+    context: Vec<u8>,
+    seed: u64,
+) -> anyhow::Result<GameSpec> {
+    let s = &game.session;
+    match s.game.as_deref() {
+        Some("ninety-nine") => {}
+        Some(other @ ("golf" | "devyatka")) => {
+            return Err(usage(format!(
+                "{other} is not yet played at the table: only ninety-nine"
+            )))
+        }
+        other => {
+            return Err(usage(format!(
+                "no game `{}`: give ninety-nine",
+                other.unwrap_or("")
+            )))
+        }
+    }
+    let name = s.variant.as_deref().unwrap_or("revised");
+    let variant = Variant::from_name(name)
+        .ok_or_else(|| usage(format!("no Ninety-Nine variant `{name}`")))?;
+    if variant.rules().players != players {
+        return Err(usage(format!(
+            "{variant} is for {} players, not {players}",
+            variant.rules().players
+        )));
+    }
+    let cheat = s.cheat.as_deref().map(parse_cheat).transpose()?;
+    if let Some((p, _)) = cheat {
+        if p.0 == 0 || usize::from(p.0) > players {
+            return Err(usage(format!("--cheat: there is no {p}")));
+        }
+    }
+    let spec = GameSpec {
+        backend: match game.backend {
+            BackendArg::Dealer => GameBackend::Dealer,
+            BackendArg::Poker => GameBackend::Poker,
+        },
+        variant,
+        length: s.deals.map_or(Length::game(variant), Length::Deals),
+        seed,
+        cheat,
+        context,
+        timeout: Duration::from_millis(game.timeout_ms),
+    };
+    spec.check().map_err(usage)?;
+    Ok(spec)
+}
+
+fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
+    json!({
+        "game": "ninety-nine",
+        "variant": spec.variant.name(),
+        "backend": spec.backend.name(),
+        "length": spec.length,
+        "cheat": game.session.cheat,
+        "timeout_ms": game.timeout_ms,
+    })
+}
+
+/// Runs `facedown party --game …`: one player of a whole game.
+pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    let roster = Roster::load(&args.roster)?;
+    let key = StaticKeypair::load(&args.key)?;
+    let me = PartyId(args.id);
+    let seed = args.game.seed.ok_or_else(|| {
+        usage("--game needs --seed: every player draws from its stream of it".into())
+    })?;
+    if args.fault.is_some() {
+        return Err(usage(
+            "--fault applies to workloads, not to --game (use --cheat)".into(),
+        ));
+    }
+    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    let timeouts = Timeouts {
+        connect: spec.timeout,
+        handshake: spec.timeout.min(Duration::from_secs(5)),
+        write: spec.timeout,
+    };
+    let listener = TcpMesh::bind(&roster, me)?;
+    let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
+        .with_context(|| format!("player {}: connecting", me.0))?;
+    let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
+    drop(mesh);
+    if args.game.json {
+        Doc::new("party")
+            .parameters(parameters(&args.game, &spec))
+            .seed(seed)
+            .print(&report)?;
+    } else {
+        print_seat(&report);
+    }
+    match report.game.verdict.offender {
+        Some(p) => Err(CheckFailed(format!("player {}: {p} cheated", me.0)).into()),
+        None => Ok(()),
+    }
+}
+
+fn print_seat(r: &SeatReport) {
+    let v = &r.game.verdict;
+    let verdict = match (&v.offender, &v.reason) {
+        (Some(p), Some(why)) => format!("{p} BLAMED: {why}"),
+        (Some(p), None) => format!("{p} BLAMED"),
+        _ => "every move checked, every hand audited, nobody blamed".to_owned(),
+    };
+    let totals = r.game.standing.as_ref().map(|s| format!("{:?}", s.totals));
+    println!(
+        "player {}: {} hands | totals {} | {verdict}",
+        r.player,
+        r.game.hands.len(),
+        totals.unwrap_or_else(|| "(no standing)".into())
+    );
+}
+
+fn spawn_players(
+    args: &PlayLocalArgs,
+    seed: u64,
+    dir: &Scratch,
+) -> anyhow::Result<(Children, Vec<ChildPipes>)> {
+    let roster = write_setup(dir.path(), args.players)?;
+    let exe = std::env::current_exe().context("cannot find the facedown executable")?;
+    let mut children = Children::default();
+    let mut pipes = Vec::new();
+    let s = &args.game.session;
+    for j in 1..=args.players {
+        let mut cmd = Command::new(&exe);
+        cmd.arg("party")
+            .arg("--roster")
+            .arg(&roster)
+            .arg("--id")
+            .arg(j.to_string())
+            .arg("--key")
+            .arg(dir.path().join(format!("player{j}.key")))
+            .arg("--backend")
+            .arg(match args.game.backend {
+                BackendArg::Dealer => "dealer",
+                BackendArg::Poker => "poker",
+            })
+            .arg("--game")
+            .arg(s.game.as_deref().unwrap_or_default())
+            .arg("--timeout-ms")
+            .arg(args.game.timeout_ms.to_string())
+            .arg("--seed")
+            .arg(seed.to_string())
+            .arg("--json")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        for (flag, value) in [
+            ("--variant", s.variant.clone()),
+            ("--deals", s.deals.map(|d| d.to_string())),
+            ("--cheat", s.cheat.clone()),
+        ] {
+            if let Some(v) = value {
+                cmd.arg(flag).arg(v);
+            }
+        }
+        let child = children.spawn(cmd, &format!("player {j}"))?;
+        pipes.push((
+            read_pipe(child.stdout.take()),
+            read_pipe(child.stderr.take()),
+        ));
+    }
+    Ok((children, pipes))
+}
+
+type ChildPipes = (
+    std::thread::JoinHandle<String>,
+    std::thread::JoinHandle<String>,
+);
+
+/// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
+pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
+    if args.fault.is_some() {
+        return Err(usage(
+            "--fault applies to workloads, not to --game (use --cheat)".into(),
+        ));
+    }
+    let seed_drawn = args.game.seed.is_none();
+    let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
+    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
+    let dir = Scratch::new("play-local-game")?;
+    let start = Instant::now();
+    let (mut children, pipes) = spawn_players(&args, seed, &dir)?;
+    let deadline = start + Duration::from_secs(3600);
+    let mut status = vec![None; args.players];
+    while status.iter().any(Option::is_none) && Instant::now() < deadline {
+        for (j, c) in children.0.iter_mut().enumerate() {
+            if status[j].is_none() {
+                status[j] = c.try_wait().context("waiting for a player")?;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    drop(children);
+    let wall = start.elapsed();
+    let mut views = Vec::new();
+    let mut errors = Vec::new();
+    for (j, (out, err)) in pipes.into_iter().enumerate() {
+        let (out, err) = (
+            out.join().unwrap_or_default(),
+            err.join().unwrap_or_default(),
+        );
+        match serde_json::from_str::<Value>(&out) {
+            Ok(v) => views.push(v),
+            Err(_) => errors.push(json!({
+                "player": j + 1,
+                "error": err.trim().lines().last().unwrap_or("").to_owned(),
+            })),
+        }
+    }
+    let offenders: Vec<Value> = views
+        .iter()
+        .map(|v| v["game"]["verdict"]["offender"].clone())
+        .collect();
+    let agreed = offenders.windows(2).all(|w| w[0] == w[1]);
+    let offender = offenders.first().cloned().unwrap_or(Value::Null);
+    let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
+    let rounds = views
+        .iter()
+        .filter_map(|v| v["cost"]["rounds"].as_u64())
+        .max()
+        .unwrap_or(0);
+    let hands = views
+        .first()
+        .and_then(|v| v["game"]["hands"].as_array())
+        .map_or(0, Vec::len);
+    let tricks: u64 = views
+        .first()
+        .and_then(|v| v["game"]["hands"].as_array())
+        .map_or(0, |h| h.iter().filter_map(|x| x["tricks"].as_u64()).sum());
+    let body = json!({
+        "game": "ninety-nine",
+        "variant": spec.variant.name(),
+        "backend": spec.backend.name(),
+        "players": args.players,
+        "seed": seed,
+        "seed_drawn": seed_drawn,
+        "views": views,
+        "errors": errors,
+        "agreed": agreed,
+        "offender": offender,
+        "hands": hands,
+        "tricks": tricks,
+        "cost": {"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds},
+        "wall_ms": ms(wall),
+    });
+    if args.game.json {
+        Doc::new("play-local")
+            .parameters(parameters(&args.game, &spec))
+            .seed(seed)
+            .print(&body)?;
+    } else {
+        print_table(&args, &body, &views);
+    }
+    if !errors.is_empty() {
+        anyhow::bail!("{} of {} players failed", errors.len(), args.players);
+    }
+    if !agreed {
+        anyhow::bail!("the players' verdicts differ: {offenders:?}");
+    }
+    if !offender.is_null() {
+        return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
+    }
+    Ok(())
+}
+
+fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
+    println!(
+        "{} players as {} processes on 127.0.0.1, {} backend, Ninety-Nine {}, seed {}: {} hands, {} tricks",
+        args.players,
+        args.players,
+        body["backend"].as_str().unwrap_or(""),
+        body["variant"].as_str().unwrap_or(""),
+        body["seed"],
+        body["hands"],
+        body["tricks"]
+    );
+    for v in views {
+        let verdict = &v["game"]["verdict"];
+        println!(
+            "player {}: {}",
+            v["player"],
+            match verdict["offender"].as_u64() {
+                Some(p) => format!(
+                    "player {p} BLAMED: {}",
+                    verdict["reason"].as_str().unwrap_or("")
+                ),
+                None => "nobody blamed".to_owned(),
+            }
+        );
+    }
+    let mut t = Table::new(&["player", "messages", "bytes", "rounds", "wall ms"])
+        .right_aligned([1, 2, 3, 4]);
+    for v in views {
+        t.row(vec![
+            v["player"].to_string(),
+            v["cost"]["messages"].to_string(),
+            v["cost"]["bytes"].to_string(),
+            v["cost"]["rounds"].to_string(),
+            format!("{:.0}", v["wall_ms"].as_f64().unwrap_or(0.0)),
+        ]);
+    }
+    t.row(vec![
+        "total".into(),
+        body["cost"]["messages"].to_string(),
+        body["cost"]["bytes"].to_string(),
+        body["cost"]["rounds"].to_string(),
+        format!("{:.0}", body["wall_ms"].as_f64().unwrap_or(0.0)),
+    ]);
+    t.print(args.format());
+}
