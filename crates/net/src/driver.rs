@@ -138,8 +138,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         match self.step(op) {
             Ok(seen) => Ok(seen),
             Err(e) => {
-                self.abort(&e);
-                Err(e)
+                let heard = self.abort(&e);
+                Err(e.with_later_claims(heard))
             }
         }
     }
@@ -149,11 +149,25 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let out = self.seat.start(op).map_err(NetError::protocol)?;
         self.send(out)?;
         let mut deadline = Deadline::after(self.timeout);
+        let mut grace = false;
         while !self.seat.is_done() {
             let handed = self.seat.handed();
-            self.receive_one(op, deadline)?;
+            if !self.receive_one(deadline)? {
+                // A failed operation decides with the echoes that came.
+                if let Some(e) = self.seat.give_up() {
+                    return Err(NetError::protocol(e));
+                }
+                if grace {
+                    return Err(self.timed_out(op));
+                }
+                // The awaited peer may itself be stuck on another: give it one more timeout
+                // to say so (its abort) before naming it.
+                grace = true;
+                deadline = Deadline::after(self.timeout);
+            }
             if self.seat.handed() > handed {
                 deadline = Deadline::after(self.timeout);
+                grace = false;
             }
         }
         self.len += op.new_cards();
@@ -171,19 +185,13 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         Ok(self.seat.take_seen().unwrap_or_default())
     }
 
-    /// Waits for one frame until `deadline` and hands it to the seat.
-    fn receive_one(&mut self, op: &TableOp, deadline: Deadline) -> Result<(), NetError> {
+    /// Waits for one frame until `deadline` and hands it to the seat; `false` if the deadline
+    /// passed first.
+    fn receive_one(&mut self, deadline: Deadline) -> Result<bool, NetError> {
         let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
-            Ok(None) => {
-                // A failed operation decides with the echoes that came; else the first
-                // awaited peer is named.
-                return Err(match self.seat.give_up() {
-                    Some(e) => NetError::protocol(e),
-                    None => self.timed_out(op),
-                });
-            }
-            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(()),
+            Ok(None) => return Ok(false),
+            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(true),
             Err(e) => return Err(e),
         };
         match Wire::from_bytes(&frame.payload, frame.from)? {
@@ -193,29 +201,32 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .offer(frame.from, frame.depth, payload)
                     .map_err(NetError::protocol)?;
                 self.check_waiting()?;
-                self.send(out)
+                self.send(out)?;
             }
             Wire::Echo(payload) => {
                 let out = self
                     .seat
                     .offer_echo(frame.from, frame.depth, payload)
                     .map_err(NetError::protocol)?;
-                self.send(out)
+                self.send(out)?;
             }
             // This player's own failure, judged by the echoes so far, comes before a claim.
-            Wire::Abort { claim, reason } => Err(match self.seat.give_up() {
-                Some(e) => NetError::protocol(e),
-                None => NetError::Aborted {
-                    peer: frame.from,
-                    claim: claim.map(PartyId),
-                    reason,
-                },
-            }),
+            Wire::Abort { claim, reason } => {
+                return Err(match self.seat.give_up() {
+                    Some(e) => NetError::protocol(e),
+                    None => NetError::Aborted {
+                        peer: frame.from,
+                        claim: claim.map(PartyId),
+                        reason,
+                        later: Vec::new(),
+                    },
+                })
+            }
             Wire::Bye => {
                 self.byes.insert(frame.from);
-                Ok(())
             }
         }
+        Ok(true)
     }
 
     fn timed_out(&self, op: &TableOp) -> NetError {
@@ -230,8 +241,11 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
         NetError::Timeout {
             peer: awaiting.first().copied().unwrap_or(self.chan.me()),
-            what: format!("its part of the {} operation", op.name()),
-            after: self.timeout,
+            what: format!(
+                "its part of the {} operation, and then for its abort saying whom it waits for",
+                op.name()
+            ),
+            after: self.timeout.saturating_mul(2),
         }
     }
 
@@ -281,7 +295,9 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     /// Tells every peer why this player stops (best effort: a link may be gone already), then
     /// lingers until every peer has closed its link, at most [`ABORT_LINGER`] (or the timeout):
     /// closing a socket with unread data resets it, and the peer could lose the abort.
-    fn abort(&mut self, e: &NetError) {
+    /// Returns the claims of the aborts that arrived meanwhile (`(accuser, accused)`): what is
+    /// buffered is read before a closed link counts as the end.
+    fn abort(&mut self, e: &NetError) -> Vec<(PartyId, PartyId)> {
         let abort = Wire::Abort {
             claim: e.blamed().map(|p| p.0),
             reason: e.to_string(),
@@ -293,16 +309,23 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
         let deadline = Deadline::after(self.timeout.min(ABORT_LINGER));
         let mut open: BTreeSet<PartyId> = self.peers().into_iter().collect();
+        let mut heard = Vec::new();
         while !open.is_empty() {
             match self.chan.recv_by(deadline) {
-                Ok(Some(_)) => {}
-                Ok(None) => return,
+                Ok(Some(frame)) => {
+                    if let Ok(Wire::Abort { claim: Some(c), .. }) =
+                        Wire::from_bytes(&frame.payload, frame.from)
+                    {
+                        heard.push((frame.from, PartyId(c)));
+                    }
+                }
                 Err(NetError::Disconnected { peer }) => {
                     open.remove(&peer);
                 }
-                Err(_) => return,
+                Ok(None) | Err(_) => break,
             }
         }
+        heard
     }
 
     /// Says goodbye and waits for everyone's, then hands back the engine and the channel.
@@ -310,8 +333,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         match self.goodbye() {
             Ok(()) => Ok((self.seat.into_engine(), self.chan)),
             Err(e) => {
-                self.abort(&e);
-                Err(e)
+                let heard = self.abort(&e);
+                Err(e.with_later_claims(heard))
             }
         }
     }
@@ -337,6 +360,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                             peer: frame.from,
                             claim: claim.map(PartyId),
                             reason,
+                            later: Vec::new(),
                         })
                     }
                     Wire::Bye => {

@@ -108,6 +108,9 @@ pub enum NetError {
         claim: Option<PartyId>,
         /// Its error message.
         reason: String,
+        /// The claims of the aborts that arrived after it, while this player lingered
+        /// (`(accuser, accused)`; see [`NetError::claims`]).
+        later: Vec<(PartyId, PartyId)>,
     },
     /// A party number that is not in the roster.
     #[error("party {0} is not in the roster")]
@@ -200,17 +203,36 @@ impl NetError {
 }
 
 impl NetError {
-    /// The player an aborting peer accuses, with that peer: `(accuser, accused)`. A claim,
-    /// reported beside the verdict ([`NetError::blamed`]) and never in its place.
+    /// The first accusation an aborting peer made, with that peer: `(accuser, accused)`
+    /// (the first of [`NetError::claims`]). A claim, reported beside the verdict
+    /// ([`NetError::blamed`]) and never in its place.
     pub fn claim(&self) -> Option<(PartyId, PartyId)> {
+        self.claims().first().copied()
+    }
+
+    /// Every accusation of the aborts this player received, `(accuser, accused)`, in the
+    /// order they arrived: the abort that stopped it, then those read while it lingered.
+    /// Claims, never verdicts.
+    pub fn claims(&self) -> Vec<(PartyId, PartyId)> {
         match self {
             NetError::Aborted {
-                peer,
-                claim: Some(accused),
-                ..
-            } => Some((*peer, *accused)),
-            _ => None,
+                peer, claim, later, ..
+            } => claim
+                .map(|accused| (*peer, accused))
+                .into_iter()
+                .chain(later.iter().copied())
+                .collect(),
+            _ => Vec::new(),
         }
+    }
+
+    /// This error, with the claims of aborts that arrived after it (kept by an abort; other
+    /// errors are this player's own verdict and stay as they are).
+    pub fn with_later_claims(mut self, heard: Vec<(PartyId, PartyId)>) -> NetError {
+        if let NetError::Aborted { later, .. } = &mut self {
+            later.extend(heard);
+        }
+        self
     }
 }
 
