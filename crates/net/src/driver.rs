@@ -13,8 +13,11 @@
 //! A frame from a peer the engine does not await yet waits in that peer's queue (a faster
 //! peer's next operation; FIFO links keep the order). Each operation has a [`Deadline`] of one
 //! timeout that only **progress** renews — the engine being handed an awaited message — so
-//! frames that do not advance the protocol cannot keep a player waiting forever; on the
-//! deadline the first awaited peer is named. At most [`MAX_WAITING_FRAMES`] frames and
+//! frames that do not advance the protocol cannot keep a player waiting forever. On the
+//! deadline the awaited peer gets one more timeout to say why (an honest peer stuck on a
+//! cheater times out meanwhile and aborts naming whom it waited for); only then is the first
+//! awaited peer named, so a player waiting on an honest player that waits on a silent cheater
+//! does not blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
 //! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
 //! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
@@ -23,9 +26,10 @@
 //! # Ends
 //!
 //! On an error the driver tells every peer why ([`Wire::Abort`], with whom it blames) before
-//! returning it. A peer's abort is reported with its accusation as a **claim**
-//! ([`NetError::claim`]); the verdict ([`NetError::blamed`]) is only what this player saw
-//! itself, so an abort cannot frame anyone. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
+//! returning it, and lingers until they close, reading what they still send: a peer's abort
+//! is reported with its accusation as a **claim** ([`NetError::claims`], with those of the
+//! aborts read while lingering); the verdict ([`NetError::blamed`]) is only what this player
+//! saw itself, so an abort cannot frame anyone. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
 //! closes its links while another still needs them.
 //!
 //! # Accounting
