@@ -219,7 +219,7 @@ fn load_protocol(name_or_path: &str) -> anyhow::Result<Protocol> {
 }
 
 /// Parses `1,0`, `1 0` or `10` into bits for a protocol with `k` inputs.
-fn parse_bits(text: &str, k: usize) -> anyhow::Result<Vec<bool>> {
+pub(crate) fn parse_bits(text: &str, k: usize) -> anyhow::Result<Vec<bool>> {
     let bits: Vec<bool> = text
         .chars()
         .filter(|c| !matches!(c, ',' | ' '))
@@ -308,37 +308,50 @@ struct AnalyzeOutput<'a> {
     wall_ms: f64,
 }
 
-fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result<()> {
-    let p = load_protocol(name)?;
+/// The `cards analyze --json` document of `p` (also what `facedown serve` answers), and the check
+/// of `expect`.
+pub(crate) fn analyze_document(
+    name: &str,
+    p: &Protocol,
+    expect: Option<&Claim>,
+) -> anyhow::Result<(serde_json::Value, Analysis, Option<Check>)> {
     let start = Instant::now();
-    let a = analyze(&p).context("cannot analyze")?;
+    let a = analyze(p).context("cannot analyze")?;
     let elapsed = start.elapsed();
     let claimed = p.claim().map(|c| check(a.clone(), Some(c), None));
     let expected = expect.map(|e| check(a.clone(), None, Some(e)));
+    let doc = Doc::new("cards analyze")
+        .parameters(serde_json::json!({
+            "protocol": name,
+            "expect": expect.map(ToString::to_string),
+        }))
+        .build(&AnalyzeOutput {
+            analysis: &a,
+            claim: p.claim().map(ToString::to_string),
+            claim_holds: claimed.as_ref().map(Check::holds),
+            claim_mismatches: mismatch_texts(claimed.as_ref()),
+            expect_holds: expected.as_ref().map(Check::holds),
+            expect_mismatches: mismatch_texts(expected.as_ref()),
+            wall_ms: ms(elapsed),
+        })?;
+    Ok((doc, a, expected))
+}
+
+fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result<()> {
+    let p = load_protocol(name)?;
+    let (doc, a, expected) = analyze_document(name, &p, expect)?;
     if json {
-        Doc::new("cards analyze")
-            .parameters(serde_json::json!({
-                "protocol": name,
-                "expect": expect.map(ToString::to_string),
-            }))
-            .print(&AnalyzeOutput {
-                analysis: &a,
-                claim: p.claim().map(ToString::to_string),
-                claim_holds: claimed.as_ref().map(Check::holds),
-                claim_mismatches: mismatch_texts(claimed.as_ref()),
-                expect_holds: expected.as_ref().map(Check::holds),
-                expect_mismatches: mismatch_texts(expected.as_ref()),
-                wall_ms: ms(elapsed),
-            })?;
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print!("{}", analysis_text(&a));
-        if let Some(c) = &claimed {
-            print_claim_line("claim", c);
+        if let Some(c) = p.claim().map(|c| check(a.clone(), Some(c), None)) {
+            print_claim_line("claim", &c);
         }
         if let Some(c) = &expected {
             print_claim_line("expected", c);
         }
-        println!("analysis wall time  {:.1} µs", elapsed.as_secs_f64() * 1e6);
+        let wall_ms = doc["wall_ms"].as_f64().unwrap_or_default();
+        println!("analysis wall time  {:.1} µs", wall_ms * 1e3);
     }
     match expected {
         Some(c) if !c.holds() => Err(CheckFailed(format!(
@@ -545,10 +558,11 @@ fn fmt_cmd(files: &[String], mode: FmtMode) -> anyhow::Result<()> {
     .into())
 }
 
+/// One simulation with what `cards simulate --json` prints beside the report.
 #[derive(Serialize)]
-struct SimulateOutput<'a> {
+pub(crate) struct Simulation {
     #[serde(flatten)]
-    report: &'a SimulationReport,
+    pub(crate) report: SimulationReport,
     /// Wall time of the simulation.
     wall_ms: f64,
     runs_per_second: f64,
@@ -556,6 +570,65 @@ struct SimulateOutput<'a> {
     /// Per simulated input, runs whose output (committed: decoded; non-committed: read from
     /// the view with the exact analysis' view → output map) equals f(input).
     correct_runs: Vec<u64>,
+}
+
+/// Simulates `runs` runs of each input in `chosen` (every input when empty) with `seed`.
+pub(crate) fn simulation(
+    p: &Protocol,
+    chosen: &[usize],
+    runs: u64,
+    seed: u64,
+    tick: Option<&(dyn Fn(u64) + Sync)>,
+) -> anyhow::Result<Simulation> {
+    let compiled = Compiled::new(p).context("cannot simulate this protocol")?;
+    let start = Instant::now();
+    let report = compiled.simulate(p.name(), chosen, runs, seed, tick)?;
+    let elapsed = start.elapsed().as_secs_f64();
+    let correct_runs = correct_runs(p, &report, chosen);
+    Ok(Simulation {
+        wall_ms: elapsed * 1e3,
+        runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
+        threads: facedown::cards::simulate::threads(),
+        correct_runs,
+        report,
+    })
+}
+
+/// Per simulated input, the runs whose output equals f(input) (non-committed endings read
+/// through the exact analysis' view → output map).
+fn correct_runs(p: &Protocol, report: &SimulationReport, chosen: &[usize]) -> Vec<u64> {
+    let view_output: BTreeMap<String, Option<bool>> = analyze_views(p);
+    report
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(col, r)| {
+            let committed = if r.expected_output {
+                r.output_1
+            } else {
+                r.output_0
+            };
+            let input_col = if chosen.is_empty() { col } else { chosen[0] };
+            let from_views: u64 = report
+                .views
+                .iter()
+                .filter(|v| view_output.get(&v.view) == Some(&Some(r.expected_output)))
+                .map(|v| v.counts[input_col])
+                .sum();
+            committed + if r.non_committed > 0 { from_views } else { 0 }
+        })
+        .collect()
+}
+
+/// The inputs a `--input` option chooses: one, or every input when it is absent.
+pub(crate) fn chosen_inputs(p: &Protocol, input: Option<&str>) -> anyhow::Result<Vec<usize>> {
+    match input {
+        Some(text) => {
+            let bits = parse_bits(text, p.inputs().len())?;
+            Ok(vec![facedown::cards::model::input_index(&bits)])
+        }
+        None => Ok(Vec::new()),
+    }
 }
 
 fn simulate_cmd(
@@ -566,14 +639,7 @@ fn simulate_cmd(
     output: OutputArgs,
 ) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
-    let compiled = Compiled::new(&p).context("cannot simulate this protocol")?;
-    let chosen: Vec<usize> = match input {
-        Some(text) => {
-            let bits = parse_bits(text, p.inputs().len())?;
-            vec![facedown::cards::model::input_index(&bits)]
-        }
-        None => Vec::new(),
-    };
+    let chosen = chosen_inputs(&p, input)?;
     let inputs = if chosen.is_empty() {
         p.input_count()
     } else {
@@ -598,41 +664,12 @@ fn simulate_cmd(
             b.inc(n);
         }
     };
-    let start = Instant::now();
-    let report = compiled.simulate(p.name(), &chosen, runs, seed, Some(&tick))?;
-    let elapsed = start.elapsed().as_secs_f64();
+    let out = simulation(&p, &chosen, runs, seed, Some(&tick))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    // View → output from the exact analysis (non-committed endings).
-    let view_output: BTreeMap<String, Option<bool>> = analyze_views(&p);
-    let correct_runs = report
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(col, r)| {
-            let committed = if r.expected_output {
-                r.output_1
-            } else {
-                r.output_0
-            };
-            let input_col = if chosen.is_empty() { col } else { chosen[0] };
-            let from_views: u64 = report
-                .views
-                .iter()
-                .filter(|v| view_output.get(&v.view) == Some(&Some(r.expected_output)))
-                .map(|v| v.counts[input_col])
-                .sum();
-            committed + if r.non_committed > 0 { from_views } else { 0 }
-        })
-        .collect();
-    let out = SimulateOutput {
-        report: &report,
-        wall_ms: elapsed * 1e3,
-        runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
-        threads: facedown::cards::simulate::threads(),
-        correct_runs,
-    };
+    let report = &out.report;
+    let elapsed = out.wall_ms / 1e3;
     if output.json {
         return Doc::new("cards simulate")
             .seed(seed)
@@ -643,7 +680,7 @@ fn simulate_cmd(
     }
     let format = output.format();
     if format == Format::Csv {
-        inputs_table(&report, &out.correct_runs).print(format);
+        inputs_table(report, &out.correct_runs).print(format);
         return Ok(());
     }
     println!(
@@ -657,7 +694,7 @@ fn simulate_cmd(
         out.threads
     );
     println!("randomness: {}", report.rng);
-    inputs_table(&report, &out.correct_runs).print(format);
+    inputs_table(report, &out.correct_runs).print(format);
     let shown = 40;
     println!(
         "views ({} distinct), frequency per input:",

@@ -11,6 +11,7 @@ pub mod net;
 pub mod output;
 pub mod poker;
 pub mod report;
+pub mod serve;
 pub mod table;
 
 use clap::{Parser, Subcommand};
@@ -68,6 +69,11 @@ pub enum Command {
         after_help = "Example: for i in 1 2 3; do facedown cards search --deck ♣♣♥♥ --function xor --committed --max-steps 2 --shard $i/3 --json > s$i.json; done; facedown merge s1.json s2.json s3.json"
     )]
     Merge(merge::MergeArgs),
+    /// The classroom in the browser: the protocol room, served on loopback by default.
+    #[command(
+        after_help = "Example: facedown serve --port 8080   (then open http://127.0.0.1:8080/)\n         facedown serve --bind 0.0.0.0 --port 8080   (every student on the room's network)"
+    )]
+    Serve(serve::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(after_help = "Example: facedown completions zsh > ~/.zfunc/_facedown")]
     Completions {
@@ -98,6 +104,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::PlayLocal(args)) => net::play_local(args),
         Some(Command::Games(args)) => games::run(args),
         Some(Command::Merge(args)) => merge::run(args),
+        Some(Command::Serve(args)) => serve::run(args),
         Some(Command::Completions { shell }) => {
             use clap::CommandFactory;
             let mut cmd = Cli::command();

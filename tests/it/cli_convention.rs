@@ -456,6 +456,7 @@ fn the_summary_lists_every_command_and_every_help_has_an_example() {
         "party",
         "play-local",
         "completions",
+        "serve",
         "search",
         "leakage",
         "collusion",

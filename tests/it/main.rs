@@ -28,3 +28,4 @@ mod paper_dealer_collusion;
 mod play_local_cleanup;
 mod poker_cli;
 mod repository;
+mod serve;

@@ -1,0 +1,135 @@
+//! `facedown serve`: the classroom in the browser.
+//!
+//! A small synchronous web server ([`tiny_http`]) with every page and asset compiled into the
+//! binary, so a teacher runs one command and students open a page; the page fetches nothing
+//! from elsewhere. Each room is a thin view over JSON endpoints that answer what the CLI
+//! prints with `--json` ([`protocol_room`], [`deal_room`]). The server binds to loopback unless told
+//! otherwise, caps every body and parameter ([`http`]), and answers a bad request with a 4xx
+//! and a message while it stays up.
+
+mod assets;
+pub mod deal_room;
+pub mod http;
+pub mod protocol_room;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::thread;
+
+use anyhow::Context;
+use serde_json::Value;
+use tiny_http::{Method, Server};
+
+use super::output::Doc;
+use http::{read_call, Answer, Call, Refusal};
+
+/// `facedown serve`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The TCP port (0 picks a free one; the address is printed on the first line).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// The address to listen on: loopback unless told otherwise (`0.0.0.0` for a room's
+    /// network).
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+    /// Requests served at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub workers: u16,
+    /// Print the address as one line of JSON (for scripts that start the server).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the server until the process is stopped.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let addr = SocketAddr::new(args.bind, args.port);
+    let server = Server::http(addr)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .with_context(|| format!("cannot listen on {addr}"))?;
+    let bound = server
+        .server_addr()
+        .to_ip()
+        .context("the server has no IP address")?;
+    announce(&args, &format!("http://{bound}/"))?;
+    let server = Arc::new(server);
+    let workers: Vec<_> = (0..args.workers)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            thread::spawn(move || serve_forever(&server))
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    Ok(())
+}
+
+/// The first line on standard output: where the server listens.
+fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
+    if args.json {
+        let doc = Doc::new("serve")
+            .parameters(serde_json::json!({
+                "bind": args.bind.to_string(), "port": args.port, "workers": args.workers,
+            }))
+            .build(&serde_json::json!({ "url": url }))?;
+        println!("{doc}");
+    } else {
+        println!("facedown serve: {url}");
+    }
+    // The line must reach a script reading a pipe before the first request.
+    std::io::Write::flush(&mut std::io::stdout())?;
+    Ok(())
+}
+
+fn serve_forever(server: &Server) {
+    for mut request in server.incoming_requests() {
+        let answer = match read_call(&mut request) {
+            Ok(call) => answer(&call),
+            Err(refusal) => Answer::refusal(&refusal),
+        };
+        answer.send(request);
+    }
+}
+
+/// The answer to one call: a page or asset, or an endpoint's JSON (a refusal as JSON too).
+pub fn answer(call: &Call) -> Answer {
+    if let Some((content_type, body)) = assets::find(&call.path) {
+        return match call.method {
+            Method::Get | Method::Head => Answer::asset(content_type, body),
+            _ => Answer::refusal(&Refusal::new(405, "pages are read with GET")),
+        };
+    }
+    match endpoint(call) {
+        Ok(doc) => Answer::json(&doc),
+        Err(refusal) => Answer::refusal(&refusal),
+    }
+}
+
+fn endpoint(call: &Call) -> Result<Value, Refusal> {
+    let post = call.method == Method::Post;
+    match (call.path.as_str(), post) {
+        ("/api/protocols", false) => protocol_room::protocols(),
+        ("/api/source", false) => protocol_room::source(call),
+        ("/api/analyze", true) => protocol_room::analyze(call),
+        ("/api/trace", true) => protocol_room::trace(call),
+        ("/api/tree", true) => protocol_room::tree(call),
+        ("/api/simulate", true) => protocol_room::simulate(call),
+        ("/api/deal", false) => deal_room::deal(call),
+        ("/api/collusion", false) => deal_room::collusion(call),
+        ("/api/poker-deal", false) => deal_room::poker_deal(call),
+        ("/api/analyze" | "/api/trace" | "/api/tree" | "/api/simulate", false) => {
+            Err(Refusal::new(
+                405,
+                format!(
+                    "{} takes POST with a .cards body, or POST ?protocol=NAME",
+                    call.path
+                ),
+            ))
+        }
+        _ => Err(Refusal::new(
+            404,
+            format!("no page or endpoint {}", call.path),
+        )),
+    }
+}

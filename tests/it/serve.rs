@@ -1,0 +1,436 @@
+//! `facedown serve`: the endpoints answer what the CLI prints with `--json`, refuse bad input
+//! with a 4xx and a message (an oversized or endless body, a malformed protocol, an unknown
+//! name, a huge parameter), stay up afterwards, and bind to loopback by default. The pages
+//! themselves are driven in headless Chromium by `tests/browser/run.sh` (CI).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// A running server, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start() -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_facedown"))
+            .args(["serve", "--port", "0", "--json"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("facedown serve starts");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("piped");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the address line");
+        let doc: Value = serde_json::from_str(&line).expect("one JSON line");
+        assert_eq!(doc["command"], "serve");
+        assert_eq!(doc["schema"], "facedown/serve/1");
+        let url = doc["url"].as_str().expect("url").to_owned();
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches('/')
+            .to_owned();
+        Server { child, addr }
+    }
+
+    /// Sends raw request bytes; returns the status and the body.
+    fn raw(&self, request: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        // The server may answer (and stop reading) before the whole request is written.
+        let _ = s.write_all(request);
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        let status = answer
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no status line in {answer:?}"));
+        let body = answer
+            .split_once("\r\n\r\n")
+            .map_or(String::new(), |(_, b)| b.to_owned());
+        (status, body)
+    }
+
+    fn call(&self, method: &str, target: &str, body: &[u8]) -> (u16, Value) {
+        let mut request = format!(
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(body);
+        let (status, text) = self.raw(&request);
+        let doc = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        (status, doc)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn cli(args: &[&str]) -> Value {
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(args)
+        .arg("--json")
+        .output()
+        .expect("facedown runs");
+    assert!(out.status.success(), "{args:?}");
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn message(doc: &Value) -> &str {
+    doc["error"]["message"].as_str().unwrap_or_default()
+}
+
+#[test]
+fn the_analysis_endpoint_answers_what_cards_analyze_json_prints() {
+    let server = Server::start();
+    for name in ["mks-four-card-and", "mks-without-first-shuffle"] {
+        let (status, doc) = server.call("POST", &format!("/api/analyze?protocol={name}"), b"");
+        assert_eq!(status, 200, "{doc}");
+        let cli = cli(&["cards", "analyze", name]);
+        assert_eq!(doc["schema"], "facedown/cards-analyze/1");
+        for field in [
+            "security",
+            "correct",
+            "expected_shuffles",
+            "tv_distance",
+            "errors",
+        ] {
+            assert_eq!(doc[field], cli[field], "{name}: {field}");
+        }
+    }
+}
+
+#[test]
+fn a_pasted_protocol_is_analysed_and_its_error_is_shown_at_its_line() {
+    let server = Server::start();
+    let source = facedown::cards::library::find("five-card-trick")
+        .expect("built in")
+        .source;
+    let (status, doc) = server.call("POST", "/api/analyze", source.as_bytes());
+    assert_eq!(status, 200, "{doc}");
+    assert_eq!(doc["security"], "perfect");
+    let broken = "protocol broken\ninputs a b\nshuffel cut 1 2 3 4 5\n";
+    let (status, doc) = server.call("POST", "/api/analyze", broken.as_bytes());
+    assert_eq!(status, 422, "{doc}");
+    assert_eq!(doc["error"]["line"], 3);
+    assert_eq!(doc["error"]["col"], 1);
+    assert_eq!(doc["error"]["source_line"], "shuffel cut 1 2 3 4 5");
+    assert!(message(&doc).contains("shuffel"), "{doc}");
+}
+
+#[test]
+fn the_simulation_answers_the_cli_runs_with_the_exact_views_beside_them() {
+    let server = Server::start();
+    let (status, doc) = server.call(
+        "POST",
+        "/api/simulate?protocol=five-card-trick&runs=2000&seed=3",
+        b"",
+    );
+    assert_eq!(status, 200, "{doc}");
+    let cli = cli(&[
+        "cards",
+        "simulate",
+        "five-card-trick",
+        "--runs",
+        "2000",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(doc["views"], cli["views"], "same seed, same runs");
+    let exact = doc["exact_views"].as_array().expect("an acyclic protocol");
+    // Each of the four inputs sees one of ten rotations' worth of views, each 1/5.
+    assert_eq!(exact.len(), 10);
+    for view in exact {
+        for q in view["exact"].as_array().expect("per input") {
+            assert!(q == "0" || q == "1/5", "{view}");
+        }
+    }
+}
+
+#[test]
+fn trace_and_tree_answer_the_cli_documents() {
+    let server = Server::start();
+    let (status, doc) = server.call(
+        "POST",
+        "/api/trace?protocol=mks-four-card-and&input=1,0&seed=5",
+        b"",
+    );
+    assert_eq!(status, 200, "{doc}");
+    let cli_trace = cli(&[
+        "cards",
+        "trace",
+        "mks-four-card-and",
+        "--input",
+        "1,0",
+        "--seed",
+        "5",
+    ]);
+    assert_eq!(doc["steps"], cli_trace["steps"]);
+    let (status, doc) = server.call("POST", "/api/tree?protocol=five-card-trick", b"");
+    assert_eq!(status, 200, "{doc}");
+    let cli_tree = cli(&["cards", "tree", "five-card-trick"]);
+    assert_eq!(doc["vertices"], cli_tree["vertices"]);
+    assert_eq!(doc["edges"], cli_tree["edges"]);
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_message_and_the_server_stays_up() {
+    let server = Server::start();
+    // A body announced larger than the cap is refused before a byte of it is read (so none is
+    // sent here: unread bytes would make the server's close a reset).
+    let (status, body) = server.raw(
+        b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000\r\n\r\n",
+    );
+    assert_eq!(status, 413, "{body}");
+    assert!(body.contains("larger than 65536"), "{body}");
+    let cases: Vec<(&str, String, &[u8], u16, &str)> = vec![
+        (
+            "POST",
+            "/api/analyze?protocol=five-card-trik".into(),
+            b"",
+            404,
+            "did you mean `five-card-trick`",
+        ),
+        (
+            "POST",
+            "/api/simulate?protocol=five-card-trick&runs=99999999999".into(),
+            b"",
+            400,
+            "between 1 and 1000000",
+        ),
+        (
+            "POST",
+            "/api/trace?protocol=five-card-trick&input=1,2".into(),
+            b"",
+            400,
+            "not a bit",
+        ),
+        (
+            "POST",
+            "/api/trace?protocol=five-card-trick&input=1,0&seed=-1".into(),
+            b"",
+            400,
+            "whole number",
+        ),
+        ("POST", "/api/analyze".into(), b"\xff\xfe", 400, "not UTF-8"),
+        ("GET", "/api/analyze".into(), b"", 405, "takes POST"),
+        ("GET", "/no-such-page".into(), b"", 404, "no page"),
+        ("POST", "/protocol".into(), b"", 405, "GET"),
+        (
+            "GET",
+            format!("/api/source?protocol={}", "a".repeat(5000)),
+            b"",
+            414,
+            "longer than",
+        ),
+    ];
+    for (method, target, body, want, text) in cases {
+        let (status, doc) = server.call(method, &target, body);
+        assert_eq!(
+            status,
+            want,
+            "{method} {}: {doc}",
+            &target[..target.len().min(60)]
+        );
+        assert!(message(&doc).contains(text), "{doc}");
+    }
+    let (status, doc) = server.call("POST", "/api/analyze?protocol=five-card-trick", b"");
+    assert_eq!((status, doc["security"].as_str()), (200, Some("perfect")));
+}
+
+#[test]
+fn an_endless_body_is_cut_at_the_cap() {
+    let server = Server::start();
+    // A chunked body that never ends: the server reads one byte past its cap and answers
+    // without waiting for the rest. The client sends exactly that much and then nothing.
+    let mut request = format!(
+        "POST /api/analyze HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n",
+        server.addr
+    )
+    .into_bytes();
+    for _ in 0..64 {
+        request.extend_from_slice(b"400\r\n");
+        request.extend(std::iter::repeat(b'#').take(0x400));
+        request.extend_from_slice(b"\r\n");
+    }
+    // One more byte, in a chunk announced much longer than what follows.
+    request.extend_from_slice(b"100000\r\n#");
+    let (status, body) = server.raw(&request);
+    assert_eq!(status, 413, "{body}");
+    let (status, _) = server.call("GET", "/api/protocols", b"");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn serve_binds_to_loopback_and_its_pages_load_nothing_from_elsewhere() {
+    let server = Server::start();
+    assert!(server.addr.starts_with("127.0.0.1:"), "{}", server.addr);
+    for page in ["/", "/protocol", "/protocol.js", "/style.css"] {
+        let (status, body) = server
+            .raw(format!("GET {page} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes());
+        assert_eq!(status, 200, "{page}");
+        for external in [
+            "src=\"http",
+            "href=\"http",
+            "url(http",
+            "fetch(\"http",
+            "//cdn",
+        ] {
+            assert!(
+                !body.contains(external),
+                "{page} loads from elsewhere: {external}"
+            );
+        }
+    }
+}
+
+fn get(server: &Server, target: &str) -> Value {
+    let (status, doc) = server.call("GET", target, b"");
+    assert_eq!(status, 200, "{target}: {doc}");
+    doc
+}
+
+#[test]
+fn the_deal_room_deals_what_dealer_deal_deals_and_its_layers_compose_into_the_deal() {
+    let server = Server::start();
+    let doc = get(
+        &server,
+        "/api/deal?players=3&cards=12&hand=3&public=2&seed=7",
+    );
+    let cli = cli(&[
+        "dealer",
+        "deal",
+        "--players",
+        "3",
+        "--cards",
+        "12",
+        "--hand",
+        "3",
+        "--public",
+        "2",
+        "--seed",
+        "7",
+    ]);
+    assert_eq!(doc["hands"], cli["hands"]);
+    assert_eq!(doc["public"], cli["public"]);
+    assert_eq!(doc["cost"], cli["cost"]);
+    assert_eq!(doc["audit"]["passed"], true);
+    // The players' layers, opened at the audit, compose into the deal: position i holds
+    // A_3(A_2(A_1(i))).
+    let layers: Vec<Vec<u64>> = doc["layers"]
+        .as_array()
+        .expect("layers")
+        .iter()
+        .filter(|l| l["slot"].as_str().is_some_and(|s| s.starts_with('A')))
+        .map(|l| serde_json::from_value(l["perm"].clone()).expect("a permutation"))
+        .collect();
+    assert_eq!(layers.len(), 3, "one layer per player");
+    let card_at = |i: u64| layers.iter().fold(i, |x, a| a[x as usize]);
+    let openings = doc["openings"].as_array().expect("openings");
+    assert_eq!(openings.len(), 3 * 3 + 2, "one opening per dealt card");
+    let public: Vec<&Value> = openings
+        .iter()
+        .filter(|o| o["learner"] == "everyone")
+        .collect();
+    for (o, card) in public.iter().zip(cli["public"].as_array().expect("public")) {
+        let position = o["position"].as_u64().expect("position");
+        assert_eq!(Value::from(card_at(position)), *card, "{o}");
+        let last = o["hops"]
+            .as_array()
+            .and_then(|h| h.last())
+            .expect("a chain");
+        assert_eq!(last["to"], "everyone");
+        assert_eq!(last["value"], *card, "the last hop publishes the card");
+    }
+    for (p, hand) in cli["hands"].as_array().expect("hands").iter().enumerate() {
+        let mine: Vec<Value> = openings
+            .iter()
+            .filter(|o| o["learner"] == (p + 1))
+            .map(|o| Value::from(card_at(o["position"].as_u64().expect("position"))))
+            .collect();
+        let mut mine = mine;
+        let mut hand = hand.as_array().expect("a hand").clone();
+        mine.sort_by_key(|v| v.as_u64());
+        hand.sort_by_key(|v| v.as_u64());
+        assert_eq!(mine, hand, "player {}'s openings are his hand", p + 1);
+    }
+}
+
+#[test]
+fn the_deal_room_shows_the_collusion_table_and_the_encrypted_deal_of_the_cli() {
+    let server = Server::start();
+    let doc = get(&server, "/api/collusion?players=3&cards=6&hand=1&public=1");
+    let cli_rows = cli(&[
+        "dealer",
+        "collusion",
+        "--players",
+        "3",
+        "--cards",
+        "6",
+        "--hand",
+        "1",
+        "--public",
+        "1",
+    ]);
+    assert_eq!(doc["rows"], cli_rows["rows"]);
+    assert_eq!(doc["exact"], true);
+    let doc = get(
+        &server,
+        "/api/poker-deal?players=3&cards=12&hand=3&public=1&seed=4",
+    );
+    let cli_deal = cli(&[
+        "poker",
+        "deal",
+        "--players",
+        "3",
+        "--cards",
+        "12",
+        "--hand",
+        "3",
+        "--public",
+        "1",
+        "--seed",
+        "4",
+    ]);
+    assert_eq!(doc["report"]["hands"], cli_deal["hands"]);
+    assert_eq!(doc["report"]["cost"], cli_deal["cost"]);
+    let deliveries = doc["deliveries"].as_array().expect("deliveries");
+    let shuffles = deliveries.iter().filter(|d| d["kind"] == "Shuffle").count();
+    assert_eq!(
+        shuffles,
+        3 * 2,
+        "each player's shuffle reaches the two others"
+    );
+}
+
+#[test]
+fn the_deal_room_refuses_a_deal_that_cannot_be_made() {
+    let server = Server::start();
+    for (target, text) in [
+        ("/api/deal?players=2", "between 3 and 8"),
+        ("/api/deal?cards=53", "between 3 and 52"),
+        (
+            "/api/deal?players=3&cards=6&hand=3&public=1",
+            "need 10 cards",
+        ),
+        ("/api/poker-deal?players=9", "between 3 and 8"),
+    ] {
+        let (status, doc) = server.call("GET", target, b"");
+        assert_eq!(status, 400, "{target}: {doc}");
+        assert!(message(&doc).contains(text), "{doc}");
+    }
+}
