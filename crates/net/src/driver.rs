@@ -14,10 +14,11 @@
 //! peer's next operation; FIFO links keep the order). Each operation has a [`Deadline`] of one
 //! timeout that only **progress** renews — the engine being handed an awaited message — so
 //! frames that do not advance the protocol cannot keep a player waiting forever. On the
-//! deadline the awaited peer gets one more timeout to say why (an honest peer stuck on a
-//! cheater times out meanwhile and aborts naming whom it waited for); only then is the first
-//! awaited peer named, so a player waiting on an honest player that waits on a silent cheater
-//! does not blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
+//! deadline this player tells its peers whom it waits for ([`Wire::Waiting`]) and gives the
+//! awaited peer one more timeout: an honest peer stuck on a cheater says the same meanwhile,
+//! and is then not named ([`NetError::Stuck`], nobody blamed); only a peer that said nothing
+//! is named, so a player waiting on an honest player that waits on a silent cheater does not
+//! blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
 //! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
 //! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
@@ -40,7 +41,7 @@
 //! rounds are the deepest causal depth this player saw. Summed over players with
 //! [`crate::total_cost`], a run costs exactly what the same run costs in memory.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use facedown_core::engine::{Engine, Kind, Seat, Stamped, To};
@@ -77,6 +78,8 @@ pub struct NetDriver<E: Engine, C: Channel> {
     chan: C,
     timeout: Duration,
     byes: BTreeSet<PartyId>,
+    /// Peers that said they wait for another ([`Wire::Waiting`]) since the last progress.
+    stuck: BTreeMap<PartyId, PartyId>,
     len: usize,
     cost: Cost,
     phases: Vec<PhaseCost>,
@@ -109,6 +112,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             chan,
             timeout,
             byes: BTreeSet::new(),
+            stuck: BTreeMap::new(),
             len: 0,
             cost: Cost::ZERO,
             phases: Vec::new(),
@@ -164,14 +168,16 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 if grace {
                     return Err(self.timed_out(op));
                 }
-                // The awaited peer may itself be stuck on another: give it one more timeout
-                // to say so (its abort) before naming it.
+                // The awaited peer may itself be stuck on another: say whom this player
+                // waits for, and give the peer one more timeout to say the same.
+                self.say_waiting()?;
                 grace = true;
                 deadline = Deadline::after(self.timeout);
             }
             if self.seat.handed() > handed {
                 deadline = Deadline::after(self.timeout);
                 grace = false;
+                self.stuck.clear();
             }
         }
         self.len += op.new_cards();
@@ -229,8 +235,25 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             Wire::Bye => {
                 self.byes.insert(frame.from);
             }
+            // Kept once per peer until the next progress, so it cannot grow.
+            Wire::Waiting { on } => {
+                self.stuck.entry(frame.from).or_insert(PartyId(on));
+            }
         }
         Ok(true)
+    }
+
+    /// Tells every peer whom this player has waited a timeout for (once per wait).
+    fn say_waiting(&mut self) -> Result<(), NetError> {
+        let Some(&on) = self.seat.awaiting().first() else {
+            return Ok(());
+        };
+        let frame = Wire::Waiting { on: on.0 }.to_bytes()?;
+        for p in self.peers() {
+            // Best effort: a peer that is gone is named by the wait itself.
+            let _ = self.chan.send(p, 0, &frame);
+        }
+        Ok(())
     }
 
     fn timed_out(&self, op: &TableOp) -> NetError {
@@ -243,8 +266,18 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 after: self.timeout,
             };
         }
+        let peer = awaiting.first().copied().unwrap_or(self.chan.me());
+        let me = self.chan.me();
+        // The awaited peer said it is itself waiting for another: no evidence against it.
+        if let Some(&on) = self.stuck.get(&peer).filter(|&&on| on != me) {
+            return NetError::Stuck {
+                peer,
+                on,
+                after: self.timeout.saturating_mul(2),
+            };
+        }
         NetError::Timeout {
-            peer: awaiting.first().copied().unwrap_or(self.chan.me()),
+            peer,
             what: format!(
                 "its part of the {} operation, and then for its abort saying whom it waits for",
                 op.name()
@@ -370,7 +403,9 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) | Wire::Echo(_) => dropped.note(&frame)?,
+                    Wire::Engine(_) | Wire::Echo(_) | Wire::Waiting { .. } => {
+                        dropped.note(&frame)?
+                    }
                 },
                 // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {
