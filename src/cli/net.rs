@@ -290,25 +290,23 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
         Some(FaultArg::ReplayAfterSetup) => mesh.inject_fault(WireFault::Replay),
         None => {}
     };
-    let report = play(&mut mesh, &spec, own, rng, &mut after_setup)
-        .with_context(|| format!("player {}", me.0))?;
+    let report = match play(&mut mesh, &spec, own, rng, &mut after_setup) {
+        Ok(report) => report,
+        Err(e) => {
+            if args.game.json {
+                party_doc(&args, spec.workload.name()).print(&failure_json(&e))?;
+            }
+            return Err(anyhow::Error::new(e).context(format!("player {}", me.0)));
+        }
+    };
     drop(mesh);
     let drawn_seed = drawn.or(args.game.seed_key).map(hex::encode);
     if args.game.json {
-        let mut doc = Doc::new("party").parameters(json!({
-            "roster": args.roster.display().to_string(),
-            "id": args.id,
-            "backend": spec.backend.name(),
-            "workload": spec.workload.name(),
-            "timeout_ms": args.game.timeout_ms,
-        }));
-        if let Some(seed) = args.game.seed {
-            doc = doc.seed(seed);
-        }
         let mut body = serde_json::to_value(&report)?;
         body["seed"] = json!(args.game.seed);
         body["drawn_seed"] = json!(drawn_seed);
-        doc.print(&body)?;
+        body["claims"] = json!([]);
+        party_doc(&args, spec.workload.name()).print(&body)?;
     } else {
         match (args.game.seed, &drawn_seed) {
             (Some(seed), _) => println!("player {}: seed {seed}", me.0),
@@ -333,6 +331,37 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
         return Err(CheckFailed(format!("player {}: the audit failed", me.0)).into());
     }
     Ok(())
+}
+
+fn party_doc(args: &PartyArgs, workload: &str) -> Doc {
+    let doc = Doc::new("party").parameters(json!({
+        "roster": args.roster.display().to_string(),
+        "id": args.id,
+        "backend": Backend::from(args.game.backend).name(),
+        "workload": workload,
+        "timeout_ms": args.game.timeout_ms,
+    }));
+    match args.game.seed {
+        Some(seed) => doc.seed(seed),
+        None => doc,
+    }
+}
+
+/// A failed player's document: its error, whom it blames (its own verdict) and the
+/// accusations of the aborts it received (claims, never verdicts).
+fn failure_json(e: &facedown_net::NetError) -> serde_json::Value {
+    json!({
+        "error": e.to_string(),
+        "blamed": e.blamed().map(|p| p.0),
+        "claims": claims_json(&e.claims()),
+    })
+}
+
+fn claims_json(claims: &[(PartyId, PartyId)]) -> serde_json::Value {
+    claims
+        .iter()
+        .map(|(by, accused)| json!({"by": by.0, "accuses": accused.0}))
+        .collect()
 }
 
 fn print_view(r: &PlayerReport) {
@@ -514,9 +543,10 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     // Every player gives up within its own timeouts; this is the backstop.
     let deadline =
         start + Duration::from_millis(args.game.timeout_ms) * 4 + Duration::from_secs(30);
-    // Once a player has failed, the others must abort within their timeout: whoever is
-    // still running a timeout (plus a second) later is stuck and gets killed.
-    let grace = Duration::from_millis(args.game.timeout_ms) + Duration::from_secs(1);
+    // Once a player has failed, the others must abort within a timeout and its grace period
+    // (`facedown_net::NetDriver`): whoever is still running two timeouts (plus a second)
+    // later is stuck and gets killed.
+    let grace = Duration::from_millis(args.game.timeout_ms) * 2 + Duration::from_secs(1);
     let mut first_failure: Option<Instant> = None;
     let mut status: Vec<Option<std::process::ExitStatus>> = vec![None; args.players];
     while status.iter().any(Option::is_none) {
@@ -538,6 +568,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let wall = start.elapsed();
     let mut reports = Vec::new();
     let mut errors = Vec::new();
+    let mut claims = Vec::new();
     for (j, (out, err)) in pipes.into_iter().enumerate() {
         let out = out.join().unwrap_or_default();
         let err = err.join().unwrap_or_default();
@@ -546,11 +577,19 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| "killed (still running after the others had stopped)".into());
         match serde_json::from_str::<PlayerReport>(&out) {
             Ok(r) if status[j].is_some_and(|s| s.success()) => reports.push(r),
-            _ => errors.push(json!({
-                "player": j + 1,
-                "exit": exit,
-                "error": err.trim().lines().last().unwrap_or("").to_owned(),
-            })),
+            _ => {
+                // A failed player's own document says whom it blames and what it was told.
+                let doc = serde_json::from_str::<serde_json::Value>(&out).unwrap_or_default();
+                let mine = doc["claims"].as_array().cloned().unwrap_or_default();
+                claims.extend(mine.iter().cloned());
+                errors.push(json!({
+                    "player": j + 1,
+                    "exit": exit,
+                    "error": err.trim().lines().last().unwrap_or("").to_owned(),
+                    "blamed": doc["blamed"],
+                    "claims": mine,
+                }));
+            }
         }
     }
     let cost = total_cost(&reports);
@@ -587,6 +626,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             "expected": spec.workload.expected(&inputs),
             "views": reports,
             "errors": errors,
+            "claims": claims,
             "consistent": consistent,
             "cost": cost,
             "phases": phases.iter().map(|p| json!({"name": p.name, "cost": p.cost})).collect::<Vec<_>>(),

@@ -161,7 +161,18 @@ fn issue_7_a_silent_player_makes_the_others_time_out_naming_it() {
             e["error"].as_str().expect("text").contains("player 3"),
             "{e}"
         );
+        // Its own verdict blames player 3 or nobody (a player that heard the other's abort
+        // first reports that abort's accusation as a claim).
+        assert!(e["blamed"] == 3 || e["blamed"].is_null(), "{e}");
     }
+    // Issue 14: the aborts' accusations are claims, reported beside the verdicts.
+    let claims = json["claims"].as_array().expect("claims");
+    assert!(
+        claims
+            .iter()
+            .all(|c| c["accuses"] == 3 && (c["by"] == 1 || c["by"] == 2)),
+        "{claims:?}"
+    );
 }
 
 #[test]

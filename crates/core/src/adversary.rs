@@ -2,8 +2,9 @@
 //! chosen messages.
 //!
 //! [`Adversary`] runs the honest engine and rewrites what it sends: at a chosen message
-//! ([`At`]) it can **forge** it (other bytes for everyone), **omit** it to a peer, **replay**
-//! it, or **equivocate** (another version to one peer, the original to the others). It is an
+//! ([`At`]) it can **forge** it (other bytes for everyone), **omit** it to a peer, **withhold**
+//! it from everyone (from a message on: a player that falls silent), **replay** it, or
+//! **equivocate** (another version to one peer, the original to the others). It is an
 //! engine itself, so the same cheater runs in memory ([`crate::LocalDriver`]) and over any
 //! network driver. A forged abort is a control message of the network driver, not an engine
 //! message; the network tests send it themselves.
@@ -29,6 +30,8 @@ pub type Predicate = Arc<dyn Fn(&[u8]) -> bool + Send + Sync>;
 pub enum At {
     /// The `k`-th message it sends in the session (from 0; a broadcast is one message).
     Message(usize),
+    /// Every message from the `k`-th on.
+    From(usize),
     /// Every message whose bytes satisfy the predicate.
     Matching(Predicate),
 }
@@ -45,6 +48,8 @@ pub enum Deviation {
     },
     /// Sends it twice.
     Replay,
+    /// Sends it to nobody (with [`At::From`]: a player that falls silent).
+    Withhold,
     /// Sends `to` another version, every other recipient the original.
     Equivocate {
         /// The peer that gets the other version.
@@ -67,12 +72,14 @@ impl fmt::Debug for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let at = match &self.at {
             At::Message(k) => format!("message {k}"),
+            At::From(k) => format!("messages from {k} on"),
             At::Matching(_) => "matching messages".to_owned(),
         };
         let what = match &self.deviation {
             Deviation::Forge(_) => "forge".to_owned(),
             Deviation::Omit { to } => format!("omit to {to}"),
             Deviation::Replay => "replay".to_owned(),
+            Deviation::Withhold => "withhold".to_owned(),
             Deviation::Equivocate { to, .. } => format!("equivocate to {to}"),
         };
         write!(f, "{what} at {at}")
@@ -127,6 +134,7 @@ impl<E: Engine> Adversary<E> {
             .iter()
             .filter(|r| match &r.at {
                 At::Message(n) => *n == k,
+                At::From(n) => *n <= k,
                 At::Matching(f) => f(&m.payload),
             })
             .map(|r| r.deviation.clone())
@@ -146,6 +154,7 @@ impl<E: Engine> Adversary<E> {
                 match &d {
                     Deviation::Forge(edit) => bytes.iter_mut().for_each(|b| *b = edit(b)),
                     Deviation::Omit { to } if to == p => bytes.clear(),
+                    Deviation::Withhold => bytes.clear(),
                     Deviation::Replay => {
                         let again = bytes.clone();
                         bytes.extend(again);

@@ -13,8 +13,12 @@
 //! A frame from a peer the engine does not await yet waits in that peer's queue (a faster
 //! peer's next operation; FIFO links keep the order). Each operation has a [`Deadline`] of one
 //! timeout that only **progress** renews — the engine being handed an awaited message — so
-//! frames that do not advance the protocol cannot keep a player waiting forever; on the
-//! deadline the first awaited peer is named. At most [`MAX_WAITING_FRAMES`] frames and
+//! frames that do not advance the protocol cannot keep a player waiting forever. On the
+//! deadline this player tells its peers whom it waits for ([`Wire::Waiting`]) and gives the
+//! awaited peer one more timeout: an honest peer stuck on a cheater says the same meanwhile,
+//! and is then not named ([`NetError::Stuck`], nobody blamed); only a peer that said nothing
+//! is named, so a player waiting on an honest player that waits on a silent cheater does not
+//! blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
 //! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
 //! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
@@ -23,9 +27,10 @@
 //! # Ends
 //!
 //! On an error the driver tells every peer why ([`Wire::Abort`], with whom it blames) before
-//! returning it. A peer's abort is reported with its accusation as a **claim**
-//! ([`NetError::claim`]); the verdict ([`NetError::blamed`]) is only what this player saw
-//! itself, so an abort cannot frame anyone. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
+//! returning it, and lingers until they close, reading what they still send: a peer's abort
+//! is reported with its accusation as a **claim** ([`NetError::claims`], with those of the
+//! aborts read while lingering); the verdict ([`NetError::blamed`]) is only what this player
+//! saw itself, so an abort cannot frame anyone. [`NetDriver::close`] sends `Bye` and waits for everyone's, so no player
 //! closes its links while another still needs them.
 //!
 //! # Accounting
@@ -36,7 +41,7 @@
 //! rounds are the deepest causal depth this player saw. Summed over players with
 //! [`crate::total_cost`], a run costs exactly what the same run costs in memory.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use facedown_core::engine::{Engine, Kind, Seat, Stamped, To};
@@ -73,6 +78,8 @@ pub struct NetDriver<E: Engine, C: Channel> {
     chan: C,
     timeout: Duration,
     byes: BTreeSet<PartyId>,
+    /// Peers that said they wait for another ([`Wire::Waiting`]) since the last progress.
+    stuck: BTreeMap<PartyId, PartyId>,
     len: usize,
     cost: Cost,
     phases: Vec<PhaseCost>,
@@ -105,6 +112,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             chan,
             timeout,
             byes: BTreeSet::new(),
+            stuck: BTreeMap::new(),
             len: 0,
             cost: Cost::ZERO,
             phases: Vec::new(),
@@ -138,8 +146,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         match self.step(op) {
             Ok(seen) => Ok(seen),
             Err(e) => {
-                self.abort(&e);
-                Err(e)
+                let heard = self.abort(&e);
+                Err(e.with_later_claims(heard))
             }
         }
     }
@@ -149,11 +157,27 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let out = self.seat.start(op).map_err(NetError::protocol)?;
         self.send(out)?;
         let mut deadline = Deadline::after(self.timeout);
+        let mut grace = false;
         while !self.seat.is_done() {
             let handed = self.seat.handed();
-            self.receive_one(op, deadline)?;
+            if !self.receive_one(deadline)? {
+                // A failed operation decides with the echoes that came.
+                if let Some(e) = self.seat.give_up() {
+                    return Err(NetError::protocol(e));
+                }
+                if grace {
+                    return Err(self.timed_out(op));
+                }
+                // The awaited peer may itself be stuck on another: say whom this player
+                // waits for, and give the peer one more timeout to say the same.
+                self.say_waiting()?;
+                grace = true;
+                deadline = Deadline::after(self.timeout);
+            }
             if self.seat.handed() > handed {
                 deadline = Deadline::after(self.timeout);
+                grace = false;
+                self.stuck.clear();
             }
         }
         self.len += op.new_cards();
@@ -171,19 +195,13 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         Ok(self.seat.take_seen().unwrap_or_default())
     }
 
-    /// Waits for one frame until `deadline` and hands it to the seat.
-    fn receive_one(&mut self, op: &TableOp, deadline: Deadline) -> Result<(), NetError> {
+    /// Waits for one frame until `deadline` and hands it to the seat; `false` if the deadline
+    /// passed first.
+    fn receive_one(&mut self, deadline: Deadline) -> Result<bool, NetError> {
         let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
-            Ok(None) => {
-                // A failed operation decides with the echoes that came; else the first
-                // awaited peer is named.
-                return Err(match self.seat.give_up() {
-                    Some(e) => NetError::protocol(e),
-                    None => self.timed_out(op),
-                });
-            }
-            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(()),
+            Ok(None) => return Ok(false),
+            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(true),
             Err(e) => return Err(e),
         };
         match Wire::from_bytes(&frame.payload, frame.from)? {
@@ -193,29 +211,49 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .offer(frame.from, frame.depth, payload)
                     .map_err(NetError::protocol)?;
                 self.check_waiting()?;
-                self.send(out)
+                self.send(out)?;
             }
             Wire::Echo(payload) => {
                 let out = self
                     .seat
                     .offer_echo(frame.from, frame.depth, payload)
                     .map_err(NetError::protocol)?;
-                self.send(out)
+                self.send(out)?;
             }
             // This player's own failure, judged by the echoes so far, comes before a claim.
-            Wire::Abort { claim, reason } => Err(match self.seat.give_up() {
-                Some(e) => NetError::protocol(e),
-                None => NetError::Aborted {
-                    peer: frame.from,
-                    claim: claim.map(PartyId),
-                    reason,
-                },
-            }),
+            Wire::Abort { claim, reason } => {
+                return Err(match self.seat.give_up() {
+                    Some(e) => NetError::protocol(e),
+                    None => NetError::Aborted {
+                        peer: frame.from,
+                        claim: claim.map(PartyId),
+                        reason,
+                        later: Vec::new(),
+                    },
+                })
+            }
             Wire::Bye => {
                 self.byes.insert(frame.from);
-                Ok(())
+            }
+            // Kept once per peer until the next progress, so it cannot grow.
+            Wire::Waiting { on } => {
+                self.stuck.entry(frame.from).or_insert(PartyId(on));
             }
         }
+        Ok(true)
+    }
+
+    /// Tells every peer whom this player has waited a timeout for (once per wait).
+    fn say_waiting(&mut self) -> Result<(), NetError> {
+        let Some(&on) = self.seat.awaiting().first() else {
+            return Ok(());
+        };
+        let frame = Wire::Waiting { on: on.0 }.to_bytes()?;
+        for p in self.peers() {
+            // Best effort: a peer that is gone is named by the wait itself.
+            let _ = self.chan.send(p, 0, &frame);
+        }
+        Ok(())
     }
 
     fn timed_out(&self, op: &TableOp) -> NetError {
@@ -228,10 +266,23 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 after: self.timeout,
             };
         }
+        let peer = awaiting.first().copied().unwrap_or(self.chan.me());
+        let me = self.chan.me();
+        // The awaited peer said it is itself waiting for another: no evidence against it.
+        if let Some(&on) = self.stuck.get(&peer).filter(|&&on| on != me) {
+            return NetError::Stuck {
+                peer,
+                on,
+                after: self.timeout.saturating_mul(2),
+            };
+        }
         NetError::Timeout {
-            peer: awaiting.first().copied().unwrap_or(self.chan.me()),
-            what: format!("its part of the {} operation", op.name()),
-            after: self.timeout,
+            peer,
+            what: format!(
+                "its part of the {} operation, and then for its abort saying whom it waits for",
+                op.name()
+            ),
+            after: self.timeout.saturating_mul(2),
         }
     }
 
@@ -281,7 +332,9 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
     /// Tells every peer why this player stops (best effort: a link may be gone already), then
     /// lingers until every peer has closed its link, at most [`ABORT_LINGER`] (or the timeout):
     /// closing a socket with unread data resets it, and the peer could lose the abort.
-    fn abort(&mut self, e: &NetError) {
+    /// Returns the claims of the aborts that arrived meanwhile (`(accuser, accused)`): what is
+    /// buffered is read before a closed link counts as the end.
+    fn abort(&mut self, e: &NetError) -> Vec<(PartyId, PartyId)> {
         let abort = Wire::Abort {
             claim: e.blamed().map(|p| p.0),
             reason: e.to_string(),
@@ -293,16 +346,23 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
         let deadline = Deadline::after(self.timeout.min(ABORT_LINGER));
         let mut open: BTreeSet<PartyId> = self.peers().into_iter().collect();
+        let mut heard = Vec::new();
         while !open.is_empty() {
             match self.chan.recv_by(deadline) {
-                Ok(Some(_)) => {}
-                Ok(None) => return,
+                Ok(Some(frame)) => {
+                    if let Ok(Wire::Abort { claim: Some(c), .. }) =
+                        Wire::from_bytes(&frame.payload, frame.from)
+                    {
+                        heard.push((frame.from, PartyId(c)));
+                    }
+                }
                 Err(NetError::Disconnected { peer }) => {
                     open.remove(&peer);
                 }
-                Err(_) => return,
+                Ok(None) | Err(_) => break,
             }
         }
+        heard
     }
 
     /// Says goodbye and waits for everyone's, then hands back the engine and the channel.
@@ -310,8 +370,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         match self.goodbye() {
             Ok(()) => Ok((self.seat.into_engine(), self.chan)),
             Err(e) => {
-                self.abort(&e);
-                Err(e)
+                let heard = self.abort(&e);
+                Err(e.with_later_claims(heard))
             }
         }
     }
@@ -337,12 +397,15 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                             peer: frame.from,
                             claim: claim.map(PartyId),
                             reason,
+                            later: Vec::new(),
                         })
                     }
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) | Wire::Echo(_) => dropped.note(&frame)?,
+                    Wire::Engine(_) | Wire::Echo(_) | Wire::Waiting { .. } => {
+                        dropped.note(&frame)?
+                    }
                 },
                 // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {

@@ -33,6 +33,18 @@ pub enum NetError {
         /// How long this player waited.
         after: Duration,
     },
+    /// This player waited two timeouts for `peer`, which said meanwhile that it is itself
+    /// waiting for `on` ([`crate::wire::Wire::Waiting`]). Nobody is blamed: `peer` may be an
+    /// honest player stuck on a cheater; its word is a claim ([`NetError::claims`]).
+    #[error("timed out after {after:?} waiting for {peer}, which says it is itself waiting for {on} (unattributable, nobody blamed)")]
+    Stuck {
+        /// The peer this player awaited.
+        peer: PartyId,
+        /// Whom that peer says it awaits.
+        on: PartyId,
+        /// How long this player waited.
+        after: Duration,
+    },
     /// `peer` closed its connection (or its process died) before the end of the protocol.
     #[error("{peer} disconnected before the end of the protocol")]
     Disconnected {
@@ -108,6 +120,9 @@ pub enum NetError {
         claim: Option<PartyId>,
         /// Its error message.
         reason: String,
+        /// The claims of the aborts that arrived after it, while this player lingered
+        /// (`(accuser, accused)`; see [`NetError::claims`]).
+        later: Vec<(PartyId, PartyId)>,
     },
     /// A party number that is not in the roster.
     #[error("party {0} is not in the roster")]
@@ -188,6 +203,7 @@ impl NetError {
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Protocol { blame, .. } => *blame,
             NetError::Aborted { .. }
+            | NetError::Stuck { .. }
             | NetError::Unanswered { .. }
             | NetError::UnknownParty(_)
             | NetError::Config(_)
@@ -200,17 +216,38 @@ impl NetError {
 }
 
 impl NetError {
-    /// The player an aborting peer accuses, with that peer: `(accuser, accused)`. A claim,
-    /// reported beside the verdict ([`NetError::blamed`]) and never in its place.
+    /// The first accusation an aborting peer made, with that peer: `(accuser, accused)`
+    /// (the first of [`NetError::claims`]). A claim, reported beside the verdict
+    /// ([`NetError::blamed`]) and never in its place.
     pub fn claim(&self) -> Option<(PartyId, PartyId)> {
+        self.claims().first().copied()
+    }
+
+    /// Every accusation of the aborts this player received, `(accuser, accused)`, in the
+    /// order they arrived: the abort that stopped it, then those read while it lingered (or
+    /// the awaited peer's word that it waits for another, [`NetError::Stuck`]). Claims, never
+    /// verdicts.
+    pub fn claims(&self) -> Vec<(PartyId, PartyId)> {
         match self {
             NetError::Aborted {
-                peer,
-                claim: Some(accused),
-                ..
-            } => Some((*peer, *accused)),
-            _ => None,
+                peer, claim, later, ..
+            } => claim
+                .map(|accused| (*peer, accused))
+                .into_iter()
+                .chain(later.iter().copied())
+                .collect(),
+            NetError::Stuck { peer, on, .. } => vec![(*peer, *on)],
+            _ => Vec::new(),
         }
+    }
+
+    /// This error, with the claims of aborts that arrived after it (kept by an abort; other
+    /// errors are this player's own verdict and stay as they are).
+    pub fn with_later_claims(mut self, heard: Vec<(PartyId, PartyId)>) -> NetError {
+        if let NetError::Aborted { later, .. } = &mut self {
+            later.extend(heard);
+        }
+        self
     }
 }
 

@@ -2,7 +2,7 @@
 //!
 //! An engine's own message travels unchanged inside [`Wire::Engine`] (its bytes are what the
 //! accounting counts, exactly as the in-memory driver counts them); the other variants are the
-//! driver's control messages that end a game.
+//! driver's control messages: the echo, and those that end a game or say why it stalls.
 
 use bincode::Options;
 use facedown_core::PartyId;
@@ -31,6 +31,12 @@ pub enum Wire {
     /// The sender's echo of the broadcasts it received ([`facedown_core::echo`]), counted as
     /// an engine message is.
     Echo(Vec<u8>),
+    /// The sender has waited a whole timeout for player `on` (sent once per wait, before it
+    /// names anyone): a player waiting for the sender learns that the sender is itself stuck.
+    Waiting {
+        /// The player the sender awaits.
+        on: u16,
+    },
 }
 
 fn options() -> impl Options {
@@ -75,6 +81,7 @@ mod tests {
                 reason: "x".into(),
             },
             Wire::Bye,
+            Wire::Waiting { on: 3 },
         ] {
             let bytes = w.to_bytes().expect("encode");
             assert_eq!(Wire::from_bytes(&bytes, PartyId(1)).expect("decode"), w);
