@@ -135,6 +135,26 @@ impl GameError {
     }
 }
 
+/// Player `me`'s whole game on `tables`: his bot (or his cheat) with his own randomness.
+fn play_my_game<S: Tables>(
+    spec: &GameSpec,
+    me: PartyId,
+    tables: &mut S,
+) -> Result<GameReport, GameError>
+where
+    <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame,
+{
+    let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
+    play_game(
+        tables,
+        &mut seat(spec, me),
+        spec.variant,
+        spec.length,
+        &mut rng,
+    )
+    .map_err(GameError::of)
+}
+
 fn seat(spec: &GameSpec, me: PartyId) -> Seat<'static> {
     let bot: Box<dyn Bot<NinetyNine>> = Box::new(HeuristicBot);
     Seat {
@@ -266,15 +286,7 @@ fn run_net<E: Engine, C: Channel>(
         cost: Cost::ZERO,
         _engine: std::marker::PhantomData,
     };
-    let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
-    let game = play_game(
-        &mut tables,
-        &mut seat(spec, me),
-        spec.variant,
-        spec.length,
-        &mut rng,
-    )
-    .map_err(GameError::of)?;
+    let game = play_my_game(spec, me, &mut tables)?;
     Ok(SeatReport {
         player: me.0,
         game,
@@ -328,15 +340,7 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
                     let (spec, mut tables) = (spec.clone(), game.tables(me, spec.timeout));
                     std::thread::spawn(move || {
                         let start = Instant::now();
-                        let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
-                        let game = play_game(
-                            &mut tables,
-                            &mut seat(&spec, me),
-                            spec.variant,
-                            spec.length,
-                            &mut rng,
-                        )
-                        .map_err(GameError::of)?;
+                        let game = play_my_game(&spec, me, &mut tables)?;
                         Ok(SeatReport {
                             player: me.0,
                             game,

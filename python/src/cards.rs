@@ -2,11 +2,10 @@
 //! state tree. A protocol is named by a built-in name, a path to a `.cards` file, or the text of
 //! a protocol itself.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Instant;
 
-use facedown_cards::analyze::{analyze as analyze_exactly, explore, Analysis, AnalysisOptions};
+use facedown_cards::analyze::{analyze as analyze_exactly, Analysis};
 use facedown_cards::claim::{check as check_claims, Check, Claim};
 use facedown_cards::library::{find, load, LoadError};
 use facedown_cards::parse::parse;
@@ -166,40 +165,6 @@ struct Simulated {
     correct_runs: Vec<u64>,
 }
 
-/// Rendered view → the output it determines, for protocols the analyzer can explore.
-fn view_outputs(p: &Protocol) -> BTreeMap<String, Option<bool>> {
-    explore(p, &AnalysisOptions::default())
-        .ok()
-        .and_then(|ex| ex.view_outputs().ok().flatten())
-        .unwrap_or_default()
-}
-
-/// Runs per simulated input whose output equals f(input): the committed result decoded, or,
-/// for a non-committed ending, the output the view determines.
-fn correct_runs(p: &Protocol, report: &SimulationReport, chosen: Option<usize>) -> Vec<u64> {
-    let outputs = view_outputs(p);
-    report
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(col, r)| {
-            let committed = if r.expected_output {
-                r.output_1
-            } else {
-                r.output_0
-            };
-            let column = chosen.unwrap_or(col);
-            let from_views: u64 = report
-                .views
-                .iter()
-                .filter(|v| outputs.get(&v.view) == Some(&Some(r.expected_output)))
-                .map(|v| v.counts[column])
-                .sum();
-            committed + if r.non_committed > 0 { from_views } else { 0 }
-        })
-        .collect()
-}
-
 /// Monte-Carlo runs of a protocol, seeded and parallel (the same seed gives the same counts
 /// whatever the thread count): per input the outputs and shuffles, per view its frequency.
 #[pyfunction]
@@ -225,7 +190,7 @@ fn simulate<'py>(
             .map_err(|e| e.to_string())?;
         let elapsed = start.elapsed().as_secs_f64();
         Ok::<_, String>(Simulated {
-            correct_runs: correct_runs(&p, &report, chosen),
+            correct_runs: report.correct_runs(&p, chosen),
             runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
             wall_ms: elapsed * 1e3,
             threads: threads(),

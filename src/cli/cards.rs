@@ -1,7 +1,6 @@
 //! `facedown cards` subcommands: list, analyze, simulate, trace, tree — and the protocol table
 //! of the headline report.
 
-use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -554,7 +553,7 @@ pub(crate) fn simulation(
     let start = Instant::now();
     let report = compiled.simulate(p.name(), chosen, runs, seed, tick)?;
     let elapsed = start.elapsed().as_secs_f64();
-    let correct_runs = correct_runs(p, &report, chosen);
+    let correct_runs = report.correct_runs(p, chosen.first().copied());
     Ok(Simulation {
         wall_ms: elapsed * 1e3,
         runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
@@ -562,32 +561,6 @@ pub(crate) fn simulation(
         correct_runs,
         report,
     })
-}
-
-/// Per simulated input, the runs whose output equals f(input) (non-committed endings read
-/// through the exact analysis' view → output map).
-fn correct_runs(p: &Protocol, report: &SimulationReport, chosen: &[usize]) -> Vec<u64> {
-    let view_output: BTreeMap<String, Option<bool>> = analyze_views(p);
-    report
-        .inputs
-        .iter()
-        .enumerate()
-        .map(|(col, r)| {
-            let committed = if r.expected_output {
-                r.output_1
-            } else {
-                r.output_0
-            };
-            let input_col = if chosen.is_empty() { col } else { chosen[0] };
-            let from_views: u64 = report
-                .views
-                .iter()
-                .filter(|v| view_output.get(&v.view) == Some(&Some(r.expected_output)))
-                .map(|v| v.counts[input_col])
-                .sum();
-            committed + if r.non_committed > 0 { from_views } else { 0 }
-        })
-        .collect()
 }
 
 /// The inputs a `--input` option chooses: one, or every input when it is absent.
@@ -717,15 +690,6 @@ fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
         ]);
     }
     inputs
-}
-
-/// Rendered view → the output it determines (None when it does not), for acyclic protocols.
-fn analyze_views(p: &Protocol) -> BTreeMap<String, Option<bool>> {
-    use facedown::cards::analyze::{explore, AnalysisOptions};
-    explore(p, &AnalysisOptions::default())
-        .ok()
-        .and_then(|ex| ex.view_outputs().ok().flatten())
-        .unwrap_or_default()
 }
 
 fn trace_cmd(name: &str, input: &str, seed: u64, json: bool) -> anyhow::Result<()> {

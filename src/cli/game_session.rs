@@ -2,7 +2,7 @@
 //! among distrustful players, one process per player over TCP with Noise, every move announced
 //! through the table and checked by every player ([`facedown::table_game`]).
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -204,20 +204,12 @@ fn spawn_players(
     let mut pipes = Vec::new();
     let s = &args.game.session;
     for j in 1..=args.players {
-        let mut cmd = Command::new(&exe);
-        cmd.arg("party")
-            .arg("--roster")
-            .arg(&roster)
-            .arg("--id")
-            .arg(j.to_string())
-            .arg("--key")
-            .arg(dir.path().join(format!("player{j}.key")))
-            .arg("--backend")
-            .arg(match args.game.backend {
-                BackendArg::Dealer => "dealer",
-                BackendArg::Poker => "poker",
-            })
-            .arg("--game")
+        let backend = match args.game.backend {
+            BackendArg::Dealer => "dealer",
+            BackendArg::Poker => "poker",
+        };
+        let mut cmd = super::net::party_command(&exe, &roster, dir.path(), j, backend);
+        cmd.arg("--game")
             .arg(s.game.as_deref().unwrap_or_default())
             .arg("--timeout-ms")
             .arg(args.game.timeout_ms.to_string())

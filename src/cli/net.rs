@@ -211,13 +211,7 @@ pub struct PlayLocalArgs {
 impl PlayLocalArgs {
     /// The cost table's format.
     pub fn format(&self) -> Format {
-        if self.csv {
-            Format::Csv
-        } else if self.markdown {
-            Format::Markdown
-        } else {
-            Format::Text
-        }
+        Format::from_flags(self.csv, self.markdown)
     }
 }
 
@@ -450,6 +444,28 @@ pub(super) fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf>
     Ok(path)
 }
 
+/// The command that starts player `j` of a local game: `facedown party` with its roster,
+/// its key (in `dir`) and the backend; the caller adds what is played.
+pub(super) fn party_command(
+    exe: &std::path::Path,
+    roster: &std::path::Path,
+    dir: &std::path::Path,
+    j: usize,
+    backend: &str,
+) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.arg("party")
+        .arg("--roster")
+        .arg(roster)
+        .arg("--id")
+        .arg(j.to_string())
+        .arg("--key")
+        .arg(dir.join(format!("player{j}.key")))
+        .arg("--backend")
+        .arg(backend);
+    cmd
+}
+
 /// Runs `facedown play-local`: N player processes on 127.0.0.1.
 pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     if args.game.session.game.is_some() {
@@ -492,17 +508,14 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let mut children = Children::default();
     let mut pipes = Vec::with_capacity(args.players);
     for j in 1..=args.players {
-        let mut cmd = Command::new(&exe);
-        cmd.arg("party")
-            .arg("--roster")
-            .arg(&roster)
-            .arg("--id")
-            .arg(j.to_string())
-            .arg("--key")
-            .arg(dir.path().join(format!("player{j}.key")))
-            .arg("--backend")
-            .arg(Backend::from(args.game.backend).name())
-            .arg("--workload")
+        let mut cmd = party_command(
+            &exe,
+            &roster,
+            dir.path(),
+            j,
+            Backend::from(args.game.backend).name(),
+        );
+        cmd.arg("--workload")
             .arg(spec.workload.name())
             .arg("--timeout-ms")
             .arg(args.game.timeout_ms.to_string())

@@ -37,9 +37,16 @@ pub struct OutputArgs {
 impl OutputArgs {
     /// The table format chosen (JSON is the caller's branch).
     pub fn format(&self) -> Format {
-        if self.csv {
+        Format::from_flags(self.csv, self.markdown)
+    }
+}
+
+impl Format {
+    /// The format that `--csv` and `--markdown` choose (text when neither is given).
+    pub fn from_flags(csv: bool, markdown: bool) -> Format {
+        if csv {
             Format::Csv
-        } else if self.markdown {
+        } else if markdown {
             Format::Markdown
         } else {
             Format::Text

@@ -6,9 +6,10 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn run(args: &[&str]) -> (Value, Option<i32>, String) {
+/// Runs `facedown ARGS` (split at spaces): its JSON, exit status and standard error.
+fn run(args: &str) -> (Value, Option<i32>, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
+        .args(args.split_whitespace())
         .output()
         .expect("facedown runs");
     let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
@@ -21,20 +22,7 @@ fn run(args: &[&str]) -> (Value, Option<i32>, String) {
 
 #[test]
 fn a_three_player_game_to_100_on_the_encrypted_deck_over_tcp_is_never_blamed() {
-    let (doc, code, err) = run(&[
-        "play-local",
-        "--players",
-        "3",
-        "--backend",
-        "poker",
-        "--game",
-        "ninety-nine",
-        "--seed",
-        "7",
-        "--timeout-ms",
-        "60000",
-        "--json",
-    ]);
+    let (doc, code, err) = run("play-local --players 3 --backend poker --game ninety-nine --seed 7 --timeout-ms 60000 --json");
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(doc["agreed"], true);
     assert!(doc["offender"].is_null());
@@ -56,24 +44,7 @@ fn a_three_player_game_to_100_on_the_encrypted_deck_over_tcp_is_never_blamed() {
 
 #[test]
 fn a_cheat_over_tcp_is_named_by_every_player_and_exits_3() {
-    let (doc, code, err) = run(&[
-        "play-local",
-        "--players",
-        "2",
-        "--backend",
-        "poker",
-        "--game",
-        "ninety-nine",
-        "--variant",
-        "two-dummy",
-        "--deals",
-        "1",
-        "--cheat",
-        "2:not-in-hand",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let (doc, code, err) = run("play-local --players 2 --backend poker --game ninety-nine --variant two-dummy --deals 1 --cheat 2:not-in-hand --seed 1 --json");
     assert_eq!(code, Some(3), "{err}");
     assert_eq!(doc["agreed"], true);
     assert_eq!(doc["offender"], 2);
@@ -82,67 +53,11 @@ fn a_cheat_over_tcp_is_named_by_every_player_and_exits_3() {
 #[test]
 fn game_flags_that_do_not_apply_are_refused() {
     for args in [
-        &[
-            "play-local",
-            "--players",
-            "2",
-            "--backend",
-            "dealer",
-            "--game",
-            "ninety-nine",
-            "--variant",
-            "two-dummy",
-            "--seed",
-            "1",
-        ][..],
-        &[
-            "play-local",
-            "--players",
-            "3",
-            "--backend",
-            "poker",
-            "--game",
-            "golf",
-            "--seed",
-            "1",
-        ],
-        &[
-            "play-local",
-            "--players",
-            "3",
-            "--backend",
-            "poker",
-            "--game",
-            "ninety-nine",
-            "--cheat",
-            "9:revoke",
-            "--seed",
-            "1",
-        ],
-        &[
-            "play-local",
-            "--players",
-            "3",
-            "--backend",
-            "poker",
-            "--game",
-            "ninety-nine",
-            "--cheat",
-            "1:peek",
-            "--seed",
-            "1",
-        ],
-        &[
-            "play-local",
-            "--players",
-            "3",
-            "--backend",
-            "poker",
-            "--workload",
-            "ninety-nine",
-            "--cheat",
-            "1:revoke",
-        ],
+        "play-local --players 2 --backend dealer --game ninety-nine --variant two-dummy --seed 1",
+        "play-local --players 3 --backend poker --game golf --seed 1",
+        "play-local --players 3 --backend poker --game ninety-nine --cheat 9:revoke --seed 1",
+        "play-local --players 3 --backend poker --game ninety-nine --cheat 1:peek --seed 1",
+        "play-local --players 3 --backend poker --workload ninety-nine --cheat 1:revoke",
     ] {
         let (_, code, err) = run(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");

@@ -47,6 +47,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::analyze::{explore, AnalysisOptions};
 pub use crate::distribution::Sampler;
 use crate::model::{ActionKind, Span};
 use crate::protocol::Protocol;
@@ -501,6 +502,39 @@ pub struct SimulationReport {
     pub inputs: Vec<InputReport>,
     /// Per view, sorted by view.
     pub views: Vec<ViewCount>,
+}
+
+impl SimulationReport {
+    /// Per simulated input, the runs whose output equals f(input): the committed result
+    /// decoded, or for a non-committed ending the output its view determines, read from the
+    /// exact analysis of `protocol` (a view that determines no output, or a protocol the
+    /// analyzer cannot explore, counts as wrong). `chosen` is the one input simulated, when
+    /// only one was.
+    pub fn correct_runs(&self, protocol: &Protocol, chosen: Option<usize>) -> Vec<u64> {
+        let outputs = explore(protocol, &AnalysisOptions::default())
+            .ok()
+            .and_then(|ex| ex.view_outputs().ok().flatten())
+            .unwrap_or_default();
+        self.inputs
+            .iter()
+            .enumerate()
+            .map(|(col, r)| {
+                let committed = if r.expected_output {
+                    r.output_1
+                } else {
+                    r.output_0
+                };
+                let column = chosen.unwrap_or(col);
+                let from_views: u64 = self
+                    .views
+                    .iter()
+                    .filter(|v| outputs.get(&v.view) == Some(&Some(r.expected_output)))
+                    .map(|v| v.counts[column])
+                    .sum();
+                committed + if r.non_committed > 0 { from_views } else { 0 }
+            })
+            .collect()
+    }
 }
 
 /// Trials per chunk (the unit of parallel work).

@@ -902,60 +902,91 @@ fn parse_forge(text: &str, players: usize, cards: usize) -> anyhow::Result<(u16,
     Ok((t, c))
 }
 
+/// Runs `samples` seeded games with a progress bar on a terminal; returns the result and the
+/// wall time.
+fn timed_games<T>(
+    samples: u64,
+    run: impl FnOnce(&(dyn Fn() + Sync)) -> anyhow::Result<T>,
+) -> anyhow::Result<(T, std::time::Duration)> {
+    let start = std::time::Instant::now();
+    let pb = progress(samples, "games");
+    let tick = || {
+        if let Some(pb) = &pb {
+            pb.inc(1);
+        }
+    };
+    let out = run(&tick)?;
+    if let Some(pb) = pb {
+        pb.finish_and_clear();
+    }
+    Ok((out, start.elapsed()))
+}
+
+/// The setting of a harness run, for its heading: scheme, players, cards, schedule, games, seed.
+fn setting(s: &Scheme, sch: &Schedule, samples: u64, what: &str, seed: u64) -> String {
+    format!(
+        "{} scheme, N = {}, n = {}, {}; {samples} seeded {what} (seed {seed})",
+        scheme_name(s),
+        s.players,
+        s.cards,
+        sch.describe(),
+    )
+}
+
+/// The JSON of a `dealer cheat` run of a coalition or a strategy: the common fields, then
+/// `field` holding the result.
+fn cheat_doc(
+    a: &CheatArgs,
+    s: &Scheme,
+    params: serde_json::Value,
+    (strategy, field): (&str, &str),
+    result: &impl serde::Serialize,
+    wall: std::time::Duration,
+) -> anyhow::Result<()> {
+    let mut body = json!({
+        "scheme": scheme_name(s),
+        "players": s.players,
+        "cards": s.cards,
+        "strategy": strategy,
+        "wall_ms": ms(wall),
+    });
+    body[field] = serde_json::to_value(result)?;
+    Doc::new("dealer cheat")
+        .seed(a.seed)
+        .parameters(params)
+        .print(&body)
+}
+
 /// `facedown dealer cheat --coalition … --forge …`.
 fn forge(a: &CheatArgs) -> anyhow::Result<()> {
     let s = scheme(&a.scheme)?;
     let coalition = parse_coalition(a.coalition.as_deref().unwrap_or(""), s.players)?;
     let (target, card) = parse_forge(a.forge.as_deref().unwrap_or(""), s.players, s.cards)?;
     let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
-    let start = std::time::Instant::now();
-    let pb = progress(a.samples, "games");
-    let tick = || {
-        if let Some(pb) = &pb {
-            pb.inc(1);
-        }
-    };
-    let row = facedown_leakage::forgery::forge_card(
-        &sch,
-        &coalition,
-        facedown_core::PartyId(target),
-        card,
-        a.samples,
-        a.seed,
-        &tick,
-    )?;
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    let wall = start.elapsed();
+    let (row, wall) = timed_games(a.samples, |tick| {
+        Ok(facedown_leakage::forgery::forge_card(
+            &sch,
+            &coalition,
+            facedown_core::PartyId(target),
+            card,
+            a.samples,
+            a.seed,
+            tick,
+        )?)
+    })?;
     if a.output.json {
         let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
         params["coalition"] = json!(coalition.numbers());
         params["forge"] = json!({"target": target, "card": card});
-        return Doc::new("dealer cheat")
-            .seed(a.seed)
-            .parameters(params)
-            .print(&json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "strategy": "forge-card",
-                "forgery": row,
-                "wall_ms": ms(wall),
-            }));
+        return cheat_doc(a, &s, params, ("forge-card", "forgery"), &row, wall);
     }
     let format = a.output.format();
     heading(
         format,
         &format!(
-            "Coalition {} forces player {target}'s first private card to {card}: {} scheme, N = {}, n = {}, {}; {} seeded games (seed {})",
+            "Coalition {} forces player {target}'s first private card to {card}: {}",
             coalition_text(coalition.numbers()),
-            scheme_name(&s),
-            s.players,
-            s.cards,
-            sch.describe(),
-            a.samples,
-            a.seed
+            setting(&s, &sch, a.samples, "games", a.seed)
         ),
     );
     let mut t = Table::new(&[
@@ -997,23 +1028,16 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
     use facedown_leakage::strategy::{chosen_river, selective_abort};
     let s = scheme(&a.scheme)?;
     let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
-    let start = std::time::Instant::now();
-    let pb = progress(a.samples, "games");
-    let tick = || {
-        if let Some(pb) = &pb {
-            pb.inc(1);
-        }
-    };
-    let (name, row) = match st {
+    let ((name, row), wall) = timed_games(a.samples, |tick| match st {
         StrategyArg::ChosenRiver => {
             if a.flop.is_some() || a.redeals.is_some() {
                 anyhow::bail!("--flop and --redeals apply to --strategy selective-abort");
             }
             let card = a.card.context("--strategy chosen-river needs --card")?;
-            (
+            Ok((
                 "chosen-river",
-                chosen_river(&sch, card, a.samples, a.seed, &tick)?,
-            )
+                chosen_river(&sch, card, a.samples, a.seed, tick)?,
+            ))
         }
         StrategyArg::SelectiveAbort => {
             if a.card.is_some() {
@@ -1021,47 +1045,28 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
             }
             let flop = a.flop.unwrap_or(3);
             let redeals = a.redeals.unwrap_or(1);
-            (
+            Ok((
                 "selective-abort",
-                selective_abort(&sch, flop, redeals, a.samples, a.seed, &tick)?,
-            )
+                selective_abort(&sch, flop, redeals, a.samples, a.seed, tick)?,
+            ))
         }
-    };
-    if let Some(pb) = pb {
-        pb.finish_and_clear();
-    }
-    let wall = start.elapsed();
+    })?;
     if a.output.json {
         let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
         params["strategy"] = json!(name);
         params["card"] = json!(a.card);
         params["flop"] = json!(a.flop);
         params["redeals"] = json!(a.redeals);
-        return Doc::new("dealer cheat")
-            .seed(a.seed)
-            .parameters(params)
-            .print(&json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "strategy": name,
-                "result": row,
-                "wall_ms": ms(wall),
-            }));
+        return cheat_doc(a, &s, params, (name, "result"), &row, wall);
     }
     let format = a.output.format();
     heading(
         format,
         &format!(
-            "Player {}: {} — {} scheme, N = {}, n = {}, {}; {} seeded trials (seed {})",
+            "Player {}: {} — {}",
             row.player,
             row.strategy,
-            scheme_name(&s),
-            s.players,
-            s.cards,
-            sch.describe(),
-            a.samples,
-            a.seed
+            setting(&s, &sch, a.samples, "trials", a.seed)
         ),
     );
     let mut t = Table::new(&[
