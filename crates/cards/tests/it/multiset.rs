@@ -4,14 +4,14 @@
 //! the branch is no commitment. Each protocol analyses as its claim says; the two broken
 //! variants are flagged.
 
+use crate::support::{assert_analyses_as_claimed, protocol};
+
 use facedown_cards::analyze::{analyze, Defect, Security};
-use facedown_cards::claim::check;
 use facedown_cards::model::{decode_bit, result_basis, LayoutItem};
 use facedown_cards::on_table::{run_on_table, RunOptions};
 use facedown_cards::parse::{parse, ParseErrorKind};
 use facedown_cards::print::same_up_to_spans;
 use facedown_cards::trace::trace;
-use facedown_cards::Protocol;
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId, Symbol};
 
@@ -20,10 +20,6 @@ const AND_HELPER_IN_OTHER_COLOURS: &str =
     include_str!("../../protocols/multiset/ms09-and-helper-in-other-colours.cards");
 const TRICK_THIRD_COLOUR: &str =
     include_str!("../../protocols/multiset/five-card-trick-third-colour.cards");
-
-fn protocol(src: &str) -> Protocol {
-    parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
-}
 
 const DIAMOND: Symbol = Symbol::Kind(0);
 const SPADE: Symbol = Symbol::Kind(1);
@@ -36,10 +32,7 @@ fn every_multiset_protocol_analyses_as_it_claims() {
         TRICK_THIRD_COLOUR,
     ] {
         let p = protocol(src);
-        let claim = p.claim().cloned().expect("states a claim");
-        assert!(claim.is_complete(), "{}", p.name());
-        let c = check(analyze(&p).expect("analyses"), Some(&claim), None);
-        assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
+        assert_analyses_as_claimed(&p);
     }
 }
 

@@ -2,8 +2,9 @@
 //! judged per player (each knows his own bit and the output), the pitfall of a later public
 //! turn that shows what a private permutation did, and the search's card-minimal AND.
 
+use crate::support::{assert_analyses_as_claimed, protocol};
+
 use facedown_cards::analyze::{analyze, Defect, Security};
-use facedown_cards::claim::check;
 use facedown_cards::model::{input_bits, Function, NamedFunction};
 use facedown_cards::on_table::{run_on_table, RunError, RunOptions};
 use facedown_cards::parse::parse;
@@ -12,7 +13,6 @@ use facedown_cards::sampled::{sample, RunEnding};
 use facedown_cards::search::private::{smallest_private_protocol, PrivateSize};
 use facedown_cards::simulate::{Compiled, SimulateError, TrialRng};
 use facedown_cards::trace::trace;
-use facedown_cards::Protocol;
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId};
 
@@ -20,19 +20,12 @@ const AND: &str = include_str!("../../protocols/private/private-three-card-and.c
 const AND_EXTRA_TURN: &str =
     include_str!("../../protocols/private/private-three-card-and-extra-turn.cards");
 
-fn protocol(src: &str) -> Protocol {
-    parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
-}
-
 #[test]
 fn every_private_protocol_analyses_as_it_claims() {
     for src in [AND, AND_EXTRA_TURN] {
         let p = protocol(src);
         assert!(p.has_private_actions());
-        let claim = p.claim().cloned().expect("states a claim");
-        assert!(claim.is_complete(), "{}", p.name());
-        let c = check(analyze(&p).expect("analyses"), Some(&claim), None);
-        assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
+        assert_analyses_as_claimed(&p);
     }
 }
 

@@ -139,18 +139,32 @@ fn a_player_holding_a_card_of_the_suit_cannot_prove_and_a_proof_for_another_card
     assert_eq!(verify(&st, &owner_ctx(), &proof), invalid(2));
 }
 
-/// A valid proof of a 3-card hand against 4 symbols, and its statement's parts.
-fn honest(f: &Fixture) -> (Vec<ClaimedCard>, Vec<Excluded>, NoneOfProof) {
-    let cards = hand(f, &[10, 19, 30]);
-    let excluded = symbols(0..4);
-    let key = owner_key(f);
-    let st = NoneOfStatement {
-        key: &key,
-        cards: &cards,
-        excluded: &excluded,
+/// A claim's parts: the owner's key, the cards and the symbols.
+struct Claim {
+    key: PublicKey,
+    cards: Vec<ClaimedCard>,
+    excluded: Vec<Excluded>,
+}
+
+impl Claim {
+    fn statement(&self) -> NoneOfStatement<'_> {
+        NoneOfStatement {
+            key: &self.key,
+            cards: &self.cards,
+            excluded: &self.excluded,
+        }
+    }
+}
+
+/// A valid proof of a 3-card hand against 4 symbols, and its claim.
+fn honest(f: &Fixture) -> (Claim, NoneOfProof) {
+    let claim = Claim {
+        key: owner_key(f),
+        cards: hand(f, &[10, 19, 30]),
+        excluded: symbols(0..4),
     };
-    let proof = prove(f, &st, &owner_ctx());
-    (cards, excluded, proof)
+    let proof = prove(f, &claim.statement(), &owner_ctx());
+    (claim, proof)
 }
 
 type Edit<'a> = Box<dyn Fn(&mut NoneOfProof) + 'a>;
@@ -158,13 +172,8 @@ type Edit<'a> = Box<dyn Fn(&mut NoneOfProof) + 'a>;
 #[test]
 fn a_tampered_proof_is_rejected_naming_the_owner() {
     let f = fixture(3, 2, 75);
-    let (cards, excluded, proof) = honest(&f);
-    let key = owner_key(&f);
-    let st = NoneOfStatement {
-        key: &key,
-        cards: &cards,
-        excluded: &excluded,
-    };
+    let (claim, proof) = honest(&f);
+    let (st, excluded) = (claim.statement(), &claim.excluded);
     let other = RistrettoPoint::random(&mut seeded_rng(76)).compress();
     let bump = |s: &ScalarBytes| {
         ScalarBytes::from(Scalar::from_canonical_bytes(s.0).expect("canonical") + Scalar::ONE)
@@ -217,13 +226,8 @@ fn a_tampered_proof_is_rejected_naming_the_owner() {
 #[test]
 fn a_proof_replayed_in_another_round_session_or_by_another_prover_is_rejected() {
     let f = fixture(3, 2, 77);
-    let (cards, excluded, proof) = honest(&f);
-    let key = owner_key(&f);
-    let st = NoneOfStatement {
-        key: &key,
-        cards: &cards,
-        excluded: &excluded,
-    };
+    let (claim, proof) = honest(&f);
+    let (st, cards, excluded) = (claim.statement(), &claim.cards, &claim.excluded);
     assert_eq!(verify(&st, &owner_ctx(), &proof), Ok(()));
     assert_eq!(verify(&st, &ctx(SESSION, 8, 2), &proof), invalid(2));
     assert_eq!(verify(&st, &ctx(b"another game", 7, 2), &proof), invalid(2));
@@ -248,13 +252,8 @@ fn a_proof_replayed_in_another_round_session_or_by_another_prover_is_rejected() 
 #[test]
 fn non_canonical_and_identity_encodings_are_typed_errors_naming_the_owner() {
     let f = fixture(3, 2, 78);
-    let (cards, excluded, proof) = honest(&f);
-    let key = owner_key(&f);
-    let st = NoneOfStatement {
-        key: &key,
-        cards: &cards,
-        excluded: &excluded,
-    };
+    let (claim, proof) = honest(&f);
+    let st = claim.statement();
     let non_canonical = CompressedRistretto([0xff; 32]);
     let noncanonical = Err(PokerError::NonCanonical {
         player: PartyId(2),

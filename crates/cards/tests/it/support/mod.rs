@@ -31,3 +31,17 @@ pub fn mutate(
     }
     chars.into_iter().collect()
 }
+
+/// Parses a protocol that must parse (the source is shown when it does not).
+pub fn protocol(src: &str) -> facedown_cards::Protocol {
+    facedown_cards::parse::parse(src).unwrap_or_else(|e| panic!("{e}\n{src}"))
+}
+
+/// Checks that `p` states a complete claim and that the analysis agrees with it.
+pub fn assert_analyses_as_claimed(p: &facedown_cards::Protocol) {
+    let claim = p.claim().cloned().expect("states a claim");
+    assert!(claim.is_complete(), "{}", p.name());
+    let analysis = facedown_cards::analyze::analyze(p).expect("analyses");
+    let c = facedown_cards::claim::check(analysis, Some(&claim), None);
+    assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
+}
