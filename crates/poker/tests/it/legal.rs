@@ -244,7 +244,7 @@ fn a_proof_replayed_in_another_round_session_or_by_another_prover_is_rejected() 
     let st3 = NoneOfStatement {
         key: &key3,
         cards: &theirs,
-        excluded: &excluded,
+        excluded,
     };
     assert_eq!(verify(&st3, &ctx(SESSION, 7, 3), &proof), invalid(3));
 }
