@@ -277,13 +277,13 @@ struct AnalyzeOutput<'a> {
     wall_ms: f64,
 }
 
-/// The `cards analyze --json` document of `p` (also what `facedown serve` answers), and the check
-/// of `expect`.
+/// The `cards analyze --json` document of `p` (also what `facedown serve` answers), the
+/// analysis, and the checks of the file's claim and of `expect`.
 pub(crate) fn analyze_document(
     name: &str,
     p: &Protocol,
     expect: Option<&Claim>,
-) -> anyhow::Result<(serde_json::Value, Analysis, Option<Check>)> {
+) -> anyhow::Result<(serde_json::Value, Analysis, [Option<Check>; 2])> {
     let start = Instant::now();
     let a = analyze(p).context("cannot analyze")?;
     let elapsed = start.elapsed();
@@ -303,18 +303,18 @@ pub(crate) fn analyze_document(
             expect_mismatches: mismatch_texts(expected.as_ref()),
             wall_ms: ms(elapsed),
         })?;
-    Ok((doc, a, expected))
+    Ok((doc, a, [claimed, expected]))
 }
 
 fn analyze_cmd(name: &str, json: bool, expect: Option<&Claim>) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
-    let (doc, a, expected) = analyze_document(name, &p, expect)?;
+    let (doc, a, [claimed, expected]) = analyze_document(name, &p, expect)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print!("{}", analysis_text(&a));
-        if let Some(c) = p.claim().map(|c| check(a.clone(), Some(c), None)) {
-            print_claim_line("claim", &c);
+        if let Some(c) = &claimed {
+            print_claim_line("claim", c);
         }
         if let Some(c) = &expected {
             print_claim_line("expected", c);

@@ -48,7 +48,7 @@ pub fn source(call: &Call) -> Result<Value, Refusal> {
 /// `POST /api/analyze`: the exact analysis and the file's claim checked.
 pub fn analyze(call: &Call) -> Result<Value, Refusal> {
     let (name, p) = protocol_of(call)?;
-    let (doc, _, _) = analyze_document(&name, &p, None).map_err(failed)?;
+    let (doc, ..) = analyze_document(&name, &p, None).map_err(failed)?;
     Ok(doc)
 }
 

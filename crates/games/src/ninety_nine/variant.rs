@@ -322,16 +322,8 @@ impl Variant {
                 players: 2,
                 seats: 2,
                 hand: 16,
-                ranks: vec![
-                    Rank::Seven,
-                    Rank::Eight,
-                    Rank::Nine,
-                    Rank::Ten,
-                    Rank::Jack,
-                    Rank::Queen,
-                    Rank::King,
-                    Rank::Ace,
-                ],
+                // Seven to ace.
+                ranks: Rank::STANDARD[5..].to_vec(),
                 jokers: 1,
                 turned_up: true,
                 trump: TrumpRule::TurnedUp,
