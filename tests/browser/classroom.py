@@ -219,18 +219,24 @@ def student_moves(driver):
     return int(driver.find_element(By.ID, "game-status").get_attribute("data-moves") or 0)
 
 
+def click_moves(driver, state, most):
+    """Makes up to `most` of the student's moves by clicking, stopping when the game is over."""
+    for _ in range(most):
+        if state == "over":
+            break
+        before = student_moves(driver)
+        click_a_move(driver)
+        state = wait_turn(driver, before)
+    return state
+
+
 def check_game_room(driver, url, shots):
     driver.get(url + "game")
     Select(driver.find_element(By.ID, "game-backend")).select_by_value("ideal")
     driver.find_element(By.ID, "game-new").click()
     state = wait_turn(driver, -1)
     assert len(driver.find_elements(By.CSS_SELECTOR, "#game-hand .card")) == 12
-    for _ in range(6):
-        if state == "over":
-            break
-        before = student_moves(driver)
-        click_a_move(driver)
-        state = wait_turn(driver, before)
+    state = click_moves(driver, state, 6)
     tricks = driver.find_element(By.ID, "game-last-trick").text
     assert "won by player" in tricks, tricks
     driver.save_screenshot(str(shots / "game-room.png"))
@@ -238,12 +244,7 @@ def check_game_room(driver, url, shots):
     Select(driver.find_element(By.ID, "cheat-kind")).select_by_value("not-in-hand")
     driver.find_element(By.ID, "cheat-press").click()
     wait_for(driver, ready.text_to_be_present_in_element((By.ID, "cheat-pressed"), "not-in-hand"))
-    for _ in range(40):
-        if state == "over":
-            break
-        before = student_moves(driver)
-        click_a_move(driver)
-        state = wait_turn(driver, before)
+    click_moves(driver, state, 40)
     wait_for(driver, ready.visibility_of_element_located((By.ID, "verdict-section")))
     summary = text_of(driver, "verdict-summary")
     assert summary == "Player 1 cheated and was named by every player.", summary
