@@ -28,6 +28,7 @@
 //! [`ninety_nine::legal_play_proof`]; without one the end audit decides.
 
 pub mod announce;
+pub mod devyatka;
 pub mod golf;
 pub mod ideal;
 pub mod ninety_nine;
