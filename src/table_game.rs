@@ -123,7 +123,7 @@ pub struct GameError {
 }
 
 impl GameError {
-    fn of<E: std::error::Error + Blame>(e: SessionError<E>) -> GameError {
+    pub(crate) fn of<E: std::error::Error + Blame>(e: SessionError<E>) -> GameError {
         let blame = match &e {
             SessionError::Table(t) => t.blamed().map(|p| p.0),
             _ => None,
@@ -168,7 +168,7 @@ fn seat(spec: &GameSpec, me: PartyId) -> Seat<'static> {
 /// A channel whose frames carry the hand they belong to, so that a faster player's first
 /// frames of the next hand (its hello) wait for this player's next session instead of reaching
 /// the goodbye of the current one; frames of an earlier hand are dropped.
-struct HandChannel<C> {
+pub(crate) struct HandChannel<C> {
     inner: C,
     hand: u32,
     early: std::collections::VecDeque<(u32, Frame)>,
@@ -233,7 +233,7 @@ impl<C: Channel> Channel for HandChannel<C> {
 }
 
 /// The hands of one networked player: a fresh engine session per hand on the same channel.
-struct NetTables<E, C, F> {
+pub(crate) struct NetTables<E, C, F> {
     chan: Option<HandChannel<C>>,
     make: F,
     timeout: Duration,
@@ -261,11 +261,36 @@ impl<E: Engine, C: Channel, F: FnMut(usize) -> Result<E, NetError>> Tables for N
     }
 }
 
-fn hand_context(spec: &GameSpec, hand: usize) -> Vec<u8> {
-    let mut c = spec.context.clone();
+pub(crate) fn hand_context(context: &[u8], hand: usize) -> Vec<u8> {
+    let mut c = context.to_vec();
     c.extend_from_slice(b"/hand/");
     c.extend_from_slice(&(hand as u64).to_be_bytes());
     c
+}
+
+impl<E, C, F> NetTables<E, C, F> {
+    /// The hands of the player at the end of `chan`, each a fresh engine from `make`.
+    pub(crate) fn new(chan: C, make: F, timeout: Duration) -> Self {
+        NetTables {
+            chan: Some(HandChannel {
+                inner: chan,
+                hand: 0,
+                early: std::collections::VecDeque::new(),
+            }),
+            make,
+            timeout,
+            cost: Cost::ZERO,
+            _engine: std::marker::PhantomData,
+        }
+    }
+
+    /// What the hands cost this player, and the transport's counters.
+    pub(crate) fn spent(&self) -> (Cost, Option<WireStats>)
+    where
+        C: Channel,
+    {
+        (self.cost, self.chan.as_ref().map(Channel::stats))
+    }
 }
 
 fn run_net<E: Engine, C: Channel>(
@@ -275,23 +300,14 @@ fn run_net<E: Engine, C: Channel>(
 ) -> Result<SeatReport, GameError> {
     let me = chan.me();
     let start = Instant::now();
-    let mut tables = NetTables {
-        chan: Some(HandChannel {
-            inner: chan,
-            hand: 0,
-            early: std::collections::VecDeque::new(),
-        }),
-        make,
-        timeout: spec.timeout,
-        cost: Cost::ZERO,
-        _engine: std::marker::PhantomData,
-    };
+    let mut tables = NetTables::new(chan, make, spec.timeout);
     let game = play_my_game(spec, me, &mut tables)?;
+    let (cost, wire) = tables.spent();
     Ok(SeatReport {
         player: me.0,
         game,
-        cost: tables.cost,
-        wire: tables.chan.as_ref().map(Channel::stats),
+        cost,
+        wire,
         wall_ms: start.elapsed().as_secs_f64() * 1e3,
     })
 }
@@ -308,11 +324,11 @@ pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, Gam
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     match spec.backend {
         GameBackend::Dealer => run_net(chan, spec, |hand| {
-            DealerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+            DealerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
                 .map_err(NetError::protocol)
         }),
         GameBackend::Poker => run_net(chan, spec, |hand| {
-            PokerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+            PokerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
                 .map_err(NetError::protocol)
         }),
         GameBackend::Ideal => Err(GameError {

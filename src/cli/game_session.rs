@@ -23,18 +23,21 @@ use super::table::Table;
 /// The flags of a whole game (with `--game`).
 #[derive(Debug, Default, clap::Args)]
 pub struct SessionArgs {
-    /// Play a whole game instead of a workload: `ninety-nine` (Golf and Devyatka are not yet
-    /// played at the table).
+    /// Play a whole game instead of a workload: `ninety-nine`, `golf` (nine rounds) or
+    /// `devyatka` (one deal).
     #[arg(long, conflicts_with = "input")]
     pub game: Option<String>,
-    /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), with `--game`.
+    /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), or of Golf (`nine`,
+    /// `six`), with `--game`.
     #[arg(long)]
     pub variant: Option<String>,
-    /// Play this many deals instead of a game to 100, with `--game`.
+    /// Play this many deals instead of a game to 100 (Golf: rounds instead of nine), with
+    /// `--game`.
     #[arg(long)]
     pub deals: Option<u32>,
     /// Make one player cheat once, with `--game`: PLAYER:KIND, KIND one of revoke, not-in-hand,
-    /// false-bid, changed-bid, dummy.
+    /// false-bid, changed-bid, dummy (Golf: peek, not-his, discard-taken; Devyatka: false-pass,
+    /// not-in-hand, not-playable).
     #[arg(long, value_name = "PLAYER:KIND")]
     pub cheat: Option<String>,
 }
@@ -85,14 +88,9 @@ fn game_spec(
     let s = &game.session;
     match s.game.as_deref() {
         Some("ninety-nine") => {}
-        Some(other @ ("golf" | "devyatka")) => {
-            return Err(usage(format!(
-                "{other} is not yet played at the table: only ninety-nine"
-            )))
-        }
         other => {
             return Err(usage(format!(
-                "no game `{}`: give ninety-nine",
+                "no game `{}`: give ninety-nine, golf or devyatka",
                 other.unwrap_or("")
             )))
         }
@@ -141,6 +139,9 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
 
 /// Runs `facedown party --game …`: one player of a whole game.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    if super::card_game::is_card_game(&args.game) {
+        return super::card_game::party(args);
+    }
     let roster = Roster::load(&args.roster)?;
     let key = StaticKeypair::load(&args.key)?;
     let me = PartyId(args.id);
@@ -193,7 +194,7 @@ fn print_seat(r: &SeatReport) {
     );
 }
 
-fn spawn_players(
+pub(super) fn spawn_players(
     args: &PlayLocalArgs,
     seed: u64,
     dir: &Scratch,
@@ -236,26 +237,20 @@ fn spawn_players(
     Ok((children, pipes))
 }
 
-type ChildPipes = (
+pub(super) type ChildPipes = (
     std::thread::JoinHandle<String>,
     std::thread::JoinHandle<String>,
 );
 
-/// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
-pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
-    if args.fault.is_some() {
-        return Err(usage(
-            "--fault applies to workloads, not to --game (use --cheat)".into(),
-        ));
-    }
-    let seed_drawn = args.game.seed.is_none();
-    let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
-    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
-    let dir = Scratch::new("play-local-game")?;
-    let start = Instant::now();
-    let (mut children, pipes) = spawn_players(&args, seed, &dir)?;
+/// Waits (at most an hour from `start`) for every player process and reads each one's JSON
+/// view, or the last line of its error.
+pub(super) fn gather(
+    mut children: Children,
+    pipes: Vec<ChildPipes>,
+    start: Instant,
+) -> anyhow::Result<(Vec<Value>, Vec<Value>)> {
     let deadline = start + Duration::from_secs(3600);
-    let mut status = vec![None; args.players];
+    let mut status = vec![None; pipes.len()];
     while status.iter().any(Option::is_none) && Instant::now() < deadline {
         for (j, c) in children.0.iter_mut().enumerate() {
             if status[j].is_none() {
@@ -265,7 +260,6 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         std::thread::sleep(Duration::from_millis(5));
     }
     drop(children);
-    let wall = start.elapsed();
     let mut views = Vec::new();
     let mut errors = Vec::new();
     for (j, (out, err)) in pipes.into_iter().enumerate() {
@@ -281,6 +275,27 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             })),
         }
     }
+    Ok((views, errors))
+}
+
+/// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
+pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
+    if super::card_game::is_card_game(&args.game) {
+        return super::card_game::play_local(args);
+    }
+    if args.fault.is_some() {
+        return Err(usage(
+            "--fault applies to workloads, not to --game (use --cheat)".into(),
+        ));
+    }
+    let seed_drawn = args.game.seed.is_none();
+    let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
+    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
+    let dir = Scratch::new("play-local-game")?;
+    let start = Instant::now();
+    let (children, pipes) = spawn_players(&args, seed, &dir)?;
+    let (views, errors) = gather(children, pipes, start)?;
+    let wall = start.elapsed();
     let offenders: Vec<Value> = views
         .iter()
         .map(|v| v["game"]["verdict"]["offender"].clone())
