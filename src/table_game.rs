@@ -376,6 +376,13 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
             })
             .collect(),
     };
+    join_players(handles)
+}
+
+/// Each player thread's result, in player order (a thread that panicked is an error).
+pub(crate) fn join_players<R>(
+    handles: Vec<std::thread::JoinHandle<Result<R, GameError>>>,
+) -> Vec<Result<R, GameError>> {
     handles
         .into_iter()
         .enumerate()

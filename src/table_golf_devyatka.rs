@@ -25,7 +25,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
-use crate::table_game::{hand_context, GameBackend, GameError, NetTables};
+use crate::table_game::{hand_context, join_players, GameBackend, GameError, NetTables};
 
 /// Which game, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -266,16 +266,5 @@ pub fn play_threads(spec: &CardGameSpec) -> Vec<Result<CardSeatReport, GameError
             })
             .collect(),
     };
-    handles
-        .into_iter()
-        .enumerate()
-        .map(|(j, h)| {
-            h.join().unwrap_or_else(|_| {
-                Err(GameError {
-                    blame: None,
-                    message: format!("the thread of player {} panicked", j + 1),
-                })
-            })
-        })
-        .collect()
+    join_players(handles)
 }

@@ -185,18 +185,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let views = super::game_session::gather(children, pipes, start)?;
     let wall = start.elapsed();
     let (views, errors) = views;
-    let offenders: Vec<Value> = views
-        .iter()
-        .map(|v| v["game"]["verdict"]["offender"].clone())
-        .collect();
-    let agreed = offenders.windows(2).all(|w| w[0] == w[1]);
-    let offender = offenders.first().cloned().unwrap_or(Value::Null);
-    let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
-    let rounds = views
-        .iter()
-        .filter_map(|v| v["cost"]["rounds"].as_u64())
-        .max()
-        .unwrap_or(0);
+    let tally = super::game_session::Tally::of(&views);
     let first = views.first();
     let deals = first
         .and_then(|v| v["game"]["rounds"].as_array())
@@ -219,11 +208,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         "seed_drawn": seed_drawn,
         "views": views,
         "errors": errors,
-        "agreed": agreed,
-        "offender": offender,
+        "agreed": tally.agreed,
+        "offender": tally.offender,
         "deals": deals,
         "moves": moves,
-        "cost": {"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds},
+        "cost": tally.cost,
         "wall_ms": ms(wall),
     });
     if args.game.json {
@@ -234,16 +223,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     } else {
         print_table(&args, &body, &views);
     }
-    if !errors.is_empty() {
-        anyhow::bail!("{} of {} players failed", errors.len(), args.players);
-    }
-    if !agreed {
-        anyhow::bail!("the players' verdicts differ: {offenders:?}");
-    }
-    if !offender.is_null() {
-        return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
-    }
-    Ok(())
+    tally.status(&errors)
 }
 
 fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {

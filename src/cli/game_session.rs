@@ -296,18 +296,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let (children, pipes) = spawn_players(&args, seed, &dir)?;
     let (views, errors) = gather(children, pipes, start)?;
     let wall = start.elapsed();
-    let offenders: Vec<Value> = views
-        .iter()
-        .map(|v| v["game"]["verdict"]["offender"].clone())
-        .collect();
-    let agreed = offenders.windows(2).all(|w| w[0] == w[1]);
-    let offender = offenders.first().cloned().unwrap_or(Value::Null);
-    let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
-    let rounds = views
-        .iter()
-        .filter_map(|v| v["cost"]["rounds"].as_u64())
-        .max()
-        .unwrap_or(0);
+    let tally = Tally::of(&views);
     let hands = views
         .first()
         .and_then(|v| v["game"]["hands"].as_array())
@@ -325,11 +314,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         "seed_drawn": seed_drawn,
         "views": views,
         "errors": errors,
-        "agreed": agreed,
-        "offender": offender,
+        "agreed": tally.agreed,
+        "offender": tally.offender,
         "hands": hands,
         "tricks": tricks,
-        "cost": {"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds},
+        "cost": tally.cost,
         "wall_ms": ms(wall),
     });
     if args.game.json {
@@ -340,16 +329,60 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     } else {
         print_table(&args, &body, &views);
     }
-    if !errors.is_empty() {
-        anyhow::bail!("{} of {} players failed", errors.len(), args.players);
+    tally.status(&errors)
+}
+
+/// What the players' views of one game say together: their verdicts and their summed cost.
+pub(super) struct Tally {
+    offenders: Vec<Value>,
+    /// Whether every player blames the same player (or nobody).
+    pub agreed: bool,
+    /// The player the first view blames (`null` for nobody).
+    pub offender: Value,
+    /// Messages and bytes summed over the players; rounds, the most any player saw.
+    pub cost: Value,
+}
+
+impl Tally {
+    /// The tally of `views` (each a player's JSON document).
+    pub(super) fn of(views: &[Value]) -> Tally {
+        let offenders: Vec<Value> = views
+            .iter()
+            .map(|v| v["game"]["verdict"]["offender"].clone())
+            .collect();
+        let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
+        let rounds = views
+            .iter()
+            .filter_map(|v| v["cost"]["rounds"].as_u64())
+            .max()
+            .unwrap_or(0);
+        Tally {
+            agreed: offenders.windows(2).all(|w| w[0] == w[1]),
+            offender: offenders.first().cloned().unwrap_or(Value::Null),
+            offenders,
+            cost: json!({"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds}),
+        }
     }
-    if !agreed {
-        anyhow::bail!("the players' verdicts differ: {offenders:?}");
+
+    /// The command's outcome: an error when a player failed or the verdicts differ, a failed
+    /// check (exit 3) when someone was named.
+    pub(super) fn status(&self, errors: &[Value]) -> anyhow::Result<()> {
+        if !errors.is_empty() {
+            anyhow::bail!(
+                "{} of {} players failed",
+                errors.len(),
+                self.offenders.len() + errors.len()
+            );
+        }
+        if !self.agreed {
+            anyhow::bail!("the players' verdicts differ: {:?}", self.offenders);
+        }
+        if !self.offender.is_null() {
+            let offender = &self.offender;
+            return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
+        }
+        Ok(())
     }
-    if !offender.is_null() {
-        return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
-    }
-    Ok(())
 }
 
 fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
