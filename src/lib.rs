@@ -27,6 +27,7 @@
 pub mod compare;
 pub mod play;
 pub mod table_game;
+pub mod table_golf_devyatka;
 pub mod workload;
 
 pub use facedown_cards as cards;

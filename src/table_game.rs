@@ -123,7 +123,7 @@ pub struct GameError {
 }
 
 impl GameError {
-    fn of<E: std::error::Error + Blame>(e: SessionError<E>) -> GameError {
+    pub(crate) fn of<E: std::error::Error + Blame>(e: SessionError<E>) -> GameError {
         let blame = match &e {
             SessionError::Table(t) => t.blamed().map(|p| p.0),
             _ => None,
@@ -176,7 +176,7 @@ fn seat(spec: &GameSpec, me: PartyId, bot: Box<dyn Bot<NinetyNine> + Send>) -> S
 /// A channel whose frames carry the hand they belong to, so that a faster player's first
 /// frames of the next hand (its hello) wait for this player's next session instead of reaching
 /// the goodbye of the current one; frames of an earlier hand are dropped.
-struct HandChannel<C> {
+pub(crate) struct HandChannel<C> {
     inner: C,
     hand: u32,
     early: std::collections::VecDeque<(u32, Frame)>,
@@ -241,7 +241,7 @@ impl<C: Channel> Channel for HandChannel<C> {
 }
 
 /// The hands of one networked player: a fresh engine session per hand on the same channel.
-struct NetTables<E, C, F> {
+pub(crate) struct NetTables<E, C, F> {
     chan: Option<HandChannel<C>>,
     make: F,
     timeout: Duration,
@@ -269,11 +269,36 @@ impl<E: Engine, C: Channel, F: FnMut(usize) -> Result<E, NetError>> Tables for N
     }
 }
 
-fn hand_context(spec: &GameSpec, hand: usize) -> Vec<u8> {
-    let mut c = spec.context.clone();
+pub(crate) fn hand_context(context: &[u8], hand: usize) -> Vec<u8> {
+    let mut c = context.to_vec();
     c.extend_from_slice(b"/hand/");
     c.extend_from_slice(&(hand as u64).to_be_bytes());
     c
+}
+
+impl<E, C, F> NetTables<E, C, F> {
+    /// The hands of the player at the end of `chan`, each a fresh engine from `make`.
+    pub(crate) fn new(chan: C, make: F, timeout: Duration) -> Self {
+        NetTables {
+            chan: Some(HandChannel {
+                inner: chan,
+                hand: 0,
+                early: std::collections::VecDeque::new(),
+            }),
+            make,
+            timeout,
+            cost: Cost::ZERO,
+            _engine: std::marker::PhantomData,
+        }
+    }
+
+    /// What the hands cost this player, and the transport's counters.
+    pub(crate) fn spent(&self) -> (Cost, Option<WireStats>)
+    where
+        C: Channel,
+    {
+        (self.cost, self.chan.as_ref().map(Channel::stats))
+    }
 }
 
 fn run_net<E: Engine, C: Channel>(
@@ -284,23 +309,14 @@ fn run_net<E: Engine, C: Channel>(
 ) -> Result<SeatReport, GameError> {
     let me = chan.me();
     let start = Instant::now();
-    let mut tables = NetTables {
-        chan: Some(HandChannel {
-            inner: chan,
-            hand: 0,
-            early: std::collections::VecDeque::new(),
-        }),
-        make,
-        timeout: spec.timeout,
-        cost: Cost::ZERO,
-        _engine: std::marker::PhantomData,
-    };
+    let mut tables = NetTables::new(chan, make, spec.timeout);
     let game = play_my_game(spec, me, &mut tables, bot)?;
+    let (cost, wire) = tables.spent();
     Ok(SeatReport {
         player: me.0,
         game,
-        cost: tables.cost,
-        wire: tables.chan.as_ref().map(Channel::stats),
+        cost,
+        wire,
         wall_ms: start.elapsed().as_secs_f64() * 1e3,
     })
 }
@@ -328,7 +344,7 @@ fn play_seat_with<C: Channel>(
             chan,
             spec,
             |hand| {
-                DealerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+                DealerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
                     .map_err(NetError::protocol)
             },
             bot,
@@ -337,7 +353,7 @@ fn play_seat_with<C: Channel>(
             chan,
             spec,
             |hand| {
-                PokerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+                PokerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
                     .map_err(NetError::protocol)
             },
             bot,
@@ -400,6 +416,13 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
             })
             .collect(),
     };
+    join_players(handles)
+}
+
+/// Each player thread's result, in player order (a thread that panicked is an error).
+pub(crate) fn join_players<R>(
+    handles: Vec<std::thread::JoinHandle<Result<R, GameError>>>,
+) -> Vec<Result<R, GameError>> {
     handles
         .into_iter()
         .enumerate()

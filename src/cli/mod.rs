@@ -1,5 +1,6 @@
 //! Command-line interface: one module per strand, each owning its subcommands.
 
+pub mod card_game;
 pub mod cards;
 pub mod cards_private;
 pub mod cards_search;

@@ -343,6 +343,21 @@ fn every_command_prints_one_document_with_the_common_fields() {
             "play-local",
             Some(5),
         ),
+        (
+            vec![
+                "play-local",
+                "--players",
+                "3",
+                "--backend",
+                "poker",
+                "--game",
+                "devyatka",
+                "--seed",
+                "6",
+            ],
+            "play-local",
+            Some(6),
+        ),
     ];
     for (args, command, seed) in &cases {
         let (doc, status) = document(args);

@@ -54,7 +54,7 @@ fn a_cheat_over_tcp_is_named_by_every_player_and_exits_3() {
 fn game_flags_that_do_not_apply_are_refused() {
     for args in [
         "play-local --players 2 --backend dealer --game ninety-nine --variant two-dummy --seed 1",
-        "play-local --players 3 --backend poker --game golf --seed 1",
+        "play-local --players 3 --backend poker --game chess --seed 1",
         "play-local --players 3 --backend poker --game ninety-nine --cheat 9:revoke --seed 1",
         "play-local --players 3 --backend poker --game ninety-nine --cheat 1:peek --seed 1",
         "play-local --players 3 --backend poker --workload ninety-nine --cheat 1:revoke",

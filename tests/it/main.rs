@@ -1,6 +1,8 @@
 //! Cross-crate integration tests of the `facedown` package, in one test binary (one link
 //! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
 
+mod card_games;
+mod card_games_cli;
 mod cli_bad_input;
 mod cli_cards;
 mod cli_cards_check;

@@ -28,8 +28,11 @@
 //! [`ninety_nine::legal_play_proof`]; without one the end audit decides.
 
 pub mod announce;
+pub mod devyatka;
+pub mod golf;
 pub mod ideal;
 pub mod ninety_nine;
+pub mod row;
 
 use facedown_core::PartyId;
 use serde::{Deserialize, Serialize};

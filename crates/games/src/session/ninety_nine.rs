@@ -393,7 +393,7 @@ where
 
 /// A perfect matching of `left` slots into `right` items (`left ≤ right`) by Kuhn's
 /// augmenting paths: `matching[i]` is the item of slot `i`.
-fn perfect_matching(
+pub(super) fn perfect_matching(
     left: usize,
     right: usize,
     fits: impl Fn(usize, usize) -> bool,

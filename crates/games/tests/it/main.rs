@@ -7,6 +7,8 @@ mod seed_000_ninety_nine;
 mod seed_002_devyatka;
 mod seed_002_golf;
 mod seed_003_chopsticks;
+mod session_devyatka;
+mod session_golf;
 mod session_ninety_nine;
 mod solvers;
 mod support;
