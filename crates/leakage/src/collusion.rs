@@ -255,6 +255,24 @@ pub fn sweep(scheme: &facedown_dealer::Scheme) -> Result<Vec<SweepPoint>, Leakag
         let k = s.openings.len();
         schedules.push(("private", k, s));
     }
+    sweep_points(scheme, schedules)
+}
+
+/// Excess leakage about the whole deal after each prefix of `schedule` (0 to all of its
+/// openings, in order), for every coalition; kind `"schedule"`. Exact for `n ≤ 8`, the closed
+/// form beyond.
+pub fn sweep_schedule(schedule: &Schedule) -> Result<Vec<SweepPoint>, LeakageError> {
+    let schedules = (0..=schedule.openings.len())
+        .map(|k| ("schedule", k, schedule.prefix(k)))
+        .collect();
+    sweep_points(&schedule.scheme, schedules)
+}
+
+fn sweep_points(
+    scheme: &facedown_dealer::Scheme,
+    schedules: Vec<(&str, usize, Schedule)>,
+) -> Result<Vec<SweepPoint>, LeakageError> {
+    let n = scheme.cards;
     let mut out = Vec::new();
     for (kind, k, s) in schedules {
         let model = if n <= crate::dealer::REDUCED_MAX_CARDS.min(8) {
