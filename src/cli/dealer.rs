@@ -1,5 +1,5 @@
 //! `facedown dealer` subcommands: `deal`, `audit`, and the harnesses `leakage`, `collusion`,
-//! `cheat`, `session`.
+//! `cheat`, `session`, `commit-attack`.
 
 use std::collections::BTreeMap;
 
@@ -91,6 +91,10 @@ pub enum DealerCommand {
     /// Many deals in one session: what one player reads of another's cards, deal by deal,
     /// when the last player reuses his helper permutations (`--reuse-helpers`) or not.
     Session(harness::SessionArgs),
+    /// The commitment pitfalls as experiments: an equivocation under a wrong multiplier
+    /// (`--multiplier`), an out-of-range opening without the range check
+    /// (`--no-range-check`), or brute-force time against the salt's length (`--salt-bits`).
+    CommitAttack(commit_attack::CommitAttackArgs),
     /// Re-audit a saved transcript. Exits with status 3 when the audit fails.
     #[command(after_help = "Example: facedown dealer audit deal.json --json")]
     Audit {
@@ -109,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         DealerCommand::Collusion(h) => harness::collusion(&h),
         DealerCommand::Cheat(h) => harness::cheat(&h),
         DealerCommand::Session(h) => harness::session(&h),
+        DealerCommand::CommitAttack(c) => commit_attack::commit_attack(&c),
         DealerCommand::Deal {
             players,
             cards,
@@ -499,4 +504,5 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+mod commit_attack;
 mod harness;

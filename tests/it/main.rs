@@ -10,6 +10,7 @@ mod compare_engines;
 mod compare_latency;
 mod cross_backend;
 mod dealer_cli;
+mod dealer_commit_attack;
 mod dealer_schedule;
 mod game_sessions;
 mod game_sessions_cli;
