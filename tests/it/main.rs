@@ -19,6 +19,7 @@ mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
 mod leakage_forgery;
+mod leakage_marginal;
 mod leakage_montecarlo;
 mod leakage_session;
 mod net_card_protocols;

@@ -439,6 +439,8 @@ pub enum DealerTarget {
     Undealt,
     /// The whole deal `A`.
     Deal,
+    /// One card, `A(i)`: the target of a per-card marginal.
+    Card(usize),
 }
 
 impl fmt::Display for DealerTarget {
@@ -447,6 +449,7 @@ impl fmt::Display for DealerTarget {
             DealerTarget::Hand(p) => write!(f, "hand of player {}", p.0),
             DealerTarget::Undealt => f.write_str("undealt cards"),
             DealerTarget::Deal => f.write_str("whole deal"),
+            DealerTarget::Card(i) => write!(f, "card at position {i}"),
         }
     }
 }
@@ -458,6 +461,7 @@ impl DealerTarget {
             DealerTarget::Hand(p) => schedule.hand_positions(*p),
             DealerTarget::Undealt => schedule.undealt(),
             DealerTarget::Deal => (0..schedule.scheme.cards).collect(),
+            DealerTarget::Card(i) => vec![*i],
         }
     }
 

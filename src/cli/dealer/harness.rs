@@ -264,6 +264,11 @@ fn interval(x: (f64, f64), digits: usize) -> String {
 }
 
 /// The collusion table: every column of a row in CSV, the readable ones in text and Markdown.
+/// The largest per-card marginal of a row (0 when it has none).
+fn max_marginal(r: &Row) -> f64 {
+    r.marginal.iter().map(|m| m.excess_bits).fold(0.0, f64::max)
+}
+
 fn collusion_table(rows: &[Row], format: Format) -> Table {
     if format == Format::Csv {
         let mut t = Table::new(&[
@@ -283,6 +288,9 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
             "ideal_guess_probability",
             "attack",
             "method",
+            "max_marginal_bits",
+            "marginal_bits",
+            "audit_reveals_bits",
         ]);
         for r in rows {
             t.row(vec![
@@ -303,6 +311,13 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
                 r.measure.ideal_guess_probability.clone(),
                 r.attack.clone(),
                 method_name(r.method).to_owned(),
+                format!("{:.6}", max_marginal(r)),
+                r.marginal
+                    .iter()
+                    .map(|m| format!("{}:{:.6}", m.position, m.excess_bits))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                format!("{:.6}", r.audit_reveals_bits),
             ]);
         }
         return t;
@@ -313,9 +328,11 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
         "excess bits",
         "exactly 0",
         "hidden cards determined",
+        "max marginal bits",
+        "audit reveals bits",
         "attack",
     ])
-    .right_aligned([2, 4]);
+    .right_aligned([2, 4, 5, 6]);
     for r in rows {
         t.row(vec![
             coalition_text(&r.coalition),
@@ -326,6 +343,8 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
                 Some(f) => format!("{}/{} ({f:.3})", r.determined, r.hidden),
                 None => "none hidden".into(),
             },
+            format!("{:.4}", max_marginal(r)),
+            format!("{:.4}", r.audit_reveals_bits),
             if r.attack.is_empty() {
                 "—".to_owned()
             } else {
