@@ -8,6 +8,7 @@ mod seed_002_devyatka;
 mod seed_002_golf;
 mod seed_003_chopsticks;
 mod session_ninety_nine;
+mod session_terminal;
 mod solvers;
 mod support;
 mod views;
