@@ -246,6 +246,14 @@ impl GameError {
     }
 }
 
+/// Who chooses each player's moves: [`HeuristicBot`] for everyone, unless a caller seats
+/// another (the classroom seats a student).
+pub type Bots = dyn Fn(PartyId) -> Box<dyn Bot<NinetyNine> + Send> + Sync;
+
+fn heuristic(_: PartyId) -> Box<dyn Bot<NinetyNine> + Send> {
+    Box::new(HeuristicBot)
+}
+
 /// Player `me`'s whole game on `tables`: his bot (or his cheat) with his own randomness.
 fn play_my_game<S: Tables>(
     spec: &GameSpec,
@@ -455,6 +463,17 @@ pub fn play_seat_with<C: Channel>(
 /// and the encrypted deck, on views of one ideal table otherwise — and returns each player's
 /// result in player order.
 pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
+    play_threads_with(spec, &heuristic, |chan| chan)
+}
+
+/// [`play_threads`] with each player's moves chosen by `bots(player)` and each networked
+/// player's channel passed through `wrap` (the classroom's game room seats its student this
+/// way, and logs every frame).
+pub fn play_threads_with<C: Channel + Send + 'static>(
+    spec: &GameSpec,
+    bots: &Bots,
+    wrap: impl Fn(facedown_net::MemoryChannel) -> C,
+) -> Vec<Result<SeatReport, GameError>> {
     if let Err(message) = spec.check() {
         return vec![Err(GameError {
             blame: None,
@@ -467,9 +486,9 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
             PartyId::all(spec.players())
                 .map(|me| {
                     let (spec, tables) = (spec.clone(), game.tables(me, spec.timeout));
+                    let bot = bots(me);
                     std::thread::spawn(move || {
                         let start = Instant::now();
-                        let bot = Box::new(HeuristicBot);
                         let (game, _, operations) = play_my_game(&spec, me, tables, bot)?;
                         Ok(SeatReport {
                             player: me.0,
@@ -486,8 +505,9 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
         _ => facedown_net::memory_network(spec.players(), None)
             .into_iter()
             .map(|chan| {
-                let spec = spec.clone();
-                std::thread::spawn(move || play_seat(chan, &spec))
+                let (spec, bot) = (spec.clone(), bots(chan.me()));
+                let chan = wrap(chan);
+                std::thread::spawn(move || play_seat_with(chan, &spec, bot))
             })
             .collect(),
     };
