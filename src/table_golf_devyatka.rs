@@ -161,7 +161,7 @@ fn play_my_game<S: Tables>(
     tables: &mut S,
 ) -> Result<Played, GameError>
 where
-    <S::Table as FaceDownTable>::Error: Blame,
+    <S::Table as FaceDownTable>::Error: Blame + crate::table_game::Confession,
 {
     let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
     match (spec.game, spec.cheat.filter(|(p, _)| *p == me)) {

@@ -6,9 +6,10 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use facedown::table_game::{play_seat, GameBackend, GameSpec, SeatReport};
+use facedown::table_game::{play_seat, play_seat_with, GameBackend, GameSpec, SeatReport};
 use facedown_core::PartyId;
 use facedown_games::ninety_nine::{Length, Variant};
+use facedown_games::session::terminal::TerminalBot;
 use facedown_games::session::Cheat;
 use facedown_net::{Roster, StaticKeypair, TcpMesh, Timeouts};
 use rand::rngs::OsRng;
@@ -40,6 +41,10 @@ pub struct SessionArgs {
     /// not-in-hand, not-playable).
     #[arg(long, value_name = "PLAYER:KIND")]
     pub cheat: Option<String>,
+    /// Seat PLAYER is a person, with `--game`: his hand, the table and the legal moves are shown
+    /// on standard error and his moves read from standard input (the other seats are bots).
+    #[arg(long, value_name = "PLAYER")]
+    pub interactive: Option<u16>,
 }
 
 impl SessionArgs {
@@ -49,6 +54,7 @@ impl SessionArgs {
             ("--variant", self.variant.is_some()),
             ("--deals", self.deals.is_some()),
             ("--cheat", self.cheat.is_some()),
+            ("--interactive", self.interactive.is_some()),
         ];
         match stray.iter().find(|(_, given)| *given) {
             Some((flag, _)) => Err(usage(format!("{flag} applies to --game only"))),
@@ -110,6 +116,17 @@ fn game_spec(
             return Err(usage(format!("--cheat: there is no {p}")));
         }
     }
+    if let Some(p) = s
+        .interactive
+        .filter(|&p| p == 0 || usize::from(p) > players)
+    {
+        return Err(usage(format!("--interactive: there is no player {p}")));
+    }
+    if s.interactive.is_some() && s.interactive == cheat.map(|(p, _)| p.0) {
+        return Err(usage(
+            "--interactive and --cheat name the same seat: a person plays his own moves".into(),
+        ));
+    }
     let spec = GameSpec {
         backend: match game.backend {
             BackendArg::Dealer => GameBackend::Dealer,
@@ -133,6 +150,7 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
         "backend": spec.backend.name(),
         "length": spec.length,
         "cheat": game.session.cheat,
+        "interactive": game.session.interactive,
         "timeout_ms": game.timeout_ms,
     })
 }
@@ -162,7 +180,13 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let listener = TcpMesh::bind(&roster, me)?;
     let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
         .with_context(|| format!("player {}: connecting", me.0))?;
-    let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
+    let report = if args.game.session.interactive == Some(me.0) {
+        let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
+        play_seat_with(&mut mesh, &spec, Box::new(bot))
+    } else {
+        play_seat(&mut mesh, &spec)
+    }
+    .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {
         Doc::new("party")
@@ -223,18 +247,37 @@ pub(super) fn spawn_players(
             ("--variant", s.variant.clone()),
             ("--deals", s.deals.map(|d| d.to_string())),
             ("--cheat", s.cheat.clone()),
+            ("--interactive", s.interactive.map(|p| p.to_string())),
         ] {
             if let Some(v) = value {
                 cmd.arg(flag).arg(v);
             }
         }
+        let person = s.interactive == Some(j as u16);
+        if person {
+            // The person's seat shows the table on this terminal.
+            cmd.stderr(Stdio::inherit());
+        }
         let child = children.spawn(cmd, &format!("player {j}"))?;
+        if person {
+            forward_stdin(child.stdin.take());
+        }
         pipes.push((
             read_pipe(child.stdout.take()),
             read_pipe(child.stderr.take()),
         ));
     }
     Ok((children, pipes))
+}
+
+/// Copies this process's standard input to the person's seat: his moves. When it ends, or
+/// when `play-local` does, the seat's input closes and its bot plays on.
+fn forward_stdin(pipe: Option<std::process::ChildStdin>) {
+    if let Some(mut pipe) = pipe {
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut std::io::stdin().lock(), &mut pipe);
+        });
+    }
 }
 
 pub(super) type ChildPipes = (

@@ -62,7 +62,7 @@ pub enum Command {
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
     #[command(
-        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7\n\nA whole game of Ninety-Nine, player 2 revoking once: facedown play-local --players 3 --backend poker --game ninety-nine --cheat 2:revoke --seed 7"
+        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7\n\nA whole game of Ninety-Nine, player 2 revoking once: facedown play-local --players 3 --backend poker --game ninety-nine --cheat 2:revoke --seed 7\n\nYou at seat 1, two bots: facedown play-local --players 3 --backend dealer --game ninety-nine --interactive 1 --timeout-ms 600000"
     )]
     PlayLocal(net::PlayLocalArgs),
     /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.
@@ -101,7 +101,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Keygen(args)) => net::keygen(args),
         Some(Command::Party(args)) => {
-            children::exit_with_parent_if_asked();
+            // A person's seat reads his moves from standard input, so it cannot watch it.
+            if args.game.session.interactive != Some(args.id) {
+                children::exit_with_parent_if_asked();
+            }
             net::party(args)
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
