@@ -24,6 +24,13 @@
 //!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
 
+// The CLI lives in the library so that the binary is one `main` and the package builds no
+// separate unit-test binary for it; its tests are in `tests/it`. Inside the library the crate
+// is also reachable as `facedown`, the name the CLI's code uses.
+extern crate self as facedown;
+
+#[doc(hidden)]
+pub mod cli;
 pub mod compare;
 pub mod play;
 pub mod table_game;
