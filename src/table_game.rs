@@ -234,7 +234,8 @@ impl Confession for facedown_games::session::ideal::IdealViewError {
 }
 
 impl GameError {
-    pub(crate) fn of<E: std::error::Error + Blame + Confession>(e: SessionError<E>) -> GameError {
+    /// The error a session ended with, naming the player its table blames or who confessed.
+    pub fn of<E: std::error::Error + Blame + Confession>(e: SessionError<E>) -> GameError {
         let blame = match &e {
             SessionError::Table(t) => t.blamed().or_else(|| t.confessed()).map(|p| p.0),
             _ => None,
@@ -546,29 +547,4 @@ pub(crate) fn join_players<R>(
             })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_an_abort_that_accuses_its_own_sender_is_a_confession() {
-        let abort = |peer: u16, claim: Option<u16>| NetError::Aborted {
-            peer: PartyId(peer),
-            claim: claim.map(PartyId),
-            reason: "refused".into(),
-            later: Vec::new(),
-        };
-        assert_eq!(abort(2, Some(2)).confessed(), Some(PartyId(2)));
-        assert_eq!(
-            abort(2, Some(3)).confessed(),
-            None,
-            "an accusation of another"
-        );
-        assert_eq!(abort(2, None).confessed(), None);
-        let of = |e| GameError::of(SessionError::Table(e)).blame;
-        assert_eq!(of(abort(2, Some(2))), Some(2));
-        assert_eq!(of(abort(2, Some(3))), None);
-    }
 }

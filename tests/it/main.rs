@@ -45,3 +45,4 @@ mod play_local_cleanup;
 mod poker_cli;
 mod repository;
 mod serve;
+mod table_game_confession;
