@@ -29,7 +29,9 @@
 // is also reachable as `facedown`, the name the CLI's code uses.
 extern crate self as facedown;
 
+// The CLI's doc comments are its `--help` text (`announce[@K]`, `<FILE>`), not rustdoc.
 #[doc(hidden)]
+#[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
 pub mod cli;
 pub mod compare;
 pub mod play;
