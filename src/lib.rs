@@ -31,7 +31,11 @@ extern crate self as facedown;
 
 // The CLI's doc comments are its `--help` text (`announce[@K]`, `<FILE>`), not rustdoc.
 #[doc(hidden)]
-#[allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags, rustdoc::bare_urls)]
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls
+)]
 pub mod cli;
 pub mod compare;
 pub mod play;
