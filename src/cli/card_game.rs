@@ -11,7 +11,6 @@ use facedown::table_game::GameBackend;
 use facedown::table_golf_devyatka::{play_seat, CardCheat, CardGame, CardGameSpec, CardSeatReport};
 use facedown_core::PartyId;
 use facedown_games::golf::Rules;
-use facedown_net::{Roster, StaticKeypair, TcpMesh, Timeouts};
 use rand::rngs::OsRng;
 use rand::RngCore;
 use serde_json::{json, Value};
@@ -124,26 +123,9 @@ fn parameters(game: &GameArgs, spec: &CardGameSpec) -> Value {
 
 /// Runs `facedown party --game golf|devyatka`: one player.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
-    let roster = Roster::load(&args.roster)?;
-    let key = StaticKeypair::load(&args.key)?;
-    let me = PartyId(args.id);
-    let seed = args.game.seed.ok_or_else(|| {
-        usage("--game needs --seed: every player draws from its stream of it".into())
-    })?;
-    if args.fault.is_some() {
-        return Err(usage(
-            "--fault applies to workloads, not to --game (use --cheat)".into(),
-        ));
-    }
+    let (roster, me, seed) = super::game_session::party_seat(&args)?;
     let spec = spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
-    let timeouts = Timeouts {
-        connect: spec.timeout,
-        handshake: spec.timeout.min(Duration::from_secs(5)),
-        write: spec.timeout,
-    };
-    let listener = TcpMesh::bind(&roster, me)?;
-    let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
-        .with_context(|| format!("player {}: connecting", me.0))?;
+    let mut mesh = super::game_session::connect_seat(&args, &roster, me, spec.timeout)?;
     let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {

@@ -155,14 +155,10 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
     })
 }
 
-/// Runs `facedown party --game …`: one player of a whole game.
-pub fn party(args: PartyArgs) -> anyhow::Result<()> {
-    if super::card_game::is_card_game(&args.game) {
-        return super::card_game::party(args);
-    }
+/// The roster, this player and the game's seed of `party --game …` (every player draws from its
+/// own stream of the seed, so it must be given; `--fault` is for workloads).
+pub(super) fn party_seat(args: &PartyArgs) -> anyhow::Result<(Roster, PartyId, u64)> {
     let roster = Roster::load(&args.roster)?;
-    let key = StaticKeypair::load(&args.key)?;
-    let me = PartyId(args.id);
     let seed = args.game.seed.ok_or_else(|| {
         usage("--game needs --seed: every player draws from its stream of it".into())
     })?;
@@ -171,15 +167,35 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
             "--fault applies to workloads, not to --game (use --cheat)".into(),
         ));
     }
-    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    Ok((roster, PartyId(args.id), seed))
+}
+
+/// This player's connections to every other player of the roster, over TCP with Noise.
+pub(super) fn connect_seat(
+    args: &PartyArgs,
+    roster: &Roster,
+    me: PartyId,
+    timeout: Duration,
+) -> anyhow::Result<TcpMesh> {
+    let key = StaticKeypair::load(&args.key)?;
     let timeouts = Timeouts {
-        connect: spec.timeout,
-        handshake: spec.timeout.min(Duration::from_secs(5)),
-        write: spec.timeout,
+        connect: timeout,
+        handshake: timeout.min(Duration::from_secs(5)),
+        write: timeout,
     };
-    let listener = TcpMesh::bind(&roster, me)?;
-    let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
-        .with_context(|| format!("player {}: connecting", me.0))?;
+    let listener = TcpMesh::bind(roster, me)?;
+    TcpMesh::connect(roster, me, &key, listener, timeouts)
+        .with_context(|| format!("player {}: connecting", me.0))
+}
+
+/// Runs `facedown party --game …`: one player of a whole game.
+pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    if super::card_game::is_card_game(&args.game) {
+        return super::card_game::party(args);
+    }
+    let (roster, me, seed) = party_seat(&args)?;
+    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    let mut mesh = connect_seat(&args, &roster, me, spec.timeout)?;
     let report = if args.game.session.interactive == Some(me.0) {
         let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
         play_seat_with(&mut mesh, &spec, Box::new(bot))
