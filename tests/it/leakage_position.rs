@@ -141,3 +141,40 @@ fn seed_forfeit_and_resume_remove_the_selective_aborts_gain_and_a_fresh_deal_kee
         assert_eq!((row.named, row.framed), (row.aborts, 0), "{row:?}");
     }
 }
+
+#[test]
+fn seed_after_a_flop_phase_any_player_can_abort_a_bad_flop_at_a_later_message() {
+    use facedown_leakage::position::messages_of;
+    let scheme = Scheme::general(3, 52).expect("scheme");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/schedules/general-holdem.toml");
+    let text = std::fs::read_to_string(path).expect("schedule file");
+    let file = facedown_dealer::DealSchedule::from_toml(&text, &scheme).expect("schedule");
+    let sched = Schedule::from_file(&scheme, &file, "general-holdem.toml").expect("schedule");
+    let mut rng = facedown_core::rng::trial_rng(3, 0);
+    let g = facedown_leakage::dealer::play_schedule(&sched, None, &mut rng).expect("game");
+    let at = |phase: &str| {
+        let m = messages_of(&sched, &g, PartyId(1))
+            .into_iter()
+            .find(|m| m.phase == phase)
+            .expect("a message");
+        Some((PartyId(1), m.nth))
+    };
+    let abort = Abort {
+        flop: 3,
+        redeals: 2,
+        redeal: Redeal::Again,
+    };
+    let trials = 40;
+    let river = selective_abort(&sched, &abort, at("river"), trials, 3, &|| {}).expect("river");
+    // The shown hands come after the flop and are not part of it.
+    assert!(river.baseline < trials / 2, "{river:?}");
+    assert!(
+        river.success_interval.0 > river.baseline as f64 / trials as f64,
+        "player 1 has seen the flop by the river: {river:?}"
+    );
+    let hands = selective_abort(&sched, &abort, at("hands"), trials, 3, &|| {}).expect("hands");
+    assert_eq!(hands.aborts, 2 * trials, "nothing seen, so always aborted: {hands:?}");
+    for row in [&river, &hands] {
+        assert_eq!((row.named, row.framed), (row.aborts, 0), "{row:?}");
+    }
+}

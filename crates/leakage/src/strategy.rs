@@ -78,10 +78,29 @@ fn value_sends(g: &Played, p: PartyId) -> impl Iterator<Item = &facedown_dealer:
         .filter(|e| matches!(e.body, Body::Value { .. }))
 }
 
-/// The index, among `p`'s value messages, of his announcement of the last public card.
-fn last_announcement(g: &Played, p: PartyId) -> Option<usize> {
-    let all: Vec<_> = value_sends(g, p).collect();
-    all.iter().rposition(|e| e.to == Recipient::All)
+/// The river of `g`: its last public opening (in the order run) of a position no one holds
+/// privately, so never a hand shown at a showdown; as (operation, card).
+fn river_of(schedule: &Schedule, g: &Played) -> Option<(u32, u16)> {
+    g.finished.views[0]
+        .learned
+        .iter()
+        .filter(|l| {
+            l.public
+                && !schedule
+                    .openings
+                    .iter()
+                    .any(|o| o.learner.is_some() && o.position == usize::from(l.position))
+        })
+        .max_by_key(|l| l.op)
+        .map(|l| (l.op, l.card))
+}
+
+/// The index, among `p`'s value messages, of his announcement of the river.
+fn river_announcement(schedule: &Schedule, g: &Played, p: PartyId) -> Option<usize> {
+    let (op, _) = river_of(schedule, g)?;
+    value_sends(g, p).position(|e| {
+        e.to == Recipient::All && matches!(e.body, Body::Value { op: o, .. } if o == op)
+    })
 }
 
 /// The index of `p`'s first announcement among his value messages.
@@ -310,7 +329,7 @@ pub fn chosen_river(
                 Some(at) => message_at(&honest, at, "a chosen river")?,
                 None => (
                     last,
-                    last_announcement(&honest, last).ok_or_else(|| {
+                    river_announcement(schedule, &honest, last).ok_or_else(|| {
                         LeakageError::Schedule("the last player announces nothing".into())
                     })?,
                 ),
@@ -318,7 +337,7 @@ pub fn chosen_river(
             let dev = Deviation::ForgeValue { nth, value: card };
             let g = play_schedule(schedule, Some((cheater, dev)), &mut trial_rng(seed, t))?;
             tick();
-            let river = |g: &Played| g.public.last().copied();
+            let river = |g: &Played| river_of(schedule, g).map(|(_, c)| c);
             let (detected, named, framed) = audit_of(&g, cheater);
             Ok::<_, LeakageError>(Tally {
                 success: u64::from(river(&g) == Some(card)),
@@ -338,6 +357,23 @@ pub fn chosen_river(
         trials,
         Some(format!("1/{}", scheme.cards)),
     ))
+}
+
+/// The first `flop` public openings of `g` in the order they were run, as (position, card):
+/// the flop, and never a hand shown at a showdown after it.
+fn flop_of(g: &Played, flop: usize) -> Vec<(u16, u16)> {
+    let mut public: Vec<_> = g.finished.views[0]
+        .learned
+        .iter()
+        .filter(|l| l.public)
+        .map(|l| (l.op, l.position, l.card))
+        .collect();
+    public.sort_unstable();
+    public
+        .into_iter()
+        .take(flop)
+        .map(|(_, i, c)| (i, c))
+        .collect()
 }
 
 /// Whether the first `flop` public cards pair a card of `hand` by rank (`c / 4`).
@@ -361,15 +397,7 @@ pub struct Abort {
 
 /// Whether `p` has seen, before his message `nth`, a flop card that pairs a card of his hand.
 fn seen_a_pair(schedule: &Schedule, g: &Played, p: PartyId, nth: usize, flop: usize) -> bool {
-    let mut public: Vec<u16> = g.finished.views[0]
-        .learned
-        .iter()
-        .filter(|l| l.public)
-        .map(|l| l.position)
-        .collect();
-    public.sort_unstable();
-    public.dedup();
-    public.truncate(flop);
+    let public: Vec<u16> = flop_of(g, flop).iter().map(|&(i, _)| i).collect();
     let Some(m) = crate::position::messages_of(schedule, g, p)
         .into_iter()
         .nth(nth)
@@ -420,7 +448,8 @@ pub fn selective_abort(
                     Redeal::Again | Redeal::Forfeit => t.saturating_mul(attempts).saturating_add(r),
                 };
                 let honest = play_schedule(schedule, None, &mut trial_rng(seed, stream))?;
-                let good = pairs_the_flop(&hands(&honest)[cheater.index()], &honest.public, flop);
+                let board: Vec<u16> = flop_of(&honest, flop).iter().map(|&(_, c)| c).collect();
+                let good = pairs_the_flop(&hands(&honest)[cheater.index()], &board, flop);
                 if r == 0 {
                     tally.baseline = u64::from(good);
                 }

@@ -1200,12 +1200,19 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
         };
     }
     let format = a.output.format();
+    let what = match rows.as_slice() {
+        [(_, one)] => one.strategy.clone(),
+        _ => format!(
+            "selective abort on the first {} public cards, up to {} re-deal(s), under each re-deal model",
+            a.flop.unwrap_or(3),
+            a.redeals.unwrap_or(1)
+        ),
+    };
     heading(
         format,
         &format!(
-            "Player {}: {} — {}",
+            "Player {}: {what} — {}",
             rows[0].1.player,
-            rows[0].1.strategy,
             setting(&s, &sch, a.samples, "trials", a.seed)
         ),
     );
@@ -1277,7 +1284,7 @@ fn rate(k: u64, n: u64) -> f64 {
 
 fn strategy_table(rows: &[(Line<'_>, &StrategyRow)]) -> Table {
     let mut head: Vec<&str> = match rows.first().map(|r| &r.0) {
-        Some(Line::At(_)) => vec!["player", "message", "opening", "phase", "hop"],
+        Some(Line::At(_)) => vec!["player", "message", "of position, to", "phase", "hop"],
         Some(Line::Redeal(Some(_))) => vec!["re-deal"],
         _ => vec![],
     };
@@ -1302,7 +1309,7 @@ fn strategy_table(rows: &[(Line<'_>, &StrategyRow)]) -> Table {
             Line::At(m) => vec![
                 m.player.to_string(),
                 format!("@{}", m.nth),
-                format!("position {} → {}", m.position, m.to),
+                format!("{}, {}", m.position, m.to),
                 m.phase.clone(),
                 m.hop.to_string(),
             ],
