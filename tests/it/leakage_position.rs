@@ -173,7 +173,11 @@ fn seed_after_a_flop_phase_any_player_can_abort_a_bad_flop_at_a_later_message() 
         "player 1 has seen the flop by the river: {river:?}"
     );
     let hands = selective_abort(&sched, &abort, at("hands"), trials, 3, &|| {}).expect("hands");
-    assert_eq!(hands.aborts, 2 * trials, "nothing seen, so always aborted: {hands:?}");
+    assert_eq!(
+        hands.aborts,
+        2 * trials,
+        "nothing seen, so always aborted: {hands:?}"
+    );
     for row in [&river, &hands] {
         assert_eq!((row.named, row.framed), (row.aborts, 0), "{row:?}");
     }
