@@ -512,6 +512,11 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
         (vec!["compare", "--only", "pokr"], "matches no workload"),
         (vec!["compare", "--runs", "0"], "--runs"),
         (
+            vec!["compare", "--games", "none", "--only", "game"],
+            "matches no workload",
+        ),
+        (vec!["compare", "--games", "all"], "--games"),
+        (
             vec!["cards", "fmt", "--write", "five-card-trick"],
             "built-in",
         ),
