@@ -34,6 +34,8 @@ use facedown_dealer::DealerEngine;
 use facedown_poker::PokerEngine;
 use serde::Serialize;
 
+pub mod games;
+
 use crate::play::{self, GameSpec, PlayerReport};
 use crate::workload::{self, check_outcome, Outcome, Workload, WorkloadError, WorkloadRunError};
 
@@ -206,6 +208,9 @@ pub struct Row {
     /// (then a note says it is an estimate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wall_ms_at_latency: Option<f64>,
+    /// A game's size and its cost per deal and per trick (game workloads only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<games::GameFigures>,
     /// Where the backend cannot do something securely, or a figure is missing.
     pub notes: Vec<String>,
 }
@@ -434,7 +439,15 @@ impl Tally {
 
 fn empty_row(entry: &Entry, backend: Backend, notes: Vec<String>) -> Row {
     Row {
-        workload: entry.name(),
+        notes,
+        ..blank_row(&entry.name(), backend, entry.players)
+    }
+}
+
+/// A row of `workload` on `backend` at a table of `players` with no figure yet.
+fn blank_row(workload: &str, backend: Backend, players: usize) -> Row {
+    Row {
+        workload: workload.to_owned(),
         backend: backend.name().to_owned(),
         runs: 0,
         wall_ms: None,
@@ -445,15 +458,12 @@ fn empty_row(entry: &Entry, backend: Backend, notes: Vec<String>) -> Row {
         rounds: None,
         messages_range: None,
         rounds_range: None,
-        security: backend
-            .capabilities(entry.players)
-            .security
-            .label()
-            .to_owned(),
+        security: backend.capabilities(players).security.label().to_owned(),
         excess_bits: None,
         excess_party: None,
         wall_ms_at_latency: None,
-        notes,
+        game: None,
+        notes: Vec::new(),
     }
 }
 
@@ -603,8 +613,46 @@ pub struct Options {
     /// Only the workloads whose name starts with this.
     pub only: Option<String>,
     /// Runs of every workload on every backend (per input assignment), instead of
-    /// [`entries`]' defaults.
+    /// [`entries`]' defaults (games: games played, instead of one).
     pub runs: Option<u64>,
+    /// Which games to play after the other workloads.
+    pub games: games::GameSet,
+}
+
+/// One cell of the comparison's matrix: a workload on a backend.
+enum Cell {
+    Run(Entry, Backend),
+    Game(games::GameEntry, Backend),
+}
+
+impl Cell {
+    fn name(&self) -> String {
+        match self {
+            Cell::Run(e, b) => format!("{} on {}", e.name(), b.name()),
+            Cell::Game(g, b) => format!("{} on {}", g.name, b.name()),
+        }
+    }
+
+    fn measure(&self, opts: &Options) -> Result<Row, CompareError> {
+        match self {
+            Cell::Run(entry, backend) => {
+                let mut row = measure(entry, *backend, opts.seed)?;
+                if let Some(l) = opts.latency {
+                    add_latency(&mut row, entry, *backend, l, opts.seed)?;
+                }
+                Ok(row)
+            }
+            Cell::Game(entry, backend) => games::measure(entry, *backend, opts.seed, opts.latency),
+        }
+    }
+}
+
+/// The name of every workload `games` adds to [`entries`], in table order.
+pub fn workload_names(games: games::GameSet) -> Result<Vec<String>, WorkloadError> {
+    let runs = entries()?.into_iter().map(|e| e.name());
+    Ok(runs
+        .chain(games::game_entries(games).into_iter().map(|g| g.name))
+        .collect())
 }
 
 /// Every row of the comparison, in workload then backend order; `progress` is called before
@@ -613,33 +661,34 @@ pub fn rows(
     opts: &Options,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<Vec<Row>, CompareError> {
-    let matrix: Vec<(Entry, Backend)> = entries()?
+    let wanted = |name: &str| {
+        opts.only
+            .as_ref()
+            .map_or(true, |o| name.starts_with(o.as_str()))
+    };
+    let runs = entries()?
         .into_iter()
-        .filter(|e| {
-            opts.only
-                .as_ref()
-                .map_or(true, |o| e.name().starts_with(o.as_str()))
-        })
+        .filter(|e| wanted(&e.name()))
         .map(|mut e| {
             if let Some(r) = opts.runs {
                 e.reps = [r; 3];
             }
             e
         })
-        .flat_map(|e| Backend::ALL.map(|b| (e.clone(), b)))
-        .collect();
+        .flat_map(|e| Backend::ALL.map(|b| Cell::Run(e.clone(), b)));
+    let games = games::game_entries(opts.games)
+        .into_iter()
+        .filter(|g| wanted(&g.name))
+        .map(|mut g| {
+            g.reps = opts.runs.unwrap_or(g.reps);
+            g
+        })
+        .flat_map(|g| Backend::ALL.map(|b| Cell::Game(g.clone(), b)));
+    let matrix: Vec<Cell> = runs.chain(games).collect();
     let mut out = Vec::with_capacity(matrix.len());
-    for (k, (entry, backend)) in matrix.iter().enumerate() {
-        progress(
-            k,
-            matrix.len(),
-            &format!("{} on {}", entry.name(), backend.name()),
-        );
-        let mut row = measure(entry, *backend, opts.seed)?;
-        if let Some(l) = opts.latency {
-            add_latency(&mut row, entry, *backend, l, opts.seed)?;
-        }
-        out.push(row);
+    for (k, cell) in matrix.iter().enumerate() {
+        progress(k, matrix.len(), &cell.name());
+        out.push(cell.measure(opts)?);
     }
     Ok(out)
 }

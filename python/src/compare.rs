@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use facedown::compare::{entries, rows, Options, Row};
+use facedown::compare::games::GameSet;
+use facedown::compare::{rows, workload_names, Options, Row};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use serde::Serialize;
@@ -21,30 +22,39 @@ struct Compared {
     rows: Vec<Row>,
 }
 
-/// The names of the comparison's workloads, in table order (what `only` matches the start of).
+fn game_set(games: &str) -> PyResult<GameSet> {
+    GameSet::from_name(games).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "games={games:?}: give \"hand\", \"full\" or \"none\""
+        ))
+    })
+}
+
+/// The names of the comparison's workloads with the games of `games` (`hand`, `full` or
+/// `none`), in table order (what `only` matches the start of).
 #[pyfunction]
-fn workloads() -> PyResult<Vec<String>> {
-    Ok(entries()
-        .map_err(raise::<CompareError>)?
-        .iter()
-        .map(|e| e.name())
-        .collect())
+#[pyo3(signature = (*, games="hand"))]
+fn workloads(games: &str) -> PyResult<Vec<String>> {
+    workload_names(game_set(games)?).map_err(raise::<CompareError>)
 }
 
 /// Every workload (or those whose name starts with `only`) on every backend: means per run of
 /// wall and CPU time, messages, bytes, rounds; the security model and the excess leakage.
 /// With `latency_ms`, also the wall time of one run over the in-memory network at that
 /// one-way delay per message. With `runs`, every workload runs that many times per input
-/// assignment instead of its default.
+/// assignment instead of its default. `games`: which games are workloads too (`hand`: one hand
+/// of each, `full`: the whole games, `none`), with their cost per deal and per trick.
 #[pyfunction]
-#[pyo3(signature = (*, seed=0, only=None, latency_ms=None, runs=None))]
+#[pyo3(signature = (*, seed=0, only=None, latency_ms=None, runs=None, games="hand"))]
 fn compare<'py>(
     py: Python<'py>,
     seed: u64,
     only: Option<String>,
     latency_ms: Option<f64>,
     runs: Option<u64>,
+    games: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let games = game_set(games)?;
     if runs == Some(0) {
         return Err(PyValueError::new_err("runs must be at least 1"));
     }
@@ -53,7 +63,7 @@ fn compare<'py>(
         .transpose()
         .map_err(|e| PyValueError::new_err(format!("latency_ms: {e}")))?;
     if let Some(prefix) = &only {
-        let names = workloads()?;
+        let names = workload_names(games).map_err(raise::<CompareError>)?;
         if !names.iter().any(|n| n.starts_with(prefix.as_str())) {
             return Err(PyValueError::new_err(format!(
                 "only={prefix:?} matches no workload (workloads: {})",
@@ -66,6 +76,7 @@ fn compare<'py>(
         latency,
         only: only.clone(),
         runs,
+        games,
     };
     let table = py
         .detach(|| rows(&opts, &mut |_, _, _| {}))

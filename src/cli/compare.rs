@@ -6,6 +6,7 @@
 
 use std::io::IsTerminal;
 
+use facedown::compare::games::GameSet;
 use facedown::compare::{self, Options, Row};
 
 use super::output::{Doc, UsageError};
@@ -14,7 +15,7 @@ use super::table::{Format, OutputArgs, Table};
 /// Arguments of `facedown compare`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  facedown compare --only poker --runs 5 --markdown\n  facedown compare --latency 20ms --json > compare.json"
+    after_help = "Examples:\n  facedown compare --only poker --runs 5 --markdown\n  facedown compare --latency 20ms --json > compare.json\n  facedown compare --only game --games full --json > games.json"
 )]
 pub struct Args {
     /// Output format.
@@ -37,6 +38,11 @@ pub struct Args {
     /// no workload is a usage error.
     #[arg(long)]
     pub only: Option<String>,
+    /// Which games to play as workloads (their names start with `game`): `hand` (one hand of
+    /// Ninety-Nine, a round of Golf, a deal of Девятка), `full` (Ninety-Nine to 100, nine
+    /// rounds of Golf, a deal of Девятка) or `none`.
+    #[arg(long, value_enum, default_value_t = GameSet::Hand)]
+    pub games: GameSet,
 }
 
 impl Args {
@@ -48,6 +54,7 @@ impl Args {
             runs: None,
             latency: None,
             only: None,
+            games: GameSet::Hand,
         }
     }
 
@@ -57,6 +64,7 @@ impl Args {
             latency: self.latency,
             only: self.only.clone(),
             runs: self.runs,
+            games: self.games,
         }
     }
 }
@@ -88,7 +96,7 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 /// Every row of the comparison, with a progress bar on a terminal.
 pub fn rows(args: &Args) -> anyhow::Result<Vec<Row>> {
     if let Some(only) = &args.only {
-        let names: Vec<String> = compare::entries()?.iter().map(|e| e.name()).collect();
+        let names = compare::workload_names(args.games)?;
         if !names.iter().any(|n| n.starts_with(only.as_str())) {
             return Err(UsageError(format!(
                 "--only {only:?} matches no workload; the workloads are: {}",
@@ -189,6 +197,55 @@ fn table(rows: &[Row], latency: bool, notes: bool) -> Table {
     t
 }
 
+const GAME_HEADER: [&str; 12] = [
+    "workload",
+    "backend",
+    "deals",
+    "tricks",
+    "messages/deal",
+    "kB/deal",
+    "rounds/deal",
+    "cpu_ms/deal",
+    "messages/trick",
+    "kB/trick",
+    "cpu_ms/trick",
+    "hidden cards opened",
+];
+
+/// The game rows per deal and per trick (Golf and Девятка: per move said).
+fn game_table(rows: &[Row]) -> Option<Table> {
+    let games: Vec<_> = rows
+        .iter()
+        .filter_map(|r| r.game.as_ref().map(|g| (r, g)))
+        .collect();
+    if games.is_empty() {
+        return None;
+    }
+    let mut t = Table::new(&GAME_HEADER).right_aligned(2..12);
+    for (r, g) in games {
+        let (d, k) = (&g.per_deal, &g.per_trick);
+        let tricks = match g.trick_unit {
+            "trick" => format!("{:.1}", g.tricks),
+            unit => format!("{:.1} {unit}s", g.tricks),
+        };
+        t.row(vec![
+            r.workload.clone(),
+            r.backend.clone(),
+            format!("{:.1}", g.deals),
+            tricks,
+            format!("{:.1}", d.messages),
+            format!("{:.1}", d.bytes / 1e3),
+            format!("{:.1}", d.rounds),
+            format!("{:.1}", d.cpu_ms),
+            format!("{:.1}", k.messages),
+            format!("{:.2}", k.bytes / 1e3),
+            format!("{:.2}", k.cpu_ms),
+            format!("{:.1}", g.hidden_cards_opened),
+        ]);
+    }
+    Some(t)
+}
+
 /// The comparison's own fields of a JSON document: the seed, runs, latency and rows.
 pub fn body(rows: &[Row], args: &Args) -> serde_json::Value {
     let mut out = serde_json::json!({ "seed": args.seed, "runs": args.runs, "rows": rows });
@@ -204,6 +261,7 @@ pub fn parameters(args: &Args) -> serde_json::Value {
         "runs": args.runs,
         "latency_ms": args.latency.map(|l| l.as_secs_f64() * 1e3),
         "only": args.only,
+        "games": args.games,
     })
 }
 
@@ -219,6 +277,10 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
     let latency = args.latency.is_some();
     if format != Format::Text {
         table(rows, latency, true).print(format);
+        if let Some(t) = game_table(rows) {
+            println!();
+            t.print(format);
+        }
         return Ok(());
     }
     println!(
@@ -228,6 +290,16 @@ pub fn print(rows: &[Row], args: &Args) -> anyhow::Result<()> {
     );
     println!();
     table(rows, latency, false).print(format);
+    if let Some(t) = game_table(rows) {
+        println!();
+        println!(
+            "Games per deal and per trick (Golf and Девятка: per move said); hidden cards \
+             opened: per run, cards the rules let a player keep face down that the audit turns"
+        );
+        println!();
+        t.print(format);
+    }
+    println!();
     for r in rows.iter().filter(|r| !r.notes.is_empty()) {
         println!("{} on {}:", r.workload, r.backend);
         for n in &r.notes {

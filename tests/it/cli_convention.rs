@@ -455,7 +455,13 @@ fn the_headline_json_holds_the_protocols_and_the_comparison() {
     assert_common_fields(&doc, "report", Some(0));
     assert!(!doc["protocols"].as_array().expect("protocols").is_empty());
     let rows = doc["comparison"]["rows"].as_array().expect("comparison");
-    assert_eq!(rows.len(), 7 * 3, "every workload on every backend");
+    assert_eq!(
+        rows.len(),
+        (7 + 4) * 3,
+        "every workload and game on every backend"
+    );
+    let games = rows.iter().filter(|r| r["game"].is_object()).count();
+    assert!(games > 0, "the games' rows carry their cost per trick");
     assert_eq!(doc["comparison"]["seed"], 0);
 }
 
@@ -552,6 +558,11 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
         ),
         (vec!["compare", "--only", "pokr"], "matches no workload"),
         (vec!["compare", "--runs", "0"], "--runs"),
+        (
+            vec!["compare", "--games", "none", "--only", "game"],
+            "matches no workload",
+        ),
+        (vec!["compare", "--games", "all"], "--games"),
         (
             vec!["cards", "fmt", "--write", "five-card-trick"],
             "built-in",

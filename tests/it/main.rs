@@ -14,6 +14,7 @@ mod cli_search;
 mod cli_search_args;
 mod cli_table;
 mod compare_engines;
+mod compare_games;
 mod compare_latency;
 mod compare_notes;
 mod cross_backend;
