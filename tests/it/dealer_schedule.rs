@@ -260,3 +260,54 @@ fn bad_schedule_files_are_refused_with_the_line_and_the_position() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_session_plays_a_schedule_file_and_reuse_reads_more_deal_after_deal() {
+    let path = example("published-showdown.toml");
+    let run = |reuse: bool| {
+        let mut args = vec![
+            "dealer",
+            "session",
+            "--players",
+            "3",
+            "--cards",
+            "12",
+            "--scheme",
+            "published",
+            "--schedule",
+            path.to_str().expect("utf8"),
+            "--deals",
+            "3",
+            "--target",
+            "3",
+            "--samples",
+            "300",
+            "--seed",
+            "2",
+            "--json",
+        ];
+        if reuse {
+            args.push("--reuse-helpers");
+        }
+        json(&facedown(&args))
+    };
+    let read = |v: &serde_json::Value| -> Vec<f64> {
+        v["deals"]
+            .as_array()
+            .expect("deals")
+            .iter()
+            .map(|d| d["fraction_read"].as_f64().expect("fraction"))
+            .collect()
+    };
+    let reused = run(true);
+    assert_eq!(
+        reused["parameters"]["schedule"],
+        path.display().to_string(),
+        "{reused}"
+    );
+    let r = read(&reused);
+    assert_eq!(r.len(), 3, "{reused}");
+    assert_eq!(r[0], 0.0, "nothing to read in the first deal: {reused}");
+    assert!(r[0] < r[1] && r[1] < r[2], "{r:?}");
+    assert!(read(&run(false)).iter().all(|&f| f == 0.0));
+}

@@ -54,7 +54,7 @@ fn a_deviation_naming_a_message_that_does_not_exist_is_reported_not_passed() {
 fn seed_last_player_chooses_the_river_with_certainty_against_a_one_in_n_baseline() {
     use facedown_leakage::strategy::chosen_river;
     let sched = Schedule::new(&Scheme::general(3, 52).expect("scheme"), 2, 5).expect("schedule");
-    let row = chosen_river(&sched, 51, 40, 3, &|| {}).expect("strategy");
+    let row = chosen_river(&sched, 51, None, 40, 3, &|| {}).expect("strategy");
     assert_eq!(row.success, row.trials, "{row:?}");
     assert_eq!(row.baseline_exact.as_deref(), Some("1/52"));
     assert!(
@@ -73,9 +73,14 @@ fn seed_last_player_chooses_the_river_with_certainty_against_a_one_in_n_baseline
 
 #[test]
 fn seed_selective_abort_with_redeals_raises_the_last_players_flop_chance() {
-    use facedown_leakage::strategy::selective_abort;
+    use facedown_leakage::strategy::{selective_abort, Abort, Redeal};
     let sched = Schedule::new(&Scheme::general(3, 52).expect("scheme"), 2, 3).expect("schedule");
-    let row = selective_abort(&sched, 3, 2, 60, 11, &|| {}).expect("strategy");
+    let abort = Abort {
+        flop: 3,
+        redeals: 2,
+        redeal: Redeal::Again,
+    };
+    let row = selective_abort(&sched, &abort, None, 60, 11, &|| {}).expect("strategy");
     // Honest: a flop pairs one of two cards with probability about 0.32; with two re-deals
     // about 1 − 0.68³ ≈ 0.69.
     assert!(row.success > row.baseline, "{row:?}");

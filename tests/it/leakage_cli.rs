@@ -95,3 +95,72 @@ fn leakage_plot_and_cheat_run() {
         "a schedule that does not fit is an error"
     );
 }
+
+#[test]
+fn cheat_sweeps_the_message_position_and_every_redeal_model_in_json() {
+    let v = run(&[
+        "dealer",
+        "cheat",
+        "--cards",
+        "8",
+        "--public",
+        "2",
+        "--strategy",
+        "chosen-river",
+        "--card",
+        "7",
+        "--sweep-position",
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    let positions = v["positions"].as_array().expect("positions");
+    let works: Vec<_> = positions
+        .iter()
+        .filter(|p| p["result"]["success"] == 2)
+        .map(|p| (p["message"]["player"].clone(), p["message"]["to"].clone()))
+        .collect();
+    assert_eq!(
+        works,
+        vec![(serde_json::json!(3), serde_json::json!("everyone"))],
+        "{v}"
+    );
+    let v = run(&[
+        "dealer",
+        "cheat",
+        "--cards",
+        "8",
+        "--public",
+        "2",
+        "--strategy",
+        "selective-abort",
+        "--flop",
+        "2",
+        "--redeal",
+        "all",
+        "--samples",
+        "2",
+        "--json",
+    ]);
+    let models: Vec<_> = v["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| r["redeal"].as_str().expect("name").to_owned())
+        .collect();
+    assert_eq!(models, ["again", "forfeit", "resume"], "{v}");
+    let bad = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args([
+            "dealer",
+            "cheat",
+            "--strategy",
+            "chosen-river",
+            "--card",
+            "3",
+        ])
+        .args(["--cards", "8", "--redeal", "forfeit", "--samples", "1"])
+        .output()
+        .expect("runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--redeal"));
+}

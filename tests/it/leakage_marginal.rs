@@ -65,3 +65,23 @@ fn the_audit_reveals_what_an_ideal_dealer_keeps_hidden() {
         }
     }
 }
+
+#[test]
+fn the_leakage_sweep_gives_each_points_largest_marginal_beside_its_joint_bits() {
+    use facedown_leakage::collusion::sweep;
+    let points = sweep(&Scheme::general(3, 5).expect("scheme")).expect("sweep");
+    for p in &points {
+        assert!(p.max_marginal_bits <= p.excess_bits + 1e-9, "{p:?}");
+        if p.excess_is_zero {
+            assert_eq!(p.max_marginal_bits, 0.0, "{p:?}");
+        }
+    }
+    // With nothing opened, players 1+2 hold A3 through C3[1]/D3[1], so they know the whole
+    // deal: log2 5! bits jointly, and each card on its own is all of its log2 5 bits.
+    let p = points
+        .iter()
+        .find(|p| p.coalition == [1, 2] && p.kind == "public" && p.openings == 0)
+        .expect("point");
+    assert!((p.excess_bits - 120f64.log2()).abs() < 1e-9, "{p:?}");
+    assert!((p.max_marginal_bits - 5f64.log2()).abs() < 1e-9, "{p:?}");
+}

@@ -30,6 +30,7 @@ mod leakage_cli;
 mod leakage_forgery;
 mod leakage_marginal;
 mod leakage_montecarlo;
+mod leakage_position;
 mod leakage_session;
 mod net_card_protocols;
 mod net_play_local;

@@ -296,6 +296,9 @@ pub struct SweepPoint {
     pub excess_bits: f64,
     /// Exactly zero.
     pub excess_is_zero: bool,
+    /// The largest per-card marginal `I(A(i); V | V_ideal)` over the positions `i` of the
+    /// deck, bits: what the view says about the best-exposed card on its own.
+    pub max_marginal_bits: f64,
 }
 
 /// Excess leakage about the whole deal against the number of openings, for every coalition:
@@ -341,16 +344,22 @@ fn sweep_points(
         let pts: Result<Vec<SweepPoint>, LeakageError> = coalitions
             .par_iter()
             .map(|c| {
-                let m = match &model {
-                    Some(model) => measure_exact(model, c, &DealerTarget::Deal)?,
-                    None => closed_form_measure(&s, c, &DealerTarget::Deal),
+                let measure = |t: &DealerTarget| match &model {
+                    Some(model) => measure_exact(model, c, t),
+                    None => Ok(closed_form_measure(&s, c, t)),
                 };
+                let m = measure(&DealerTarget::Deal)?;
+                let max_marginal_bits = marginals(&s, &DealerTarget::Deal, measure)?
+                    .iter()
+                    .map(|x| x.excess_bits)
+                    .fold(0.0, f64::max);
                 Ok(SweepPoint {
                     coalition: c.numbers().to_vec(),
                     kind: kind.into(),
                     openings: k,
                     excess_bits: m.excess_bits,
                     excess_is_zero: m.excess_is_zero,
+                    max_marginal_bits,
                 })
             })
             .collect();

@@ -33,7 +33,9 @@
 //! * [`forgery`]: coalitions that cheat — members pool their permutations to force another
 //!   player's card, and the audit names the member who signed the forged value;
 //! * [`strategy`]: cheating strategies with a goal (a chosen river, a selective abort with
-//!   re-deals for a pairing flop) against the honest baseline;
+//!   re-deals for a pairing flop) against the honest baseline, under three re-deal models;
+//! * [`position`]: the messages of a deal, what a player knows when he sends each, and the
+//!   strategies swept over the message at which they deviate;
 //! * [`cards`]: card protocols on the ideal table as recorded protocols (the cross-check with
 //!   the exact analyzer of [`facedown_cards`]), and their excess leakage on the dealer's layer
 //!   model;
@@ -61,6 +63,7 @@ pub mod forgery;
 pub mod harness;
 pub mod montecarlo;
 pub mod plot;
+pub mod position;
 pub mod session;
 pub mod strategy;
 

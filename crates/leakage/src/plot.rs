@@ -220,6 +220,7 @@ mod tests {
                         openings: k,
                         excess_bits: 0.0,
                         excess_is_zero: true,
+                        max_marginal_bits: 0.0,
                     },
                     SweepPoint {
                         coalition: vec![1, 2],
@@ -227,6 +228,7 @@ mod tests {
                         openings: k,
                         excess_bits: k as f64 * 0.75,
                         excess_is_zero: k == 0,
+                        max_marginal_bits: k as f64 * 0.25,
                     },
                 ]
             })

@@ -7,6 +7,8 @@ use anyhow::Context;
 use facedown_dealer::Scheme;
 use facedown_leakage::collusion::{self, Method, Row, SweepPoint};
 use facedown_leakage::montecarlo::{self, McRow};
+use facedown_leakage::position::PositionRow;
+use facedown_leakage::strategy::{Redeal, Strategy, StrategyRow};
 use facedown_leakage::{cheat as cheating, plot, Schedule};
 use serde::Serialize;
 use serde_json::json;
@@ -92,10 +94,34 @@ pub enum StrategyArg {
     SelectiveAbort,
 }
 
+/// The re-deal model of `--strategy selective-abort`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RedealArg {
+    /// A fresh deal: every player draws new permutations.
+    Again,
+    /// The aborter is excluded and loses the hand.
+    Forfeit,
+    /// The same committed permutations are dealt again.
+    Resume,
+    /// Every model, one row each.
+    All,
+}
+
+impl RedealArg {
+    fn models(self) -> Vec<Redeal> {
+        match self {
+            RedealArg::Again => vec![Redeal::Again],
+            RedealArg::Forfeit => vec![Redeal::Forfeit],
+            RedealArg::Resume => vec![Redeal::Resume],
+            RedealArg::All => Redeal::ALL.to_vec(),
+        }
+    }
+}
+
 /// Arguments of `facedown dealer cheat`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  facedown dealer cheat --players 3 --cards 6 --samples 200 --seed 1\n  facedown dealer cheat --scheme published --cards 8 --coalition 2+3 --forge 1:7 --samples 50\n  facedown dealer cheat --cards 52 --hand 2 --public 5 --strategy chosen-river --card 51\n  facedown dealer cheat --cards 52 --hand 2 --public 3 --strategy selective-abort --flop 3 --redeals 2"
+    after_help = "Examples:\n  facedown dealer cheat --players 3 --cards 6 --samples 200 --seed 1\n  facedown dealer cheat --scheme published --cards 8 --coalition 2+3 --forge 1:7 --samples 50\n  facedown dealer cheat --cards 52 --hand 2 --public 5 --strategy chosen-river --card 51\n  facedown dealer cheat --cards 52 --hand 2 --public 3 --strategy selective-abort --flop 3 --redeals 2 --redeal all\n  facedown dealer cheat --cards 12 --hand 1 --public 2 --strategy chosen-river --card 11 --sweep-position --samples 20"
 )]
 pub struct CheatArgs {
     /// A coalition that cheats together (`2+3`); with --forge.
@@ -119,6 +145,15 @@ pub struct CheatArgs {
     /// Re-deals after an abort in `--strategy selective-abort`.
     #[arg(long, requires = "strategy")]
     pub redeals: Option<u64>,
+    /// What an abort leads to in `--strategy selective-abort`: `again` (a fresh deal),
+    /// `forfeit` (the aborter loses the hand), `resume` (the same committed deal again), or
+    /// `all` (one row each).
+    #[arg(long, value_enum, requires = "strategy")]
+    pub redeal: Option<RedealArg>,
+    /// Run the strategy at every value message of every player instead of the one it is
+    /// built for: at which messages it reaches its goal, is visible, and who is named.
+    #[arg(long, requires = "strategy")]
+    pub sweep_position: bool,
     /// The scheme.
     #[command(flatten)]
     pub scheme: SchemeArgs,
@@ -595,6 +630,7 @@ fn leakage_table(points: &[SweepPoint], format: Format) -> Table {
             "openings",
             "excess_bits",
             "excess_is_zero",
+            "max_marginal_bits",
         ]);
         for p in points {
             t.row(vec![
@@ -603,6 +639,7 @@ fn leakage_table(points: &[SweepPoint], format: Format) -> Table {
                 p.openings.to_string(),
                 format!("{:.6}", p.excess_bits),
                 p.excess_is_zero.to_string(),
+                format!("{:.6}", p.max_marginal_bits),
             ]);
         }
         return t;
@@ -628,7 +665,9 @@ fn leakage_table(points: &[SweepPoint], format: Format) -> Table {
                 points
                     .iter()
                     .find(|p| &p.kind == kind && p.openings == *k && &p.coalition == *c)
-                    .map_or("–".to_string(), |p| format!("{:.3}", p.excess_bits)),
+                    .map_or("–".to_string(), |p| {
+                        format!("{:.3} / {:.3}", p.excess_bits, p.max_marginal_bits)
+                    }),
             );
         }
         t.row(row);
@@ -676,7 +715,7 @@ pub fn leakage(a: &LeakageArgs) -> anyhow::Result<()> {
     heading(
         format,
         &format!(
-            "Excess leakage about the whole deal (bits), {} scheme, N = {}, n = {} ({method})",
+            "Excess leakage about the whole deal (bits, joint / largest per-card marginal), {} scheme, N = {}, n = {} ({method})",
             scheme_name(&s),
             s.players,
             s.cards,
@@ -760,7 +799,7 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
 /// Arguments of `facedown dealer session`.
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  facedown dealer session --players 3 --cards 4 --scheme published --hand 1 --public 1 --deals 3 --reuse-helpers\n  facedown dealer session --players 3 --cards 52 --hand 2 --public 5 --deals 10 --reuse-helpers --samples 2000 --json"
+    after_help = "Examples:\n  facedown dealer session --players 3 --cards 4 --scheme published --hand 1 --public 1 --deals 3 --reuse-helpers\n  facedown dealer session --players 3 --cards 52 --hand 2 --public 5 --deals 10 --reuse-helpers --samples 2000 --json\n  facedown dealer session --players 3 --cards 12 --scheme published --schedule schedules/published-showdown.toml --deals 4 --reuse-helpers --samples 500"
 )]
 pub struct SessionArgs {
     /// The scheme.
@@ -772,6 +811,10 @@ pub struct SessionArgs {
     /// Public cards per deal.
     #[arg(long, default_value_t = 1)]
     pub public: usize,
+    /// A schedule file (phases of private, public and showdown openings) played in every
+    /// deal, instead of --hand and --public.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "public"])]
+    pub schedule: Option<std::path::PathBuf>,
     /// Deals in the session.
     #[arg(long, default_value_t = 5)]
     pub deals: usize,
@@ -800,7 +843,10 @@ pub struct SessionArgs {
 pub fn session(a: &SessionArgs) -> anyhow::Result<()> {
     use facedown_leakage::session::{Helpers, Session};
     let s = scheme(&a.scheme)?;
-    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let sch = match &a.schedule {
+        Some(path) => file_schedule(path, &s)?,
+        None => Schedule::new(&s, a.hand, a.public).context("schedule")?,
+    };
     let helpers = if a.reuse_helpers {
         Helpers::Reused
     } else {
@@ -839,7 +885,7 @@ pub fn session(a: &SessionArgs) -> anyhow::Result<()> {
     };
     let helpers_name = if a.reuse_helpers { "reused" } else { "fresh" };
     if a.output.json {
-        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        let mut params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
         params["deals"] = json!(a.deals);
         params["reuse_helpers"] = json!(a.reuse_helpers);
         params["observer"] = json!(a.observer);
@@ -1087,78 +1133,206 @@ fn forge(a: &CheatArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `facedown dealer cheat --strategy …`.
-fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
-    use facedown_leakage::strategy::{chosen_river, selective_abort};
-    let s = scheme(&a.scheme)?;
-    let sch = cheat_schedule(a, &s)?;
-    let ((name, row), wall) = timed_games(a.samples, |tick| match st {
+/// The strategy `a` asks for, with each re-deal model it names; the flags of the other
+/// strategy are errors.
+fn strategies(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<Vec<Strategy>> {
+    Ok(match st {
         StrategyArg::ChosenRiver => {
-            if a.flop.is_some() || a.redeals.is_some() {
-                anyhow::bail!("--flop and --redeals apply to --strategy selective-abort");
+            if a.flop.is_some() || a.redeals.is_some() || a.redeal.is_some() {
+                anyhow::bail!("--flop, --redeals and --redeal apply to --strategy selective-abort");
             }
             let card = a.card.context("--strategy chosen-river needs --card")?;
-            Ok((
-                "chosen-river",
-                chosen_river(&sch, card, a.samples, a.seed, tick)?,
-            ))
+            vec![Strategy::ChosenRiver { card }]
         }
         StrategyArg::SelectiveAbort => {
             if a.card.is_some() {
                 anyhow::bail!("--card applies to --strategy chosen-river");
             }
-            let flop = a.flop.unwrap_or(3);
-            let redeals = a.redeals.unwrap_or(1);
-            Ok((
-                "selective-abort",
-                selective_abort(&sch, flop, redeals, a.samples, a.seed, tick)?,
-            ))
+            let models = a.redeal.unwrap_or(RedealArg::Again).models();
+            if a.sweep_position && models.len() > 1 {
+                anyhow::bail!("--sweep-position runs one re-deal model: pick one with --redeal");
+            }
+            models
+                .into_iter()
+                .map(|redeal| Strategy::SelectiveAbort {
+                    flop: a.flop.unwrap_or(3),
+                    redeals: a.redeals.unwrap_or(1),
+                    redeal,
+                })
+                .collect()
         }
+    })
+}
+
+fn redeal_of(st: &Strategy) -> Option<Redeal> {
+    match st {
+        Strategy::SelectiveAbort { redeal, .. } => Some(*redeal),
+        Strategy::ChosenRiver { .. } => None,
+    }
+}
+
+/// `facedown dealer cheat --strategy …`.
+fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
+    let s = scheme(&a.scheme)?;
+    let sch = cheat_schedule(a, &s)?;
+    let name = match st {
+        StrategyArg::ChosenRiver => "chosen-river",
+        StrategyArg::SelectiveAbort => "selective-abort",
+    };
+    let list = strategies(a, st)?;
+    if a.sweep_position {
+        return sweep_positions(a, &s, &sch, name, &list[0]);
+    }
+    let (rows, wall) = timed_games(a.samples * list.len() as u64, |tick| {
+        list.iter()
+            .map(|x| Ok((redeal_of(x), x.run(&sch, None, a.samples, a.seed, tick)?)))
+            .collect::<anyhow::Result<Vec<_>>>()
     })?;
     if a.output.json {
-        let mut params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
-        params["strategy"] = json!(name);
-        params["card"] = json!(a.card);
-        params["flop"] = json!(a.flop);
-        params["redeals"] = json!(a.redeals);
-        return cheat_doc(a, &s, params, (name, "result"), &row, wall);
+        let params = strategy_json(a, name);
+        let results: Vec<_> = rows
+            .iter()
+            .map(|(m, r)| json!({"redeal": m.map(Redeal::name), "result": r}))
+            .collect();
+        return match rows.as_slice() {
+            [(_, one)] => cheat_doc(a, &s, params, (name, "result"), one, wall),
+            _ => cheat_doc(a, &s, params, (name, "results"), &results, wall),
+        };
+    }
+    let format = a.output.format();
+    let what = match rows.as_slice() {
+        [(_, one)] => one.strategy.clone(),
+        _ => format!(
+            "selective abort on the first {} public cards, up to {} re-deal(s), under each re-deal model",
+            a.flop.unwrap_or(3),
+            a.redeals.unwrap_or(1)
+        ),
+    };
+    heading(
+        format,
+        &format!(
+            "Player {}: {what} — {}",
+            rows[0].1.player,
+            setting(&s, &sch, a.samples, "trials", a.seed)
+        ),
+    );
+    let lines: Vec<_> = rows.iter().map(|(m, r)| (Line::Redeal(*m), r)).collect();
+    strategy_table(&lines).print(format);
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// The `parameters` of a strategy run.
+fn strategy_json(a: &CheatArgs, name: &str) -> serde_json::Value {
+    let mut params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
+    params["strategy"] = json!(name);
+    params["card"] = json!(a.card);
+    params["flop"] = json!(a.flop);
+    params["redeals"] = json!(a.redeals);
+    params["redeal"] = json!(a.redeal.map(|r| format!("{r:?}").to_lowercase()));
+    params["sweep_position"] = json!(a.sweep_position);
+    params
+}
+
+/// `facedown dealer cheat --strategy … --sweep-position`.
+fn sweep_positions(
+    a: &CheatArgs,
+    s: &Scheme,
+    sch: &Schedule,
+    name: &str,
+    st: &Strategy,
+) -> anyhow::Result<()> {
+    let (rows, wall) = timed_games(a.samples, |tick| {
+        Ok(facedown_leakage::position::sweep(
+            sch, st, a.samples, a.seed, tick,
+        )?)
+    })?;
+    if a.output.json {
+        let params = strategy_json(a, name);
+        return cheat_doc(a, s, params, (name, "positions"), &rows, wall);
     }
     let format = a.output.format();
     heading(
         format,
         &format!(
-            "Player {}: {} — {}",
-            row.player,
-            row.strategy,
-            setting(&s, &sch, a.samples, "trials", a.seed)
+            "{name} at every value message of every player — {}",
+            setting(s, sch, a.samples, "trials per message", a.seed)
         ),
     );
-    let mut t = Table::new(&[
+    let lines: Vec<_> = rows
+        .iter()
+        .map(|r: &PositionRow| (Line::At(&r.message), &r.result))
+        .collect();
+    strategy_table(&lines).print(format);
+    wall_time(format, wall);
+    Ok(())
+}
+
+/// What a strategy table's row is about: a re-deal model, or a message.
+enum Line<'a> {
+    Redeal(Option<Redeal>),
+    At(&'a facedown_leakage::position::Message),
+}
+
+fn rate(k: u64, n: u64) -> f64 {
+    if n == 0 {
+        0.0
+    } else {
+        k as f64 / n as f64
+    }
+}
+
+fn strategy_table(rows: &[(Line<'_>, &StrategyRow)]) -> Table {
+    let mut head: Vec<&str> = match rows.first().map(|r| &r.0) {
+        Some(Line::At(_)) => vec!["player", "message", "of position, to", "phase", "hop"],
+        Some(Line::Redeal(Some(_))) => vec!["re-deal"],
+        _ => vec![],
+    };
+    let lead = head.len();
+    head.extend([
         "goal reached",
         "99.9 % Wilson",
         "honest baseline",
         "99.9 % Wilson",
         "exact baseline",
+        "gain",
         "visible during play",
         "aborts",
         "detected",
         "named",
         "framed",
-    ])
-    .right_aligned([0, 2, 5, 6, 7, 8, 9]);
-    t.row(vec![
-        format!("{}/{}", row.success, row.trials),
-        interval(row.success_interval, 3),
-        format!("{}/{}", row.baseline, row.trials),
-        interval(row.baseline_interval, 3),
-        row.baseline_exact.clone().unwrap_or_else(|| "—".into()),
-        format!("{}/{}", row.visible_during_play, row.trials),
-        row.aborts.to_string(),
-        row.detected.to_string(),
-        row.named.to_string(),
-        row.framed.to_string(),
     ]);
-    t.print(format);
-    wall_time(format, wall);
-    Ok(())
+    let right: Vec<usize> = [0, 2, 5, 6, 7, 8, 9, 10].iter().map(|c| c + lead).collect();
+    let mut t = Table::new(&head).right_aligned(right);
+    for (line, row) in rows {
+        let mut cells = match line {
+            Line::At(m) => vec![
+                m.player.to_string(),
+                format!("@{}", m.nth),
+                format!("{}, {}", m.position, m.to),
+                m.phase.clone(),
+                m.hop.to_string(),
+            ],
+            Line::Redeal(Some(r)) => vec![format!("{} ({})", r.name(), r.models())],
+            Line::Redeal(None) => vec![],
+        };
+        cells.extend([
+            format!("{}/{}", row.success, row.trials),
+            interval(row.success_interval, 3),
+            format!("{}/{}", row.baseline, row.trials),
+            interval(row.baseline_interval, 3),
+            row.baseline_exact.clone().unwrap_or_else(|| "—".into()),
+            format!(
+                "{:+.3}",
+                rate(row.success, row.trials) - rate(row.baseline, row.trials)
+            ),
+            format!("{}/{}", row.visible_during_play, row.trials),
+            row.aborts.to_string(),
+            row.detected.to_string(),
+            row.named.to_string(),
+            row.framed.to_string(),
+        ]);
+        t.row(cells);
+    }
+    t
 }
