@@ -2,16 +2,15 @@
 //! sender and sequence number, wherever the forged envelopes sit in the batch — at a receiver
 //! (`PlayerReady::receive_round`), in the audit, and in `verify_all` itself.
 
-use ed25519_dalek::SigningKey;
 use facedown_core::rng::seeded_rng;
 use facedown_core::PartyId;
-use facedown_dealer::messages::{verify_all, SessionId};
+use facedown_dealer::messages::verify_all;
 use facedown_dealer::{
-    audit, DealerError, Envelope, Operation, Params, Player, PlayerReady, Roster, Route, Scheme,
-    Table, Transcript,
+    audit, DealerError, Envelope, Operation, PlayerReady, Route, Scheme, Table, Transcript,
 };
 use proptest::prelude::*;
-use rand::RngCore;
+
+use crate::malformed::fixture;
 
 /// A 4-player, 16-card deal with hands of 2 and 4 public cards, audited.
 fn honest_transcript() -> Transcript {
@@ -97,47 +96,6 @@ proptest! {
     }
 }
 
-/// Three players in play (deterministic from the seed, so two calls give equal tables).
-fn players() -> (Vec<SigningKey>, Params, Vec<PlayerReady>) {
-    let mut rng = seeded_rng(5);
-    let keys: Vec<SigningKey> = (0..3)
-        .map(|_| {
-            let mut s = [0u8; 32];
-            rng.fill_bytes(&mut s);
-            SigningKey::from_bytes(&s)
-        })
-        .collect();
-    let params = Params {
-        scheme: Scheme::general(3, 8).expect("valid"),
-        session: SessionId([5; 32]),
-        roster: Roster::of(&keys),
-    };
-    let mut waiting = vec![];
-    let mut setup = vec![];
-    for (j, k) in keys.iter().enumerate() {
-        let p = Player::new_with_rng(
-            params.clone(),
-            PartyId::from_index(j),
-            k.clone(),
-            None,
-            &mut rng,
-        )
-        .expect("player");
-        let (w, out) = p.commit();
-        waiting.push(w);
-        setup.extend(out);
-    }
-    let ready = waiting
-        .into_iter()
-        .map(|w| {
-            let me = w.view().party;
-            let mine: Vec<Envelope> = setup.iter().filter(|e| e.is_for(me)).cloned().collect();
-            w.receive_setup(&mine).expect("setup")
-        })
-        .collect();
-    (keys, params, ready)
-}
-
 /// Schedules public openings of positions 0..4 and returns the first round: the messages
 /// every player sends before receiving any.
 fn first_round(players: &mut [PlayerReady]) -> Vec<Envelope> {
@@ -158,8 +116,8 @@ fn first_round(players: &mut [PlayerReady]) -> Vec<Envelope> {
 #[test]
 fn a_receivers_batch_gives_the_answers_and_the_error_of_one_by_one() {
     for forged in [None, Some(0), Some(2), Some(3)] {
-        let (_, _, mut batched) = players();
-        let (_, _, mut single) = players();
+        let mut batched = fixture().players;
+        let mut single = fixture().players;
         let mut round = first_round(&mut batched);
         assert_eq!(round, first_round(&mut single), "deterministic tables");
         let to = round[0].to;
