@@ -9,7 +9,7 @@
 //! CLI's bots. No part of the room sees a secret the student's session does not see, except
 //! the ideal table's own hub. What differs between the games is one [`games::Offer`] each.
 //!
-//! A game lives on a [`desk::Desk`] the HTTP calls and the seats share: the question put to
+//! A game lives on a desk (`desk.rs`) the HTTP calls and the seats share: the question put to
 //! the student, his answer, the cheats pressed, the log of the messages sent, and at the end
 //! every player's report. The room holds at most [`Limits::games`] desks and closes a game
 //! left alone for [`Limits::idle`]: a closed game's channels refuse every frame (the networked
