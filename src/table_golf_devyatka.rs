@@ -5,7 +5,8 @@
 //!
 //! The channel, the per-round engines and the error type are Ninety-Nine's
 //! ([`crate::table_game`]); [`play_seat`] is one player (what `facedown party --game golf`
-//! runs) and [`play_threads`] every player on its own thread.
+//! runs) and [`play_threads`] every player on its own thread; [`play_threads_with`] seats other
+//! bots (the classroom seats a student).
 
 use std::time::{Duration, Instant};
 
@@ -13,13 +14,13 @@ use facedown_core::table::FaceDownTable;
 use facedown_core::{Blame, Cost, PartyId};
 use facedown_games::devyatka::MultiDevyatka;
 use facedown_games::game::{Bot, RandomBot};
-use facedown_games::golf::{GreedyBot, Rules};
+use facedown_games::golf::{Golf, GreedyBot, Rules};
 use facedown_games::session::devyatka::{self as devyatka_session, DealReport, DevyatkaCheat};
 use facedown_games::session::golf::{self as golf_session, GolfCheat};
 use facedown_games::session::ideal::IdealGame;
 use facedown_games::session::ninety_nine::Tables;
 use facedown_games::session::Verdict;
-use facedown_net::{Channel, NetError, WireStats};
+use facedown_net::{Channel, MemoryChannel, NetError, WireStats};
 use facedown_poker::PokerEngine;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
@@ -154,21 +155,44 @@ pub struct CardSeatReport {
     pub wall_ms: f64,
 }
 
-/// Player `me`'s whole game on `tables`, his bot (or his cheat) with his own randomness.
+/// Who chooses one player's moves: a bot of the game played.
+pub enum CardBot {
+    /// A Golf player.
+    Golf(Box<dyn Bot<Golf> + Send>),
+    /// A Девятка player.
+    Devyatka(Box<dyn Bot<MultiDevyatka> + Send>),
+}
+
+impl CardBot {
+    /// The bot every seat of `game` gets unless a caller seats another: the greedy player at
+    /// Golf, the random one at Девятка.
+    pub fn default_for(game: CardGame) -> CardBot {
+        match game {
+            CardGame::Golf(_) => CardBot::Golf(Box::new(GreedyBot)),
+            CardGame::Devyatka => CardBot::Devyatka(Box::new(RandomBot)),
+        }
+    }
+}
+
+/// Who chooses each player's moves ([`CardBot::default_for`] unless a caller seats another).
+pub type CardBots = dyn Fn(PartyId) -> CardBot + Sync;
+
+/// Player `me`'s whole game on `tables`, `bot` (or his cheat) with his own randomness.
 fn play_my_game<S: Tables>(
     spec: &CardGameSpec,
     me: PartyId,
     tables: &mut S,
+    bot: CardBot,
 ) -> Result<Played, GameError>
 where
     <S::Table as FaceDownTable>::Error: Blame + crate::table_game::Confession,
 {
     let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
-    match (spec.game, spec.cheat.filter(|(p, _)| *p == me)) {
-        (CardGame::Golf(rules), cheat) => {
-            let bot: Box<dyn Bot<facedown_games::golf::Golf>> = Box::new(GreedyBot);
+    let cheat = spec.cheat.filter(|(p, _)| *p == me).map(|(_, c)| c);
+    match (spec.game, bot) {
+        (CardGame::Golf(rules), CardBot::Golf(bot)) => {
             let cheat = match cheat {
-                Some((_, CardCheat::Golf(c))) => Some(c),
+                Some(CardCheat::Golf(c)) => Some(c),
                 _ => None,
             };
             let mut seat = golf_session::Seat {
@@ -179,10 +203,9 @@ where
             };
             golf_session::play_game(tables, &mut seat, rules, &mut rng).map(Played::Golf)
         }
-        (CardGame::Devyatka, cheat) => {
-            let bot: Box<dyn Bot<MultiDevyatka>> = Box::new(RandomBot);
+        (CardGame::Devyatka, CardBot::Devyatka(bot)) => {
             let cheat = match cheat {
-                Some((_, CardCheat::Devyatka(c))) => Some(c),
+                Some(CardCheat::Devyatka(c)) => Some(c),
                 _ => None,
             };
             let mut seat = devyatka_session::Seat {
@@ -193,12 +216,31 @@ where
             };
             devyatka_session::play_game(tables, &mut seat, &mut rng).map(Played::Devyatka)
         }
+        (game, _) => {
+            return Err(GameError {
+                blame: None,
+                message: format!(
+                    "{me} was seated with a bot of another game than {}",
+                    game.name()
+                ),
+            })
+        }
     }
     .map_err(GameError::of)
 }
 
-/// Plays one player of `spec` over `chan` on the encrypted deck.
+/// Plays one player of `spec` over `chan` on the encrypted deck, his moves chosen by the
+/// game's bot (or his cheat).
 pub fn play_seat<C: Channel>(chan: C, spec: &CardGameSpec) -> Result<CardSeatReport, GameError> {
+    play_seat_with(chan, spec, CardBot::default_for(spec.game))
+}
+
+/// Plays one player of `spec` over `chan`, his moves chosen by `bot`.
+pub fn play_seat_with<C: Channel>(
+    chan: C,
+    spec: &CardGameSpec,
+    bot: CardBot,
+) -> Result<CardSeatReport, GameError> {
     let refused = |message: String| GameError {
         blame: None,
         message,
@@ -218,7 +260,7 @@ pub fn play_seat<C: Channel>(chan: C, spec: &CardGameSpec) -> Result<CardSeatRep
             .map_err(NetError::protocol)
     };
     let mut tables = NetTables::new(chan, make, spec.timeout);
-    let game = play_my_game(spec, me, &mut tables)?;
+    let game = play_my_game(spec, me, &mut tables, bot)?;
     let (cost, wire) = tables.spent();
     Ok(CardSeatReport {
         player: me.0,
@@ -232,6 +274,18 @@ pub fn play_seat<C: Channel>(chan: C, spec: &CardGameSpec) -> Result<CardSeatRep
 /// Plays every player of `spec` on its own thread — on views of one ideal table, or over the
 /// in-memory network for the encrypted deck — and returns each player's result in order.
 pub fn play_threads(spec: &CardGameSpec) -> Vec<Result<CardSeatReport, GameError>> {
+    let game = spec.game;
+    play_threads_with(spec, &move |_| CardBot::default_for(game), |chan| chan)
+}
+
+/// [`play_threads`] with each player's moves chosen by `bots(player)` and each networked
+/// player's channel passed through `wrap` (the classroom's game room seats its student this
+/// way, and logs every frame).
+pub fn play_threads_with<C: Channel + Send + 'static>(
+    spec: &CardGameSpec,
+    bots: &CardBots,
+    wrap: impl Fn(MemoryChannel) -> C,
+) -> Vec<Result<CardSeatReport, GameError>> {
     if let Err(message) = spec.check() {
         return vec![Err(GameError {
             blame: None,
@@ -244,9 +298,10 @@ pub fn play_threads(spec: &CardGameSpec) -> Vec<Result<CardSeatReport, GameError
             PartyId::all(spec.players)
                 .map(|me| {
                     let (spec, mut tables) = (spec.clone(), game.tables(me, spec.timeout));
+                    let bot = bots(me);
                     std::thread::spawn(move || {
                         let start = Instant::now();
-                        let game = play_my_game(&spec, me, &mut tables)?;
+                        let game = play_my_game(&spec, me, &mut tables, bot)?;
                         Ok(CardSeatReport {
                             player: me.0,
                             game,
@@ -261,8 +316,9 @@ pub fn play_threads(spec: &CardGameSpec) -> Vec<Result<CardSeatReport, GameError
         _ => facedown_net::memory_network(spec.players, None)
             .into_iter()
             .map(|chan| {
-                let spec = spec.clone();
-                std::thread::spawn(move || play_seat(chan, &spec))
+                let (spec, bot) = (spec.clone(), bots(chan.me()));
+                let chan = wrap(chan);
+                std::thread::spawn(move || play_seat_with(chan, &spec, bot))
             })
             .collect(),
     };

@@ -21,7 +21,8 @@
 //! cards may go down"); that waits on one decision the Ninety-Nine session makes for a revoke
 //! first — how the others learn, without a timeout, that a passer's engine refused to prove.
 //!
-//! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]):
+//! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]), or his bot
+//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
 //!
 //! * `false-pass` — he passes while holding a card that may go down;
 //! * `not-in-hand` — he names a position of another player's hand;
@@ -245,6 +246,9 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
         let mine = self.my_cards();
         let can = |c: Card| card_index(c).is_some_and(|i| playable_on(table, i));
         let playable: Vec<(usize, Card)> = mine.iter().copied().filter(|&(_, c)| can(c)).collect();
+        if let Some(kind) = seat.bot.cheat_named().and_then(DevyatkaCheat::from_name) {
+            (seat.cheat, seat.cheated) = (Some(kind), false);
+        }
         if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
             let said = match cheat {
                 DevyatkaCheat::FalsePass => playable.first().map(|_| Said::Pass),

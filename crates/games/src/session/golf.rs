@@ -20,7 +20,8 @@
 //! [`crate::game::audit`] replays the round's log; the game's rounds are audited together by
 //! [`audit_match`].
 //!
-//! The cheats a test or the command line can make one player try ([`GolfCheat`]):
+//! The cheats a test or the command line can make one player try ([`GolfCheat`]), or his bot
+//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
 //!
 //! * `peek` — after drawing, he turns one of his face-down grid cards without placing a card
 //!   on it, to learn it. Refused before the card is turned; he is named.
@@ -395,6 +396,9 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
     /// The move this player makes: his bot's, or his cheat when it has its chance.
     fn choose(&mut self, seat: &mut Seat<'_>, rng: &mut dyn RngCore) -> Res<Said, T::Error> {
         let game = self.replay(&self.row.mine)?;
+        if let Some(kind) = seat.bot.cheat_named().and_then(GolfCheat::from_name) {
+            (seat.cheat, seat.cheated) = (Some(kind), false);
+        }
         if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
             if let Some(said) = self.cheat(cheat, &game) {
                 seat.cheated = true;
