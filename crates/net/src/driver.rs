@@ -44,7 +44,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use facedown_core::engine::{Engine, Kind, Seat, Stamped, To};
+use facedown_core::engine::{delivery_bytes, Engine, Kind, Seat, Stamped, To};
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Cost, PartyId, Seen, TableOp};
 use serde::{Deserialize, Serialize};
@@ -80,6 +80,10 @@ pub struct NetDriver<E: Engine, C: Channel> {
     byes: BTreeSet<PartyId>,
     /// Peers that said they wait for another ([`Wire::Waiting`]) since the last progress.
     stuck: BTreeMap<PartyId, PartyId>,
+    /// The first abort read during an echoed operation (kept while the echoes decide) and
+    /// every peer that aborted.
+    abort: Option<NetError>,
+    aborted: BTreeSet<PartyId>,
     len: usize,
     cost: Cost,
     phases: Vec<PhaseCost>,
@@ -107,12 +111,17 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 chan.players()
             )));
         }
+        let keys = chan.broadcast_keys().ok_or_else(|| {
+            NetError::Config("the channel carries no broadcast signing keys".into())
+        })?;
         let mut driver = NetDriver {
-            seat: Seat::new(engine),
+            seat: Seat::new(engine, keys),
             chan,
             timeout,
             byes: BTreeSet::new(),
             stuck: BTreeMap::new(),
+            abort: None,
+            aborted: BTreeSet::new(),
             len: 0,
             cost: Cost::ZERO,
             phases: Vec::new(),
@@ -152,18 +161,36 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
     }
 
+    /// One operation; a peer's abort read meanwhile ends it, unless the echoes name someone.
     fn step(&mut self, op: &TableOp) -> Result<Seen, NetError> {
+        let result = self.step_echoed(op);
+        let Some(abort) = self.abort.take() else {
+            return result;
+        };
+        match result {
+            Err(e) if e.blamed().is_some() => Err(e),
+            _ => Err(abort),
+        }
+    }
+
+    fn step_echoed(&mut self, op: &TableOp) -> Result<Seen, NetError> {
         let before = (self.cost, self.seat.clock().now());
-        let out = self.seat.start(op).map_err(NetError::protocol)?;
+        let out = match self.seat.start(op) {
+            Ok(out) => out,
+            Err(e) => return Err(self.seat_error(e)),
+        };
         self.send(out)?;
         let mut deadline = Deadline::after(self.timeout);
         let mut grace = false;
         while !self.seat.is_done() {
             let handed = self.seat.handed();
             if !self.receive_one(deadline)? {
+                if let Some(abort) = self.abort.take() {
+                    return Err(abort);
+                }
                 // A failed operation decides with the echoes that came.
                 if let Some(e) = self.seat.give_up() {
-                    return Err(NetError::protocol(e));
+                    return Err(self.seat_error(e));
                 }
                 if grace {
                     return Err(self.timed_out(op));
@@ -201,36 +228,54 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
             Ok(None) => return Ok(false),
-            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(true),
+            Err(NetError::Disconnected { peer })
+                if self.byes.contains(&peer) || self.aborted.contains(&peer) =>
+            {
+                return Ok(true)
+            }
             Err(e) => return Err(e),
         };
         match Wire::from_bytes(&frame.payload, frame.from)? {
-            Wire::Engine(payload) => {
-                let out = self
-                    .seat
-                    .offer(frame.from, frame.depth, payload)
-                    .map_err(NetError::protocol)?;
-                self.check_waiting()?;
-                self.send(out)?;
+            Wire::Engine(payload) => self.offer(frame.from, frame.depth, payload, None)?,
+            Wire::Signed { payload, signature } => {
+                let sig = signature.try_into().map_err(|_| NetError::Malformed {
+                    peer: frame.from,
+                    reason: "a broadcast signature that is not 64 bytes".into(),
+                })?;
+                self.offer(frame.from, frame.depth, payload, Some(sig))?;
             }
             Wire::Echo(payload) => {
-                let out = self
-                    .seat
-                    .offer_echo(frame.from, frame.depth, payload)
-                    .map_err(NetError::protocol)?;
+                let out = self.seat.offer_echo(frame.from, frame.depth, payload);
+                let out = out.map_err(|e| self.seat_error(e))?;
                 self.send(out)?;
             }
-            // This player's own failure, judged by the echoes so far, comes before a claim.
+            // This player's own failure, judged by the echoes so far, comes before a claim;
+            // in an echoed operation the others' echoes still decide (see `step`).
             Wire::Abort { claim, reason } => {
-                return Err(match self.seat.give_up() {
-                    Some(e) => NetError::protocol(e),
-                    None => NetError::Aborted {
-                        peer: frame.from,
-                        claim: claim.map(PartyId),
-                        reason,
-                        later: Vec::new(),
-                    },
-                })
+                let abort = NetError::Aborted {
+                    peer: frame.from,
+                    claim: claim.map(PartyId),
+                    reason,
+                    later: Vec::new(),
+                };
+                self.aborted.insert(frame.from);
+                let first = match self.abort.take() {
+                    Some(first) => first.with_later_claims(abort.claims()),
+                    None => abort,
+                };
+                let out = match self
+                    .seat
+                    .give_up()
+                    .map(Err)
+                    .or_else(|| self.seat.peer_aborted(frame.from))
+                {
+                    None => return Err(first),
+                    Some(out) => {
+                        self.abort = Some(first);
+                        out.map_err(|e| self.seat_error(e))?
+                    }
+                };
+                self.send(out)?;
             }
             Wire::Bye => {
                 self.byes.insert(frame.from);
@@ -241,6 +286,46 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             }
         }
         Ok(true)
+    }
+
+    fn offer(
+        &mut self,
+        from: PartyId,
+        depth: u32,
+        payload: Vec<u8>,
+        sig: Option<facedown_core::echo::Sig>,
+    ) -> Result<(), NetError> {
+        let out = self.seat.offer(from, depth, payload, sig);
+        let out = out.map_err(|e| self.seat_error(e))?;
+        self.check_waiting()?;
+        self.send(out)
+    }
+
+    /// The verdict of a seat error. When it is only that a peer gave up (every broadcast
+    /// agreeing), that peer's abort follows and says why: it is read (within a timeout) and
+    /// returned, with its claim, unless the peer already aborted (then `step` returns that).
+    fn seat_error(&mut self, e: facedown_core::engine::SeatError<E::Error>) -> NetError {
+        let Some(peer) = e.gave_up().filter(|p| !self.aborted.contains(p)) else {
+            return NetError::protocol(e);
+        };
+        let deadline = Deadline::after(self.timeout);
+        let mut later = Vec::new();
+        while let Ok(Some(frame)) = self.chan.recv_by(deadline) {
+            if let Ok(Wire::Abort { claim, reason }) = Wire::from_bytes(&frame.payload, frame.from)
+            {
+                let claim = claim.map(PartyId);
+                if frame.from == peer {
+                    return NetError::Aborted {
+                        peer,
+                        claim,
+                        reason,
+                        later,
+                    };
+                }
+                later.extend(claim.map(|c| (frame.from, c)));
+            }
+        }
+        NetError::protocol(e)
     }
 
     /// Tells every peer whom this player has waited a timeout for (once per wait).
@@ -307,10 +392,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .filter(|&p| p != me)
                     .collect(),
             };
-            let len = m.payload.len() as u64;
-            let frame = match m.kind {
-                Kind::Engine => Wire::Engine(m.payload),
-                Kind::Echo => Wire::Echo(m.payload),
+            let len = delivery_bytes(&m.payload, m.signature.as_ref());
+            let frame = match (m.kind, m.signature) {
+                (Kind::Engine, None) => Wire::Engine(m.payload),
+                (Kind::Engine, Some(s)) => Wire::Signed {
+                    payload: m.payload,
+                    signature: s.sig.to_vec(),
+                },
+                (Kind::Echo, _) => Wire::Echo(m.payload),
             }
             .to_bytes()?;
             for to in recipients {
@@ -403,9 +492,10 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) | Wire::Echo(_) | Wire::Waiting { .. } => {
-                        dropped.note(&frame)?
-                    }
+                    Wire::Engine(_)
+                    | Wire::Signed { .. }
+                    | Wire::Echo(_)
+                    | Wire::Waiting { .. } => dropped.note(&frame)?,
                 },
                 // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {
