@@ -416,7 +416,7 @@ impl<E: Engine> Seat<E> {
         payload: Vec<u8>,
         signature: Option<Sig>,
     ) -> SeatResult<Vec<Stamped>, E> {
-        if self.round.as_ref().is_some_and(EchoRound::failing) {
+        if self.failure.is_some() {
             return Ok(Vec::new());
         }
         self.inbox.push(from, depth, payload, signature);
@@ -440,6 +440,13 @@ impl<E: Engine> Seat<E> {
     /// the others' echoes — an equivocation they show is then named, not lost behind the
     /// abort. `None` without an echo round: the abort ends the operation.
     pub fn peer_aborted(&mut self, from: PartyId) -> Option<SeatResult<Vec<Stamped>, E>> {
+        self.round.as_ref()?;
+        // What already arrived and is awaited is judged first: a fault in it is this
+        // player's own evidence.
+        let mut out = match self.drain() {
+            Ok(out) => out,
+            Err(e) => return Some(Err(e)),
+        };
         let op = self.op;
         let parties = self.engine.parties();
         let queued = (self.early.front_op(from) == Some(op))
@@ -454,7 +461,6 @@ impl<E: Engine> Seat<E> {
         if let Err(e) = heard {
             return Some(Err(e.into()));
         }
-        let mut out = Vec::new();
         if !round.sent() {
             let mine = round.echo(true);
             out.push(self.stamp_echo(&mine));
@@ -532,6 +538,9 @@ impl<E: Engine> Seat<E> {
             return Err(SeatError::Engine(e));
         };
         self.failure = Some(e);
+        if round.sent() {
+            return Ok(Vec::new());
+        }
         let echo = round.echo(true);
         Ok(vec![self.stamp_echo(&echo)])
     }
@@ -642,7 +651,9 @@ impl<E: Engine> Seat<E> {
     fn drain(&mut self) -> SeatResult<Vec<Stamped>, E> {
         let mut out = Vec::new();
         loop {
-            if self.round.as_ref().is_some_and(EchoRound::failing) {
+            // After this player's own failure nothing more is judged; after a peer's, what
+            // arrives is still this player's own evidence until the echoes decide.
+            if self.failure.is_some() {
                 return Ok(out);
             }
             let awaiting = self.engine.awaiting();

@@ -15,10 +15,15 @@
 //! timeout that only **progress** renews — the engine being handed an awaited message — so
 //! frames that do not advance the protocol cannot keep a player waiting forever. On the
 //! deadline this player tells its peers whom it waits for ([`Wire::Waiting`]) and gives the
-//! awaited peer one more timeout: an honest peer stuck on a cheater says the same meanwhile,
-//! and is then not named ([`NetError::Stuck`], nobody blamed); only a peer that said nothing
-//! is named, so a player waiting on an honest player that waits on a silent cheater does not
-//! blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
+//! awaited peer one more timeout. A peer told that someone waits for it answers at once
+//! whom it awaits itself, so an honest peer stuck on a cheater says so within that timeout,
+//! however late its own deadline. Such a claim is worth one postponement: the claimant's
+//! own verdict (its abort, whose accusation is reported as a claim) is due within two
+//! timeouts per honest player that can stand between it and a cheater; if it neither goes
+//! on nor gives up by then, it is named. A peer that said nothing is named after the grace
+//! timeout. So a player waiting on an honest player that waits on a silent cheater does not
+//! blame the honest one, and a silent cheater claiming to wait on an honest player is still
+//! named. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
 //! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
 //! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
@@ -60,6 +65,17 @@ pub const MAX_WAITING_BYTES: usize = 64 << 20;
 /// Longest a player that aborts waits for its peers to close their links.
 pub const ABORT_LINGER: Duration = Duration::from_millis(500);
 
+/// Where a wait for the next step of an operation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// Within the first timeout.
+    First,
+    /// This player said whom it waits for; one more timeout.
+    Grace,
+    /// The awaited peer said it waits for another: its verdict is awaited (once).
+    Postponed,
+}
+
 /// The cost of one operation, from this player's account.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PhaseCost {
@@ -80,6 +96,8 @@ pub struct NetDriver<E: Engine, C: Channel> {
     byes: BTreeSet<PartyId>,
     /// Peers that said they wait for another ([`Wire::Waiting`]) since the last progress.
     stuck: BTreeMap<PartyId, PartyId>,
+    /// Peers told whom this player waits for since the last progress.
+    told: BTreeSet<PartyId>,
     /// The first abort read during an echoed operation (kept while the echoes decide) and
     /// every peer that aborted.
     abort: Option<NetError>,
@@ -120,6 +138,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             timeout,
             byes: BTreeSet::new(),
             stuck: BTreeMap::new(),
+            told: BTreeSet::new(),
             abort: None,
             aborted: BTreeSet::new(),
             len: 0,
@@ -181,7 +200,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         };
         self.send(out)?;
         let mut deadline = Deadline::after(self.timeout);
-        let mut grace = false;
+        let mut wait = Wait::First;
         while !self.seat.is_done() {
             let handed = self.seat.handed();
             if !self.receive_one(deadline)? {
@@ -192,19 +211,27 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 if let Some(e) = self.seat.give_up() {
                     return Err(self.seat_error(e));
                 }
-                if grace {
-                    return Err(self.timed_out(op));
-                }
-                // The awaited peer may itself be stuck on another: say whom this player
-                // waits for, and give the peer one more timeout to say the same.
-                self.say_waiting()?;
-                grace = true;
-                deadline = Deadline::after(self.timeout);
+                let budget;
+                (wait, budget) = match (wait, self.claimed_stuck()) {
+                    // The awaited peer may itself be stuck on another: say whom this player
+                    // waits for, and give the peer one more timeout to say the same.
+                    (Wait::First, _) => {
+                        self.say_waiting()?;
+                        (Wait::Grace, self.timeout)
+                    }
+                    // It says it waits for another: its own verdict (its abort, which
+                    // reports it) is due within two timeouts per honest player along the
+                    // chain. The claim postpones this player's verdict once, that long.
+                    (Wait::Grace, Some(_)) => (Wait::Postponed, self.postponement()),
+                    _ => return Err(self.timed_out(op, wait)),
+                };
+                deadline = Deadline::after(budget);
             }
             if self.seat.handed() > handed {
                 deadline = Deadline::after(self.timeout);
-                grace = false;
+                wait = Wait::First;
                 self.stuck.clear();
+                self.told.clear();
             }
         }
         self.len += op.new_cards();
@@ -249,8 +276,8 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 let out = out.map_err(|e| self.seat_error(e))?;
                 self.send(out)?;
             }
-            // This player's own failure, judged by the echoes so far, comes before a claim;
-            // in an echoed operation the others' echoes still decide (see `step`).
+            // In an echoed operation the others' echoes still decide (see `step`); a verdict
+            // that names someone comes before the abort's claim.
             Wire::Abort { claim, reason } => {
                 let abort = NetError::Aborted {
                     peer: frame.from,
@@ -263,12 +290,9 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     Some(first) => first.with_later_claims(abort.claims()),
                     None => abort,
                 };
-                let out = match self
-                    .seat
-                    .give_up()
-                    .map(Err)
-                    .or_else(|| self.seat.peer_aborted(frame.from))
-                {
+                // Every abort counts as its sender's (empty) echo, so the round still ends
+                // when every peer has echoed or aborted.
+                let out = match self.seat.peer_aborted(frame.from) {
                     None => return Err(first),
                     Some(out) => {
                         self.abort = Some(first);
@@ -280,9 +304,18 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             Wire::Bye => {
                 self.byes.insert(frame.from);
             }
-            // Kept once per peer until the next progress, so it cannot grow.
+            // Kept once per peer until the next progress, so it cannot grow. A peer waiting
+            // for this player learns at once whom this player itself awaits (once per wait),
+            // so an honest stuck player answers before the waiting one's grace ends.
             Wire::Waiting { on } => {
                 self.stuck.entry(frame.from).or_insert(PartyId(on));
+                if PartyId(on) == self.chan.me() && self.told.insert(frame.from) {
+                    if let Some(&mine) = self.seat.awaiting().first() {
+                        let notice = Wire::Waiting { on: mine.0 }.to_bytes()?;
+                        // Best effort, as in `say_waiting`.
+                        let _ = self.chan.send(frame.from, 0, &notice);
+                    }
+                }
             }
         }
         Ok(true)
@@ -334,6 +367,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             return Ok(());
         };
         let frame = Wire::Waiting { on: on.0 }.to_bytes()?;
+        self.told.extend(self.peers());
         for p in self.peers() {
             // Best effort: a peer that is gone is named by the wait itself.
             let _ = self.chan.send(p, 0, &frame);
@@ -341,7 +375,22 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         Ok(())
     }
 
-    fn timed_out(&self, op: &TableOp) -> NetError {
+    /// Whom the awaited peer says it waits for, if it said so (and not this player).
+    fn claimed_stuck(&self) -> Option<PartyId> {
+        let peer = *self.seat.awaiting().first()?;
+        let me = self.chan.me();
+        self.stuck.get(&peer).copied().filter(|&on| on != me)
+    }
+
+    /// How long a claim to be stuck postpones the verdict: two timeouts (the claimant's own
+    /// deadline and grace) per honest player that can stand between it and a cheater, and
+    /// the abort's linger.
+    fn postponement(&self) -> Duration {
+        let hops = u32::try_from(self.chan.players().saturating_sub(2).max(1)).unwrap_or(1);
+        self.timeout.saturating_mul(2 * hops) + ABORT_LINGER
+    }
+
+    fn timed_out(&self, op: &TableOp, wait: Wait) -> NetError {
         let awaiting = self.seat.awaiting();
         if self.seat.is_echoing() {
             // A missing echo is no evidence: its sender may itself be waiting for a cheater.
@@ -352,23 +401,22 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             };
         }
         let peer = awaiting.first().copied().unwrap_or(self.chan.me());
-        let me = self.chan.me();
-        // The awaited peer said it is itself waiting for another: no evidence against it.
-        if let Some(&on) = self.stuck.get(&peer).filter(|&&on| on != me) {
-            return NetError::Stuck {
-                peer,
-                on,
-                after: self.timeout.saturating_mul(2),
-            };
-        }
-        NetError::Timeout {
-            peer,
-            what: format!(
+        let what = match (wait, self.claimed_stuck()) {
+            (Wait::Postponed, Some(on)) => format!(
+                "its part of the {} operation; it said it waits for {on}, then neither went \
+                 on nor gave up",
+                op.name()
+            ),
+            _ => format!(
                 "its part of the {} operation, and then for its abort saying whom it waits for",
                 op.name()
             ),
-            after: self.timeout.saturating_mul(2),
-        }
+        };
+        let after = match wait {
+            Wait::Postponed => self.timeout.saturating_mul(2) + self.postponement(),
+            _ => self.timeout.saturating_mul(2),
+        };
+        NetError::Timeout { peer, what, after }
     }
 
     fn check_waiting(&self) -> Result<(), NetError> {

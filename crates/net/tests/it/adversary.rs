@@ -60,7 +60,7 @@ fn player(backend: Backend, me: PartyId, n: usize, rules: &[Rule]) -> Box<dyn Pl
 
 /// What a test needs of either backend's (wrapped) engine, object-safe.
 trait PlayerEngine: Send {
-    fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict;
+    fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, control: Control) -> Verdict;
 }
 
 /// How one player (or, in memory, the table) ended.
@@ -114,20 +114,45 @@ fn honest_failures<E: std::error::Error + Blame>(
         .collect()
 }
 
-/// One networked player; `abort_as` makes it (player 3) forge an abort blaming player 1 right
-/// after the setup.
-fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict {
+/// A control message player 3 forges right after the setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Control {
+    /// None: it plays by its rules.
+    None,
+    /// An abort blaming player 1.
+    Abort,
+    /// `Waiting { on: 1 }` to both others, then silence (it never gives up).
+    WaitingOn1,
+}
+
+/// How long the silent claimant of [`Control::WaitingOn1`] holds its links open.
+const LIAR_HOLDS: Duration = Duration::from_secs(10);
+
+/// One networked player; `control` makes it (player 3) forge a control message after the setup.
+fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, control: Control) -> Verdict {
     let run = || -> Result<Dealt, NetError> {
         let mut t = NetDriver::start(engine, &mut *chan, TIMEOUT)?;
-        if abort_as {
-            let forged = Wire::Abort {
+        let forged = match control {
+            Control::None => None,
+            Control::Abort => Some(Wire::Abort {
                 claim: Some(1),
                 reason: "player 1 cheated (forged)".into(),
+            }),
+            Control::WaitingOn1 => Some(Wire::Waiting { on: 1 }),
+        };
+        if let Some(forged) = forged {
+            if control == Control::WaitingOn1 {
+                // Once the others wait for it in the next operation.
+                thread::sleep(TIMEOUT / 2);
             }
-            .to_bytes()?;
+            let forged = forged.to_bytes()?;
             for p in [PartyId(1), PartyId(2)] {
                 t.channel_mut().send(p, 0, &forged)?;
             }
+        }
+        if control == Control::WaitingOn1 {
+            thread::sleep(LIAR_HOLDS);
+            return Err(NetError::Config("the liar leaves".into()));
         }
         let d = deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2)?;
         t.finish()?;
@@ -143,8 +168,8 @@ fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, abort_as: bo
 macro_rules! player_engine {
     ($t:ty) => {
         impl PlayerEngine for $t {
-            fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict {
-                net_run(*self, chan, abort_as)
+            fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, control: Control) -> Verdict {
+                net_run(*self, chan, control)
             }
         }
     };
@@ -194,7 +219,7 @@ fn networked(
     backend: Backend,
     rules: &[Rule],
     chans: Vec<Box<dyn Channel + Send>>,
-    abort_as: bool,
+    control: Control,
 ) -> (Vec<Verdict>, Duration) {
     let start = Instant::now();
     let n = chans.len();
@@ -203,7 +228,11 @@ fn networked(
         .map(|chan| {
             let me = chan.me();
             let engine = player(backend, me, n, rules);
-            let forge = abort_as && me == CHEATER;
+            let forge = if me == CHEATER {
+                control
+            } else {
+                Control::None
+            };
             thread::spawn(move || {
                 let v = engine.net(chan, forge);
                 (v, start.elapsed())
@@ -306,7 +335,7 @@ fn on_every_path(what: &str, backend: Backend, rules: &[Rule], seed: u64) {
         );
     }
     for (path, chans) in network_paths(seed) {
-        let (verdicts, slowest) = networked(backend, rules, chans, false);
+        let (verdicts, slowest) = networked(backend, rules, chans, Control::None);
         check_honest(
             &format!("{what} on {backend:?}, {path}"),
             &verdicts,
@@ -346,7 +375,7 @@ fn an_honest_table_of_wrapped_engines_deals_on_every_path() {
     for backend in BACKENDS {
         assert!(in_memory(backend, &[]).is_ok());
         for (path, chans) in network_paths(148) {
-            let (verdicts, slowest) = networked(backend, &[], chans, false);
+            let (verdicts, slowest) = networked(backend, &[], chans, Control::None);
             check_honest(&format!("no attack, {path}"), &verdicts, slowest);
             assert!(verdicts.iter().all(|v| matches!(v, Verdict::Dealt(_))));
         }
@@ -370,7 +399,7 @@ fn a_forged_abort_is_a_claim_and_blames_nobody() {
 /// Player 3 forges an abort blaming player 1 over `chans`: players 1 and 2 stop, report the
 /// claim and blame nobody.
 fn forged_abort_on(backend: Backend, path: &str, chans: Vec<Box<dyn Channel + Send>>) {
-    let (verdicts, slowest) = networked(backend, &[], chans, true);
+    let (verdicts, slowest) = networked(backend, &[], chans, Control::Abort);
     check_honest(&format!("forged abort, {path}"), &verdicts, slowest);
     for v in &verdicts[..2] {
         let Verdict::Failed { blamed, claims, .. } = v else {
@@ -428,7 +457,7 @@ fn second_version_names_the_cheater(what: &str, backend: Backend, rules: &[Rule]
             ("TCP", tcp_chans_of(n, seed + n as u64)),
         ];
         for (path, chans) in paths {
-            let (verdicts, slowest) = networked(backend, rules, chans, false);
+            let (verdicts, slowest) = networked(backend, rules, chans, Control::None);
             let what = format!("{what}, {path}");
             check_honest(&what, &verdicts, slowest);
             all_name_the_cheater(&what, &verdicts);
@@ -469,7 +498,7 @@ fn a_broadcast_forged_for_one_peer_blames_only_the_cheater() {
         }];
         on_every_path("equivocating broadcast", backend, &rules, 144);
         for (path, chans) in network_paths(244) {
-            let (verdicts, _) = networked(backend, &rules, chans, false);
+            let (verdicts, _) = networked(backend, &rules, chans, Control::None);
             assert!(failed_all(&verdicts), "{backend:?} {path}: {verdicts:?}");
         }
     }
@@ -532,7 +561,7 @@ fn an_envelope_left_out_of_the_exchange_blames_nobody_and_the_deal_stands() {
         assert!(local.is_empty(), "{local:?}");
     }
     for (path, chans) in network_paths(145) {
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("omitted envelope, {path}"), &verdicts, slowest);
         assert!(
             verdicts.iter().all(|v| matches!(v, Verdict::Dealt(_))),
@@ -577,7 +606,7 @@ fn a_forged_envelope_in_the_exchange_blames_its_relayer() {
         "{local:?}"
     );
     for (path, chans) in network_paths(147) {
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("forged envelope, {path}"), &verdicts, slowest);
         for v in &verdicts[..2] {
             assert!(blames_cheater(v), "{path}: {v:?}");
@@ -602,7 +631,7 @@ fn a_silent_cheater_gets_no_honest_player_blamed_for_waiting_on_it() {
                     ("memory", memory_chans_of(n)),
                     ("TCP", tcp_chans_of(n, 150 + k as u64)),
                 ] {
-                    let (verdicts, slowest) = networked(backend, &rules, chans, false);
+                    let (verdicts, slowest) = networked(backend, &rules, chans, Control::None);
                     check_honest(&format!("{what}, {path}"), &verdicts, slowest);
                     eprintln!("{what}, {path}: {verdicts:?}");
                 }
@@ -621,7 +650,7 @@ fn a_player_stuck_on_a_silent_cheater_is_not_blamed_by_those_waiting_for_it() {
             at: At::From(7),
             deviation: Deviation::Omit { to: PartyId(2) },
         }];
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("silent to player 2, {path}"), &verdicts, slowest);
         assert!(failed_all(&verdicts), "{path}: {verdicts:?}");
         // Whoever times out first (player 2 on player 3, or player 3 itself on player 2),
@@ -694,5 +723,47 @@ fn tapped_setup<E: Engine, T: facedown_core::local::Tap>(engines: Vec<E>, tap: T
     match t.run(&TableOp::Setup) {
         Ok(_) => Vec::new(),
         Err(e) => honest_failures(e, t.later_failures()),
+    }
+}
+
+#[test]
+fn a_silent_cheater_claiming_to_wait_on_an_honest_player_is_still_named() {
+    // Issue 14: after the setup player 3 tells both others it waits for player 1, then says
+    // nothing more and never gives up. Player 1 ignores a claim about itself; player 2 takes
+    // it as one postponement of its verdict (player 3's own abort is due by then), and then
+    // names player 3. Player 1 is named by nobody.
+    for (backend, seed) in BACKENDS.into_iter().zip([161, 163]) {
+        for (path, chans) in network_paths(seed) {
+            let (verdicts, slowest) = networked(backend, &[], chans, Control::WaitingOn1);
+            let what = format!("a false claim to wait, {backend:?}, {path}");
+            check_honest(&what, &verdicts, slowest);
+            // Player 2 names player 3 after the postponement, or first hears player 1's
+            // abort naming it and reports that claim; player 1 is never accused by an honest
+            // player.
+            for v in &verdicts[..2] {
+                let Verdict::Failed { blamed, claims, .. } = v else {
+                    panic!("{what}: a silent player stops the game: {v:?}");
+                };
+                let honest_claims: Vec<_> =
+                    claims.iter().filter(|(by, _)| *by != CHEATER).collect();
+                assert!(
+                    *blamed == Some(CHEATER)
+                        || (blamed.is_none()
+                            && !honest_claims.is_empty()
+                            && honest_claims.iter().all(|(_, a)| *a == CHEATER)),
+                    "{what}: {verdicts:?}"
+                );
+            }
+            assert!(
+                matches!(
+                    verdicts[0],
+                    Verdict::Failed {
+                        blamed: Some(CHEATER),
+                        ..
+                    }
+                ),
+                "{what}: player 1 ignores a claim about itself and names player 3: {verdicts:?}"
+            );
+        }
     }
 }
