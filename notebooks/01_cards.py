@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -350,6 +352,36 @@ fdnb.save(fig, "01_search")
 plt.show()
 
 # %% [markdown]
+# ## Private operations: AND with three cards and no shuffle
+#
+# So far every action is public: everyone sees a shuffle happen, and nobody knows the
+# permutation it drew. In the *private model* of Nakai, Misawa, Tokushige, Iwamoto and Ohta
+# [NMTIO22] a player may also rearrange the cards behind his back, so that only he knows which
+# rearrangement he chose. Then an input need not be laid out as a commitment at all: the player
+# simply applies one permutation for bit 0 and another for bit 1.
+#
+# `private-three-card-and` lays out ♣ ♥ ♣. When $a = 0$, Alice moves the ♥ from the middle to the
+# right; when $b = 1$, Bob swaps the two left cards. The left card is then ♥ exactly when
+# $a \wedge b = 1$, and it is the only card turned — three cards, one fewer than any AND with
+# public actions only. Security is now judged *per player*: each knows his own bit, so a view
+# may differ between two inputs only when that player, given his bit and the output, could tell
+# them apart anyway.
+#
+# The pitfall is a private result shown by a later public turn: `private-three-card-and-extra-turn`
+# also turns the middle card, which is ♥ exactly when $a = 1, b = 0$.
+
+# %%
+good = facedown.analyze("private-three-card-and")
+bad = facedown.analyze("private-three-card-and-extra-turn")
+for a in (good, bad):
+    print(f"{a['name']:<36} cards {a['cards']}, correct {a['correct']}, security {a['security']}, "
+          f"shuffles {a['expected_shuffles']}, TV distance {a['tv_distance']}")
+print("\nwhy the second is flagged:", bad["errors"][0])
+assert good["cards"] == 3 and good["correct"] and good["security"] == "perfect"
+assert bad["correct"] and bad["security"] == "insecure"
+assert any("holder of b" in e for e in bad["errors"])
+
+# %% [markdown]
 # ## Exercises
 #
 # 1. **Break the trick yourself.** Take `facedown.protocols()`'s source of `five-card-trick`,
@@ -364,7 +396,16 @@ plt.show()
 #    does each protocol give up, and which kind of shuffle does each need?
 # 4. **Search a different function.** Run `facedown.search("♣♣♥♥", "xor", 4, committed=True)`.
 #    How long is the shortest protocol, and which published protocol in the library matches it?
+# 5. **A private OR.** Starting from the source of `private-three-card-and` (printed below),
+#    write a three-card OR in the private model: negate both inputs and the output (De Morgan),
+#    changing only the layout's colours and which bit each private permutation belongs to.
+#    Check it with `facedown.analyze`; then add a turn that makes it leak, and say which
+#    player the analyzer names and what he learns.
 
 # %%
 # A starting point for exercise 1: the source of the five-card trick.
 print(next(p["source"] for p in library if p["name"] == "five-card-trick"))
+
+# %%
+# A starting point for exercise 5: the source of the private three-card AND.
+print(next(p["source"] for p in library if p["name"] == "private-three-card-and"))

@@ -135,11 +135,20 @@ impl GameError {
     }
 }
 
+/// Who chooses each player's moves: [`HeuristicBot`] for everyone, unless a caller seats
+/// another (the classroom seats a student).
+pub type Bots = dyn Fn(PartyId) -> Box<dyn Bot<NinetyNine> + Send> + Sync;
+
+fn heuristic(_: PartyId) -> Box<dyn Bot<NinetyNine> + Send> {
+    Box::new(HeuristicBot)
+}
+
 /// Player `me`'s whole game on `tables`: his bot (or his cheat) with his own randomness.
 fn play_my_game<S: Tables>(
     spec: &GameSpec,
     me: PartyId,
     tables: &mut S,
+    bot: Box<dyn Bot<NinetyNine> + Send>,
 ) -> Result<GameReport, GameError>
 where
     <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame,
@@ -147,7 +156,7 @@ where
     let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
     play_game(
         tables,
-        &mut seat(spec, me),
+        &mut seat(spec, me, bot),
         spec.variant,
         spec.length,
         &mut rng,
@@ -155,8 +164,7 @@ where
     .map_err(GameError::of)
 }
 
-fn seat(spec: &GameSpec, me: PartyId) -> Seat<'static> {
-    let bot: Box<dyn Bot<NinetyNine>> = Box::new(HeuristicBot);
+fn seat(spec: &GameSpec, me: PartyId, bot: Box<dyn Bot<NinetyNine> + Send>) -> Seat<'static> {
     Seat {
         me,
         bot,
@@ -278,6 +286,7 @@ fn run_net<E: Engine, C: Channel>(
     chan: C,
     spec: &GameSpec,
     make: impl FnMut(usize) -> Result<E, NetError>,
+    bot: Box<dyn Bot<NinetyNine> + Send>,
 ) -> Result<SeatReport, GameError> {
     let me = chan.me();
     let start = Instant::now();
@@ -292,7 +301,7 @@ fn run_net<E: Engine, C: Channel>(
         cost: Cost::ZERO,
         _engine: std::marker::PhantomData,
     };
-    let game = play_my_game(spec, me, &mut tables)?;
+    let game = play_my_game(spec, me, &mut tables, bot)?;
     Ok(SeatReport {
         player: me.0,
         game,
@@ -304,6 +313,14 @@ fn run_net<E: Engine, C: Channel>(
 
 /// Plays one player of `spec` over `chan` (dealer or encrypted deck).
 pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, GameError> {
+    play_seat_with(chan, spec, Box::new(HeuristicBot))
+}
+
+fn play_seat_with<C: Channel>(
+    chan: C,
+    spec: &GameSpec,
+    bot: Box<dyn Bot<NinetyNine> + Send>,
+) -> Result<SeatReport, GameError> {
     spec.check().map_err(|message| GameError {
         blame: None,
         message,
@@ -313,14 +330,24 @@ pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, Gam
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     match spec.backend {
-        GameBackend::Dealer => run_net(chan, spec, |hand| {
-            DealerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
-                .map_err(NetError::protocol)
-        }),
-        GameBackend::Poker => run_net(chan, spec, |hand| {
-            PokerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
-                .map_err(NetError::protocol)
-        }),
+        GameBackend::Dealer => run_net(
+            chan,
+            spec,
+            |hand| {
+                DealerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+                    .map_err(NetError::protocol)
+            },
+            bot,
+        ),
+        GameBackend::Poker => run_net(
+            chan,
+            spec,
+            |hand| {
+                PokerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
+                    .map_err(NetError::protocol)
+            },
+            bot,
+        ),
         GameBackend::Ideal => Err(GameError {
             blame: None,
             message: "the ideal table has no network player: play it with play_threads".into(),
@@ -332,6 +359,17 @@ pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, Gam
 /// and the encrypted deck, on views of one ideal table otherwise — and returns each player's
 /// result in player order.
 pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
+    play_threads_with(spec, &heuristic, |chan| chan)
+}
+
+/// [`play_threads`] with each player's moves chosen by `bots(player)` and each networked
+/// player's channel passed through `wrap` (the classroom's game room seats its student this
+/// way, and logs every frame).
+pub fn play_threads_with<C: Channel + Send + 'static>(
+    spec: &GameSpec,
+    bots: &Bots,
+    wrap: impl Fn(facedown_net::MemoryChannel) -> C,
+) -> Vec<Result<SeatReport, GameError>> {
     if let Err(message) = spec.check() {
         return vec![Err(GameError {
             blame: None,
@@ -344,9 +382,10 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
             PartyId::all(spec.players())
                 .map(|me| {
                     let (spec, mut tables) = (spec.clone(), game.tables(me, spec.timeout));
+                    let bot = bots(me);
                     std::thread::spawn(move || {
                         let start = Instant::now();
-                        let game = play_my_game(&spec, me, &mut tables)?;
+                        let game = play_my_game(&spec, me, &mut tables, bot)?;
                         Ok(SeatReport {
                             player: me.0,
                             game,
@@ -361,8 +400,9 @@ pub fn play_threads(spec: &GameSpec) -> Vec<Result<SeatReport, GameError>> {
         _ => facedown_net::memory_network(spec.players(), None)
             .into_iter()
             .map(|chan| {
-                let spec = spec.clone();
-                std::thread::spawn(move || play_seat(chan, &spec))
+                let (spec, bot) = (spec.clone(), bots(chan.me()));
+                let chan = wrap(chan);
+                std::thread::spawn(move || play_seat_with(chan, &spec, bot))
             })
             .collect(),
     };

@@ -61,7 +61,7 @@ def wait_for(driver, condition, seconds=20):
 
 def check_index(driver, url, shots):
     driver.get(url)
-    for room in ("protocol", "deal"):
+    for room in ("protocol", "deal", "game"):
         link = driver.find_element(By.ID, f"room-{room}")
         assert link.get_attribute("href").endswith(f"/{room}")
     driver.save_screenshot(str(shots / "index.png"))
@@ -194,6 +194,67 @@ def check_deal_room(driver, url, binary, shots):
     driver.save_screenshot(str(shots / "deal-room-coalitions-and-encrypted-deck.png"))
 
 
+def wait_turn(driver, after):
+    """Waits until it is the student's move again (after `after` moves) or the game is over."""
+    def turn(d):
+        status = d.find_element(By.ID, "game-status")
+        state = status.get_attribute("data-status")
+        moves = int(status.get_attribute("data-moves") or 0)
+        return state if state == "over" or (state == "your-move" and moves > after) else False
+    return wait_for(driver, turn, 120)
+
+
+def click_a_move(driver):
+    """Plays one move by clicking: three cards and the bid button, a playable card, or a button."""
+    if driver.find_elements(By.ID, "game-bid"):
+        for i in range(3):
+            driver.find_elements(By.CSS_SELECTOR, "#game-hand .card")[i].click()
+        driver.find_element(By.ID, "game-bid").click()
+        return
+    playable = driver.find_elements(By.CSS_SELECTOR, "#game-hand .card.playable, #game-moves .card.playable")
+    (playable or driver.find_elements(By.CSS_SELECTOR, "#game-moves .game-move"))[0].click()
+
+
+def student_moves(driver):
+    return int(driver.find_element(By.ID, "game-status").get_attribute("data-moves") or 0)
+
+
+def click_moves(driver, state, most):
+    """Makes up to `most` of the student's moves by clicking, stopping when the game is over."""
+    for _ in range(most):
+        if state == "over":
+            break
+        before = student_moves(driver)
+        click_a_move(driver)
+        state = wait_turn(driver, before)
+    return state
+
+
+def check_game_room(driver, url, shots):
+    driver.get(url + "game")
+    Select(driver.find_element(By.ID, "game-backend")).select_by_value("ideal")
+    driver.find_element(By.ID, "game-new").click()
+    state = wait_turn(driver, -1)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#game-hand .card")) == 12
+    state = click_moves(driver, state, 6)
+    tricks = driver.find_element(By.ID, "game-last-trick").text
+    assert "won by player" in tricks, tricks
+    driver.save_screenshot(str(shots / "game-room.png"))
+    Select(driver.find_element(By.ID, "cheat-player")).select_by_value("1")
+    Select(driver.find_element(By.ID, "cheat-kind")).select_by_value("not-in-hand")
+    driver.find_element(By.ID, "cheat-press").click()
+    wait_for(driver, ready.text_to_be_present_in_element((By.ID, "cheat-pressed"), "not-in-hand"))
+    click_moves(driver, state, 40)
+    wait_for(driver, ready.visibility_of_element_located((By.ID, "verdict-section")))
+    summary = text_of(driver, "verdict-summary")
+    assert summary == "Player 1 cheated and was named by every player.", summary
+    views = driver.find_elements(By.CSS_SELECTOR, "#verdict-views li")
+    assert len(views) == 3 and all("names player 1 (at play time)" in v.text for v in views)
+    assert text_of(driver, "verdict-honest") == "No honest player was named."
+    driver.find_element(By.ID, "verdict-section").location_once_scrolled_into_view
+    driver.save_screenshot(str(shots / "game-room-cheat-caught.png"))
+
+
 def check_refusals(url):
     def status(path, body):
         request = urllib.request.Request(url + path, data=body, method="POST")
@@ -225,6 +286,7 @@ def main():
         check_tree(driver, binary, shots)
         check_simulation(driver, binary, shots)
         check_deal_room(driver, url, binary, shots)
+        check_game_room(driver, url, shots)
         check_refusals(url)
         # The 422 of the pasted error is expected; anything the scripts log is not.
         log = driver.get_log("browser")

@@ -20,15 +20,24 @@ fn status(out: &Output) -> i32 {
     out.status.code().expect("exited, not killed")
 }
 
+/// Every `.cards` file under the library's directory, its subdirectories (`multiset/`,
+/// `private/`) included.
 fn library_files() -> Vec<String> {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "crates", "cards", "protocols"]
         .iter()
         .collect();
-    let mut files: Vec<String> = std::fs::read_dir(dir)
-        .expect("the protocol directory")
-        .map(|e| e.expect("an entry").path().to_string_lossy().into_owned())
-        .filter(|p| p.ends_with(".cards"))
-        .collect();
+    let mut files = Vec::new();
+    let mut dirs = vec![dir];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).expect("the protocol directory") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "cards") {
+                files.push(path.to_string_lossy().into_owned());
+            }
+        }
+    }
     files.sort();
     files
 }
@@ -45,14 +54,14 @@ fn scratch(name: &str, text: &str) -> String {
 #[test]
 fn every_library_protocol_checks_with_status_0() {
     let files = library_files();
-    assert_eq!(files.len(), 14);
+    assert_eq!(files.len(), 19);
     let mut args = vec!["cards", "check"];
     args.extend(files.iter().map(String::as_str));
     let out = facedown(&args);
     assert_eq!(status(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches('✓').count(), 14, "{text}");
-    assert!(text.contains("14 checked: 14 hold, 0 failed"), "{text}");
+    assert_eq!(text.matches('✓').count(), 19, "{text}");
+    assert!(text.contains("19 checked: 19 hold, 0 failed"), "{text}");
 }
 
 #[test]

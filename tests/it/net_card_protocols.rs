@@ -1,4 +1,4 @@
-//! Every card protocol of the library, for every input, played by separate player processes
+//! Every card protocol of the library with public actions only, for every input, played by separate player processes
 //! over TCP with Noise on both backends (each input committed by its own player, who alone
 //! knows it), and every deal; each player's outputs are checked against the ideal table's.
 
@@ -45,7 +45,12 @@ fn ideal_output(workload: &Workload, input: &[bool], players: usize) -> Vec<bool
 
 #[test]
 fn every_library_protocol_for_every_input_on_both_backends_over_tcp() {
-    for builtin in library::builtins() {
+    // The tables have no private operation (the ideal table's refusal is tested with the
+    // runner), so the private-model protocols are left out here.
+    let public = library::builtins()
+        .iter()
+        .filter(|b| !b.protocol().has_private_actions());
+    for builtin in public {
         let workload = Workload::parse(builtin.name).expect("a library protocol");
         let k = workload.inputs();
         let players = workload.min_players();

@@ -18,8 +18,13 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    fn start_with(flags: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_facedown"))
             .args(["serve", "--port", "0", "--json"])
+            .args(flags)
             .stdout(Stdio::piped())
             .spawn()
             .expect("facedown serve starts");
@@ -268,9 +273,11 @@ fn serve_binds_to_loopback_and_its_pages_load_nothing_from_elsewhere() {
         "/",
         "/protocol",
         "/deal",
+        "/game",
         "/classroom.js",
         "/protocol.js",
         "/deal.js",
+        "/game.js",
         "/style.css",
     ] {
         let (status, body) = server
@@ -389,4 +396,290 @@ fn the_deal_room_refuses_a_deal_that_cannot_be_made() {
         assert_eq!(status, 400, "{target}: {doc}");
         assert!(message(&doc).contains(text), "{doc}");
     }
+}
+
+/// Starts a game room game; its first state (the student's first question, or the end).
+fn new_game(server: &Server, body: &str) -> Value {
+    let (status, doc) = server.call("POST", "/api/game/new", body.as_bytes());
+    assert_eq!(status, 200, "{body}: {doc}");
+    assert_eq!(doc["schema"], "facedown/serve-game/1");
+    doc
+}
+
+/// Plays `choose(state)` whenever it is the student's move, until the game is over.
+fn play_out(server: &Server, mut doc: Value, mut choose: impl FnMut(&Value) -> Value) -> Value {
+    let id = doc["id"].as_str().expect("an id").to_owned();
+    for _ in 0..10_000 {
+        doc = match doc["status"].as_str() {
+            Some("over") => return doc,
+            Some("your-move") => {
+                let body = serde_json::json!({ "move": choose(&doc) }).to_string();
+                let target = format!("/api/game/{id}/move");
+                let (status, next) = server.call("POST", &target, body.as_bytes());
+                assert_eq!(status, 200, "{body}: {next}");
+                next
+            }
+            _ => get(server, &format!("/api/game/{id}")),
+        };
+    }
+    panic!("the game did not end: {doc}");
+}
+
+/// Player 1's moves of a hand as the room's page sends them: each said move with its
+/// positions read in the deck the end-of-hand audit opened.
+fn student_moves(hand: &Value) -> Vec<Value> {
+    let deck = hand["setup"]["deck"].as_array().expect("the audited deck");
+    let card = |p: &Value| deck[p.as_u64().expect("a position") as usize].clone();
+    hand["said"]
+        .as_array()
+        .expect("the said moves")
+        .iter()
+        .filter(|e| e["by"] == 1)
+        .map(|e| match &e["move"] {
+            Value::Object(m) if m.contains_key("bid") => serde_json::json!({
+                "bid": m["bid"].as_array().expect("three").iter().map(card).collect::<Vec<_>>()
+            }),
+            Value::Object(m) if m.contains_key("play") => {
+                serde_json::json!({ "play": card(&m["play"]) })
+            }
+            Value::Object(m) if m.contains_key("claim") => Value::from("claim"),
+            other => other.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_hand_played_through_http_is_the_hand_play_local_plays_with_the_same_seed() {
+    let cli = cli("play-local --game ninety-nine --players 3 --backend poker --deals 1 --seed 5");
+    let cli_hand = &cli["views"][0]["game"]["hands"][0];
+    let mut script = student_moves(cli_hand).into_iter();
+    let server = Server::start();
+    let doc = new_game(
+        &server,
+        r#"{"game": "ninety-nine", "backend": "poker", "seed": 5, "deals": 1}"#,
+    );
+    assert_eq!(doc["view"]["hand"].as_array().map(Vec::len), Some(12));
+    let over = play_out(&server, doc, |state| {
+        let mv = script.next().expect("the CLI's player 1 moved as often");
+        assert!(
+            state["legal"].as_array().expect("legal").contains(&mv),
+            "{mv} is legal in the room as in the CLI"
+        );
+        mv
+    });
+    assert!(
+        script.next().is_none(),
+        "every move of the CLI's player 1 made"
+    );
+    let result = &over["result"];
+    assert_eq!(result["agreed"], true);
+    assert_eq!(result["offender"], Value::Null);
+    assert_eq!(result["hands"], cli["hands"]);
+    assert_eq!(result["tricks"], cli["tricks"]);
+    for (room, cli) in result["views"]
+        .as_array()
+        .expect("views")
+        .iter()
+        .zip(cli["views"].as_array().expect("views"))
+    {
+        let (room, cli) = (&room["game"]["hands"][0], &cli["game"]["hands"][0]);
+        for field in ["setup", "said", "outcome", "verdict", "announcements"] {
+            assert_eq!(room[field], cli[field], "{field}");
+        }
+    }
+    // The log saw every message the players sent; the engine's own count excludes the
+    // driver's byes, so the log has at least as many.
+    let logged = over["cost"]["messages"].as_u64().expect("messages");
+    assert!(logged >= result["cost"]["messages"].as_u64().expect("cost"));
+    assert!(over["log"]["by_kind"]["Shuffle"]["messages"].as_u64() > Some(0));
+}
+
+fn first_legal(state: &Value) -> Value {
+    state["legal"][0].clone()
+}
+
+#[test]
+fn a_cheat_pressed_in_the_game_room_is_caught_and_only_the_cheater_named() {
+    let server = Server::start();
+    for (cheater, kind) in [(2, "not-in-hand"), (1, "not-in-hand"), (3, "revoke")] {
+        let doc = new_game(
+            &server,
+            r#"{"game": "ninety-nine", "backend": "ideal", "seed": 3}"#,
+        );
+        let id = doc["id"].as_str().expect("id");
+        let body = format!(r#"{{"player": {cheater}, "kind": "{kind}"}}"#);
+        let (status, armed) =
+            server.call("POST", &format!("/api/game/{id}/cheat"), body.as_bytes());
+        assert_eq!(status, 200, "{armed}");
+        assert_eq!(armed["cheats"][0]["kind"], kind);
+        let over = play_out(&server, armed, first_legal);
+        let result = &over["result"];
+        assert_eq!(result["agreed"], true, "{kind}: {result}");
+        assert_eq!(result["offender"], cheater, "{kind}: {result}");
+        for view in result["views"].as_array().expect("every player's view") {
+            let verdict = &view["game"]["verdict"];
+            assert_eq!(
+                verdict["offender"], cheater,
+                "{kind}: no honest player named"
+            );
+            assert!(verdict["reason"].as_str().is_some_and(|r| !r.is_empty()));
+        }
+        if kind == "not-in-hand" {
+            assert_eq!(result["views"][0]["game"]["verdict"]["at_play_time"], true);
+        }
+    }
+}
+
+#[test]
+fn an_honest_game_in_the_room_names_nobody() {
+    let server = Server::start();
+    let doc = new_game(
+        &server,
+        r#"{"game": "ninety-nine", "backend": "ideal", "seed": 4, "deals": 2}"#,
+    );
+    assert_eq!(
+        doc["cost"]["messages"], 0,
+        "the ideal table sends no messages"
+    );
+    let over = play_out(&server, doc, first_legal);
+    let result = &over["result"];
+    assert_eq!(
+        (&result["offender"], &result["agreed"]),
+        (&Value::Null, &Value::Bool(true))
+    );
+    assert_eq!(result["hands"], 2);
+    assert!(result["errors"].as_array().is_some_and(Vec::is_empty));
+}
+
+#[test]
+fn the_game_room_refuses_bad_calls_with_a_message() {
+    let server = Server::start();
+    let game = |body: &str| server.call("POST", "/api/game/new", body.as_bytes());
+    for (body, want, text) in [
+        ("{", 400, "not the JSON"),
+        (
+            r#"{"game": "chess", "backend": "ideal"}"#,
+            400,
+            "no game `chess`",
+        ),
+        (
+            r#"{"game": "golf", "backend": "ideal"}"#,
+            422,
+            "not yet played",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "quantum"}"#,
+            400,
+            "no backend",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "dealer"}"#,
+            422,
+            "dealer",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "ideal", "deals": 0}"#,
+            400,
+            "between 1 and",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "ideal", "variant": "x"}"#,
+            400,
+            "no Ninety-Nine variant",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "ideal", "extra": 1}"#,
+            400,
+            "unknown field",
+        ),
+    ] {
+        let (status, doc) = game(body);
+        assert_eq!(status, want, "{body}: {doc}");
+        assert!(message(&doc).contains(text), "{body}: {doc}");
+    }
+    let doc = new_game(
+        &server,
+        r#"{"game": "ninety-nine", "backend": "ideal", "seed": 9}"#,
+    );
+    let id = doc["id"].as_str().expect("id");
+    let (mv, cheat) = (
+        format!("/api/game/{id}/move"),
+        format!("/api/game/{id}/cheat"),
+    );
+    for (method, target, body, want, text) in [
+        (
+            "GET",
+            "/api/game/0123".to_owned(),
+            "",
+            404,
+            "no game `0123`",
+        ),
+        ("GET", "/api/game/new".to_owned(), "", 405, "POST"),
+        ("GET", mv.clone(), "", 405, "takes POST"),
+        (
+            "POST",
+            mv.clone(),
+            r#"{"move": "claim"}"#,
+            422,
+            "not a legal move",
+        ),
+        (
+            "POST",
+            mv.clone(),
+            r#"{"move": {"play": "ZZ"}}"#,
+            400,
+            "not the JSON",
+        ),
+        (
+            "POST",
+            cheat.clone(),
+            r#"{"player": 4, "kind": "revoke"}"#,
+            400,
+            "no player 4",
+        ),
+        (
+            "POST",
+            cheat.clone(),
+            r#"{"player": 2, "kind": "peek"}"#,
+            400,
+            "no cheat `peek`",
+        ),
+        (
+            "POST",
+            format!("/api/game/{id}/undo"),
+            "{}",
+            404,
+            "no game endpoint",
+        ),
+    ] {
+        let (status, doc) = server.call(method, &target, body.as_bytes());
+        assert_eq!(status, want, "{method} {target} {body}: {doc}");
+        assert!(message(&doc).contains(text), "{target}: {doc}");
+    }
+    let over = play_out(&server, doc, first_legal);
+    let (status, doc) = server.call("POST", &mv, br#"{"move": "claim"}"#);
+    assert_eq!((status, message(&doc)), (409, "the game is over"));
+    let (status, _) = server.call("POST", &cheat, br#"{"player": 2, "kind": "revoke"}"#);
+    assert_eq!(status, 409);
+    assert_eq!(over["status"], "over");
+}
+
+#[test]
+fn the_game_room_holds_at_most_its_games_and_frees_an_idle_one() {
+    let server = Server::start_with(&["--games", "1", "--game-idle-secs", "1"]);
+    let body = r#"{"game": "ninety-nine", "backend": "ideal", "seed": 1}"#;
+    let first = new_game(&server, body);
+    let (status, doc) = server.call("POST", "/api/game/new", body.as_bytes());
+    assert_eq!(status, 429, "{doc}");
+    assert!(message(&doc).contains("its limit"), "{doc}");
+    // Left alone past its idle limit, the first game is closed and its place freed.
+    std::thread::sleep(Duration::from_millis(2500));
+    let second = new_game(&server, body);
+    assert_ne!(first["id"], second["id"]);
+    let (status, doc) = server.call(
+        "GET",
+        &format!("/api/game/{}", first["id"].as_str().unwrap_or("")),
+        b"",
+    );
+    assert_eq!(status, 404, "{doc}");
 }

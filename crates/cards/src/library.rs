@@ -20,6 +20,17 @@
 //! | `mks-without-first-shuffle` | negative example | AND | correct, **insecure**, 1 shuffle |
 //! | `five-card-trick-biased-cut` | \[dB89\] with the bias of \[KC25\] | AND | correct, input-possibilistic, 1 |
 //! | `toy-restart-xor` | toy, around \[MS09\] | XOR, committed | correct, perfect, Las Vegas with restart, 3 expected |
+//! | `ms09-xor-four-colours` | \[MS09\] on the deck of \[CK93\] | XOR, committed | correct, perfect, finite, 1 |
+//! | `five-card-trick-third-colour` | negative example, multiset deck | AND | correct, **insecure**, 1 |
+//! | `ms09-and-helper-in-other-colours` | negative example, multiset deck | AND, committed | **incorrect** (basis), **insecure**, 1 |
+//! | `private-three-card-and` | \[NMTIO22\], private model | AND, non-committed | correct, perfect, finite, 0 |
+//! | `private-three-card-and-extra-turn` | negative example, private model | AND | correct, **insecure** (Bob learns a), 0 |
+//!
+//! The multiset protocols (`protocols/multiset/`) use cards of more than two kinds; the private
+//! ones (`protocols/private/`) act where only one player sees. Not every backend runs every
+//! protocol: the compiled simulator ([`crate::simulate`]) takes ♣/♥ decks with public actions
+//! only, and the face-down tables ([`crate::on_table`]) have no private operation; both refuse
+//! with a typed error, and the analyzer and the tracer run every built-in.
 //!
 //! Each file states its claim on its `claim` line ([`crate::claim`]), typed when read:
 //! [`Builtin::claim`] is what the analyzer ([`crate::analyze`]) is expected to report, and every
@@ -70,9 +81,17 @@ impl Builtin {
     pub fn claim(&self) -> Claim {
         self.protocol().claim().cloned().unwrap_or_default()
     }
+
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and public
+    /// actions only (it refuses the others with a typed error).
+    pub fn simulable(&self) -> bool {
+        let p = self.protocol();
+        !p.has_private_actions()
+            && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
+    }
 }
 
-static BUILTINS: [Builtin; 14] = [
+static BUILTINS: [Builtin; 19] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -173,6 +192,46 @@ static BUILTINS: [Builtin; 14] = [
                   the Mizuki–Sone XOR or a restart; 3 shuffles in expectation",
         citation: "MS09",
         negative_example: false,
+    },
+    Builtin {
+        name: "ms09-xor-four-colours",
+        source: include_str!("../protocols/multiset/ms09-xor-four-colours.cards"),
+        summary: "the Mizuki–Sone committed XOR with b on ♦♠, two more colours of a \
+                  Crépeau–Kilian deck",
+        citation: "MS09",
+        negative_example: false,
+    },
+    Builtin {
+        name: "five-card-trick-third-colour",
+        source: include_str!("../protocols/multiset/five-card-trick-third-colour.cards"),
+        summary: "NEGATIVE: the five-card trick with its helper in a third colour, which marks \
+                  where the row starts",
+        citation: "dB89",
+        negative_example: true,
+    },
+    Builtin {
+        name: "ms09-and-helper-in-other-colours",
+        source: include_str!("../protocols/multiset/ms09-and-helper-in-other-colours.cards"),
+        summary: "NEGATIVE: the Mizuki–Sone committed AND with its helper on ♦♠: the output's \
+                  colours show a",
+        citation: "MS09",
+        negative_example: true,
+    },
+    Builtin {
+        name: "private-three-card-and",
+        source: include_str!("../protocols/private/private-three-card-and.cards"),
+        summary: "Nakai et al.: AND of two private bits with three cards, two private \
+                  permutations and no shuffle",
+        citation: "NMTIO22",
+        negative_example: false,
+    },
+    Builtin {
+        name: "private-three-card-and-extra-turn",
+        source: include_str!("../protocols/private/private-three-card-and-extra-turn.cards"),
+        summary: "NEGATIVE: the private three-card AND with the middle card turned too: Bob \
+                  with b = 0 learns a",
+        citation: "NMTIO22",
+        negative_example: true,
     },
 ];
 

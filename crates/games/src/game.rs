@@ -233,6 +233,13 @@ pub trait Bot<G: Game> {
 
     /// A move among `legal` (never empty), chosen from what the player sees.
     fn choose(&mut self, view: &G::View, legal: &[G::Move], rng: &mut dyn RngCore) -> G::Move;
+
+    /// A cheat this bot's player decides on during the game (the classroom's cheat button),
+    /// handed over once: a session asks before each of the player's moves and tries it at its
+    /// first chance. Honest bots never cheat.
+    fn cheat(&mut self) -> Option<crate::session::Cheat> {
+        None
+    }
 }
 
 /// Chooses uniformly among the legal moves.

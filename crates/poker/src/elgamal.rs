@@ -135,7 +135,7 @@ impl Deck {
         Ok(Deck { cts, wire })
     }
 
-    /// The open (unencrypted) deck `(0, M_0), …, (0, M_{n−1})` in card order.
+    /// The open (unencrypted) deck `(0, M_c)` for every code `c` of `cards`, in code order.
     pub fn open_deck(cards: &CardEncoding) -> Deck {
         Deck::from_ciphertexts(cards.points.iter().map(|m| Ciphertext::open(*m)).collect())
     }
@@ -171,9 +171,16 @@ impl Deck {
     }
 }
 
-/// The card encoding `c ↦ M_c` for a deck of `n` cards, with a reverse lookup table.
+/// The card encoding `c ↦ M_c` for a set of card codes, with a reverse lookup table.
+///
+/// The set need not be a range: a multiset deck's kinds have codes from `0xFF00` up
+/// ([`facedown_core::Symbol::code`]), and an encoding of `0..0xFF02` would hash 65 282 points
+/// to the group where two suffice.
 #[derive(Clone, Debug)]
 pub struct CardEncoding {
+    /// The codes, increasing.
+    codes: Vec<u16>,
+    /// `M_c` for each code, in the same order.
     points: Vec<RistrettoPoint>,
     lookup: HashMap<CompressedRistretto, u16>,
 }
@@ -181,13 +188,34 @@ pub struct CardEncoding {
 impl CardEncoding {
     /// The encoding of cards `0..n`.
     pub fn new(n: u16) -> CardEncoding {
-        let points: Vec<RistrettoPoint> = (0..n).map(card_point).collect();
+        CardEncoding::of_codes((0..n).collect())
+    }
+
+    /// The encoding of exactly the cards `codes` (sorted and deduplicated here).
+    pub fn of_codes(mut codes: Vec<u16>) -> CardEncoding {
+        codes.sort_unstable();
+        codes.dedup();
+        let points: Vec<RistrettoPoint> = codes.iter().map(|&c| card_point(c)).collect();
         let lookup = points
             .iter()
-            .zip(0..n)
-            .map(|(p, c)| (p.compress(), c))
+            .zip(&codes)
+            .map(|(p, &c)| (p.compress(), c))
             .collect();
-        CardEncoding { points, lookup }
+        CardEncoding {
+            codes,
+            points,
+            lookup,
+        }
+    }
+
+    /// The codes this encoding covers, increasing.
+    pub fn codes(&self) -> &[u16] {
+        &self.codes
+    }
+
+    /// Whether card `code` is covered.
+    pub fn contains(&self, code: u16) -> bool {
+        self.codes.binary_search(&code).is_ok()
     }
 
     /// The number of cards.
@@ -202,7 +230,8 @@ impl CardEncoding {
 
     /// `M_c`, if `c` is a card of this deck.
     pub fn point(&self, card: u16) -> Option<RistrettoPoint> {
-        self.points.get(usize::from(card)).copied()
+        let at = self.codes.binary_search(&card).ok()?;
+        self.points.get(at).copied()
     }
 
     /// The card a point encodes, if any.
@@ -269,5 +298,25 @@ impl JointKey {
             c1: z.c1,
             c2: z.c2 + m,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_encoding_of_scattered_codes_covers_exactly_those_codes() {
+        let kind = 0xFF01;
+        let cards = CardEncoding::of_codes(vec![kind, 1, 0, 1]);
+        assert_eq!(cards.codes(), [0, 1, kind]);
+        assert_eq!(cards.len(), 3);
+        for &c in cards.codes() {
+            let m = cards.point(c).expect("covered");
+            assert_eq!(m, card_point(c), "the same point as in a dense encoding");
+            assert_eq!(cards.card(&m), Some(c));
+        }
+        assert!(!cards.contains(2) && cards.point(2).is_none());
+        assert_eq!(cards.card(&card_point(2)), None);
     }
 }

@@ -8,7 +8,7 @@ const HTML: &str = "text/html; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// The rooms: path, title, the room's own script, its `<main>`.
-const PAGES: [(&str, &str, Option<&str>, &str); 3] = [
+const PAGES: [(&str, &str, Option<&str>, &str); 4] = [
     (
         "/",
         "facedown classroom",
@@ -26,6 +26,12 @@ const PAGES: [(&str, &str, Option<&str>, &str); 3] = [
         "Deal room",
         Some("/deal.js"),
         include_str!("assets/deal.main.html"),
+    ),
+    (
+        "/game",
+        "Game room",
+        Some("/game.js"),
+        include_str!("assets/game.main.html"),
     ),
 ];
 
@@ -65,6 +71,7 @@ pub fn find(path: &str) -> Option<(&'static str, &'static str)> {
         "/classroom.js" => (JS, include_str!("assets/classroom.js")),
         "/protocol.js" => (JS, include_str!("assets/protocol.js")),
         "/deal.js" => (JS, include_str!("assets/deal.js")),
+        "/game.js" => (JS, include_str!("assets/game.js")),
         _ => return None,
     })
 }

@@ -93,7 +93,12 @@ impl Answer {
 
     /// Sends the answer; a client that went away is not an error of the server.
     pub fn send(self, request: Request) {
-        let mut response = Response::from_data(self.body).with_status_code(StatusCode(self.status));
+        // Every body is in memory: say its length rather than chunk it (scripts and the tests
+        // read a plain body).
+        let length = self.body.len();
+        let mut response = Response::from_data(self.body)
+            .with_status_code(StatusCode(self.status))
+            .with_chunked_threshold(length + 1);
         for (name, value) in [
             ("Content-Type", self.content_type),
             // The pages load nothing from elsewhere, and say so to the browser.

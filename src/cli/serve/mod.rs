@@ -3,24 +3,27 @@
 //! A small synchronous web server ([`tiny_http`]) with every page and asset compiled into the
 //! binary, so a teacher runs one command and students open a page; the page fetches nothing
 //! from elsewhere. Each room is a thin view over JSON endpoints that answer what the CLI
-//! prints with `--json` ([`protocol_room`], [`deal_room`]). The server binds to loopback unless told
+//! prints with `--json` ([`protocol_room`], [`deal_room`], [`game_room`]). The server binds to loopback unless told
 //! otherwise, caps every body and parameter ([`http`]), and answers a bad request with a 4xx
 //! and a message while it stays up.
 
 mod assets;
 pub mod deal_room;
+pub mod game_room;
 pub mod http;
 pub mod protocol_room;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 use anyhow::Context;
 use serde_json::Value;
 use tiny_http::{Method, Server};
 
 use super::output::Doc;
+use game_room::GameRoom;
 use http::{read_call, Answer, Call, Refusal};
 
 /// `facedown serve`.
@@ -36,6 +39,12 @@ pub struct Args {
     /// Requests served at once.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub workers: u16,
+    /// Games the game room holds at once (a new one beyond is refused with 429).
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub games: u16,
+    /// Seconds a game may sit without a call before the room closes it.
+    #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    pub game_idle_secs: u64,
     /// Print the address as one line of JSON (for scripts that start the server).
     #[arg(long)]
     pub json: bool,
@@ -53,10 +62,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .context("the server has no IP address")?;
     announce(&args, &format!("http://{bound}/"))?;
     let server = Arc::new(server);
+    let room = Arc::new(GameRoom::new(game_room::Limits {
+        games: usize::from(args.games),
+        idle: Duration::from_secs(args.game_idle_secs),
+    }));
     let workers: Vec<_> = (0..args.workers)
         .map(|_| {
-            let server = Arc::clone(&server);
-            thread::spawn(move || serve_forever(&server))
+            let (server, room) = (Arc::clone(&server), Arc::clone(&room));
+            thread::spawn(move || serve_forever(&server, &room))
         })
         .collect();
     for w in workers {
@@ -71,6 +84,7 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
         let doc = Doc::new("serve")
             .parameters(serde_json::json!({
                 "bind": args.bind.to_string(), "port": args.port, "workers": args.workers,
+                "games": args.games, "game_idle_secs": args.game_idle_secs,
             }))
             .build(&serde_json::json!({ "url": url }))?;
         println!("{doc}");
@@ -82,10 +96,10 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn serve_forever(server: &Server) {
+fn serve_forever(server: &Server, room: &GameRoom) {
     for mut request in server.incoming_requests() {
         let answer = match read_call(&mut request) {
-            Ok(call) => answer(&call),
+            Ok(call) => answer(&call, room),
             Err(refusal) => Answer::refusal(&refusal),
         };
         answer.send(request);
@@ -93,14 +107,18 @@ fn serve_forever(server: &Server) {
 }
 
 /// The answer to one call: a page or asset, or an endpoint's JSON (a refusal as JSON too).
-pub fn answer(call: &Call) -> Answer {
+pub fn answer(call: &Call, room: &GameRoom) -> Answer {
     if let Some((content_type, body)) = assets::find(&call.path) {
         return match call.method {
             Method::Get | Method::Head => Answer::asset(content_type, body),
             _ => Answer::refusal(&Refusal::new(405, "pages are read with GET")),
         };
     }
-    match endpoint(call) {
+    let answered = match call.path.strip_prefix("/api/game/") {
+        Some(rest) => room.route(call, rest),
+        None => endpoint(call),
+    };
+    match answered {
         Ok(doc) => Answer::json(&doc),
         Err(refusal) => Answer::refusal(&refusal),
     }

@@ -2,7 +2,9 @@
 //! every library protocol when the vectors were recorded (`tests/vectors/`, written by the
 //! four separate walkers that preceded the single interpreter). Every later version must say
 //! exactly the same, number for number and in the same order; a deliberate change of an output
-//! regenerates the vectors and says why in its commit.
+//! regenerates the vectors and says why in its commit. The multiset and private-model protocols
+//! joined the library later: their vectors were recorded by the single interpreter, and the
+//! simulator, which refuses them, has none.
 
 use std::path::PathBuf;
 
@@ -80,7 +82,7 @@ fn every_library_state_tree_is_the_recorded_tree() {
 #[test]
 fn every_library_simulation_is_the_recorded_one() {
     let (runs, seed) = SIMULATION;
-    for b in builtins() {
+    for b in builtins().iter().filter(|b| b.simulable()) {
         let report = simulate(&b.protocol(), runs, seed).expect("simulates");
         assert_eq!(json(&report), recorded("simulate", b), "{}", b.name);
     }

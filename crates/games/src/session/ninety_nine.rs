@@ -554,6 +554,9 @@ where
             Some((g, d, None)) => (g, d),
             _ => (&observer.0, &observer.1),
         };
+        if let Some(kind) = seat.bot.cheat() {
+            (seat.cheat, seat.cheated) = (Some(kind), false);
+        }
         if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
             if let Some(said) = self.cheat(cheat, game, deck) {
                 seat.cheated = true;

@@ -52,7 +52,7 @@ use crate::keys::{PublicKey, SecretKey};
 use crate::messages::Message;
 use crate::transcript::ProofContext;
 
-pub use params::{commitment_key, encoding};
+pub use params::{commitment_key, encoding, encoding_of};
 
 /// Largest number of cards in one input commitment (its proof has one branch per arrangement).
 pub const MAX_COMMIT: usize = 5;
@@ -158,9 +158,8 @@ impl Table {
     }
 
     fn place(&mut self, cards: &[Symbol]) -> Result<()> {
-        let top = cards.iter().map(|s| s.code()).max().unwrap_or(0);
-        if usize::from(top) >= self.encoding.len() {
-            self.encoding = encoding(top.saturating_add(1));
+        if !cards.iter().all(|s| self.encoding.contains(s.code())) {
+            self.encoding = covering(&self.encoding, cards);
         }
         let mut cts = self.deck.ciphertexts().to_vec();
         let mut wire = self.deck.wire().to_vec();
@@ -476,4 +475,21 @@ impl<R: RngCore + CryptoRng> Engine for PokerEngine<R> {
             Stage::Fresh | Stage::Finished => Vec::new(),
         }
     }
+}
+
+/// An encoding of `encoding`'s codes and those of `cards`: every code below the largest
+/// numbered card's (a standard deck stays one range) and each kind's own code, so a multiset
+/// deck's first ♦ costs one point and not the 65 281 below its code.
+fn covering(encoding: &CardEncoding, cards: &[Symbol]) -> std::sync::Arc<CardEncoding> {
+    let dense = cards
+        .iter()
+        .filter(|s| !matches!(s, Symbol::Kind(_)))
+        .map(|s| s.code())
+        .max()
+        .map_or(0, |top| top.saturating_add(1));
+    let kinds = cards.iter().filter(|s| matches!(s, Symbol::Kind(_)));
+    let mut codes: Vec<u16> = encoding.codes().to_vec();
+    codes.extend(0..dense);
+    codes.extend(kinds.map(|s| s.code()));
+    encoding_of(codes)
 }

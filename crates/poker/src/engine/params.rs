@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::elgamal::{CardEncoding, Ciphertext, CompressedCiphertext};
 use crate::generators::CommitmentKey;
 
-fn cached<K: Ord + Copy, V: Clone>(
+fn cached<K: Ord + Clone, V: Clone>(
     cell: &'static OnceLock<Mutex<BTreeMap<K, V>>>,
     key: K,
     make: impl FnOnce(K) -> V,
@@ -16,7 +16,7 @@ fn cached<K: Ord + Copy, V: Clone>(
     let map = cell.get_or_init(|| Mutex::new(BTreeMap::new()));
     // A poisoned lock only means another thread panicked while inserting; the map is intact.
     let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
-    map.entry(key).or_insert_with(|| make(key)).clone()
+    map.entry(key.clone()).or_insert_with(|| make(key)).clone()
 }
 
 /// The commitment key for shuffles of `n` cards (with its precomputed tables).
@@ -27,8 +27,17 @@ pub fn commitment_key(n: usize) -> CommitmentKey {
 
 /// The encoding of card codes `0..n` ([`facedown_core::Symbol::code`]).
 pub fn encoding(n: u16) -> Arc<CardEncoding> {
-    static ENCODINGS: OnceLock<Mutex<BTreeMap<u16, Arc<CardEncoding>>>> = OnceLock::new();
-    cached(&ENCODINGS, n, |n| Arc::new(CardEncoding::new(n)))
+    encoding_of((0..n).collect())
+}
+
+/// The encoding of exactly the card codes `codes` (sorted and deduplicated), once per process.
+pub fn encoding_of(mut codes: Vec<u16>) -> Arc<CardEncoding> {
+    static ENCODINGS: OnceLock<Mutex<BTreeMap<Vec<u16>, Arc<CardEncoding>>>> = OnceLock::new();
+    codes.sort_unstable();
+    codes.dedup();
+    cached(&ENCODINGS, codes, |codes| {
+        Arc::new(CardEncoding::of_codes(codes))
+    })
 }
 
 type Masking = Option<(Ciphertext, CompressedCiphertext)>;
@@ -37,7 +46,7 @@ type Masking = Option<(Ciphertext, CompressedCiphertext)>;
 pub(crate) fn open_masking(code: u16) -> Masking {
     static OPEN: OnceLock<Mutex<BTreeMap<u16, Masking>>> = OnceLock::new();
     cached(&OPEN, code, |c| {
-        let m = encoding(c.saturating_add(1)).point(c)?;
+        let m = encoding_of(vec![c]).point(c)?;
         let ct = Ciphertext::open(m);
         Some((ct, ct.compress()))
     })
