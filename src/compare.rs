@@ -646,7 +646,8 @@ pub fn rows(
 
 /// Merges the runner's per-line notes (`line 8: shuffle: reason`) that share a reason:
 /// `shuffles at lines 8, 9: reason`.
-fn group_notes(notes: BTreeSet<String>) -> Vec<String> {
+#[doc(hidden)]
+pub fn group_notes(notes: BTreeSet<String>) -> Vec<String> {
     let mut by_reason: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
     let mut other = Vec::new();
     for n in notes {
@@ -674,23 +675,4 @@ fn group_notes(notes: BTreeSet<String>) -> Vec<String> {
         .collect();
     out.extend(other);
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn notes_of_one_reason_are_grouped_by_line() {
-        let notes: BTreeSet<String> = [
-            "line 9: shuffle: r".to_owned(),
-            "line 8: shuffle: r".to_owned(),
-            "deal: q".to_owned(),
-        ]
-        .into();
-        assert_eq!(
-            group_notes(notes),
-            ["weakened shuffles at lines 8, 9: r", "deal: q"]
-        );
-    }
 }

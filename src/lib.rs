@@ -24,9 +24,23 @@
 //!
 //! This is research code. It has not been audited; do not use it to protect anything of value.
 
+// The CLI lives in the library so that the binary is one `main` and the package builds no
+// separate unit-test binary for it; its tests are in `tests/it`. Inside the library the crate
+// is also reachable as `facedown`, the name the CLI's code uses.
+extern crate self as facedown;
+
+// The CLI's doc comments are its `--help` text (`announce[@K]`, `<FILE>`), not rustdoc.
+#[doc(hidden)]
+#[allow(
+    rustdoc::broken_intra_doc_links,
+    rustdoc::invalid_html_tags,
+    rustdoc::bare_urls
+)]
+pub mod cli;
 pub mod compare;
 pub mod play;
 pub mod table_game;
+pub mod table_golf_devyatka;
 pub mod workload;
 
 pub use facedown_cards as cards;

@@ -1,10 +1,10 @@
 //! The `facedown` command-line tool. With no arguments it prints the headline report.
 
-mod cli;
-
 use std::process::ExitCode;
 
 use clap::Parser;
+use facedown::cli;
+use facedown::cli::output::one_line;
 
 fn main() -> ExitCode {
     quiet_on_closed_stdout();
@@ -46,52 +46,4 @@ fn quiet_on_closed_stdout() {
         }
         default(info);
     }));
-}
-
-/// The chain of causes on one line, without a backtrace. Many library errors already write
-/// their cause into their own message (`"{path}: {source}"`) and also expose it as `source()`;
-/// a cause whose text the line already holds is not repeated.
-fn one_line(err: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in err.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An error that writes its cause into its message and also returns it as `source()`.
-    #[derive(Debug)]
-    struct Outer(std::fmt::Error);
-
-    impl std::fmt::Display for Outer {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "bad.cards: {}", self.0)
-        }
-    }
-
-    impl std::error::Error for Outer {
-        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-            Some(&self.0)
-        }
-    }
-
-    #[test]
-    fn a_cause_already_in_the_message_is_printed_once() {
-        let err = anyhow::Error::new(Outer(std::fmt::Error)).context("cannot analyze");
-        assert_eq!(
-            one_line(&err),
-            "cannot analyze: bad.cards: an error occurred when formatting an argument"
-        );
-    }
 }

@@ -7,11 +7,14 @@
 //! player on its own thread (the in-memory network, or the ideal table), as the tests and
 //! `facedown play-local --game` use.
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use cpu_time::ThreadTime;
+
 use facedown_core::engine::Engine;
-use facedown_core::table::FaceDownTable;
-use facedown_core::{Blame, Cost, PartyId};
+use facedown_core::table::{Capabilities, FaceDownTable};
+use facedown_core::{Blame, Cost, PartyId, Seen, TableOp};
 use facedown_dealer::DealerEngine;
 use facedown_games::game::Bot;
 use facedown_games::ninety_nine::{HeuristicBot, Length, NinetyNine, Variant};
@@ -85,14 +88,6 @@ impl GameSpec {
                 self.players()
             ));
         }
-        if self.backend == GameBackend::Dealer {
-            return Err(
-                "the dealer refuses input commitments after its deal, and a move is \
-                        announced as one: games on the dealer wait for an announcement \
-                        operation in its engine (play on the encrypted deck or the ideal table)"
-                    .to_owned(),
-            );
-        }
         Ok(())
     }
 }
@@ -110,6 +105,94 @@ pub struct SeatReport {
     pub wire: Option<WireStats>,
     /// Wall time at this player, in milliseconds.
     pub wall_ms: f64,
+    /// What each kind of table operation cost this player over the game
+    /// ([`operation_kind`]).
+    pub operations: BTreeMap<String, OpCost>,
+}
+
+/// What one kind of table operation cost one player over a game.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct OpCost {
+    /// How many were run.
+    pub count: u64,
+    /// What this player sent in them (rounds: the causal depth they added).
+    pub cost: Cost,
+    /// This player's CPU time in them (its thread's), in milliseconds.
+    pub cpu_ms: f64,
+}
+
+/// The kind an operation is counted under: its name ([`TableOp::name`]), and for a commitment
+/// or a public turn the number of cards — so a game's one-bit announcements (`commit 2`,
+/// `turn 2`: the legal-play "I prove" bit) stand apart from its moves.
+pub fn operation_kind(op: &TableOp) -> String {
+    match op {
+        TableOp::Commit { cards, .. } => format!("commit {}", cards.len()),
+        TableOp::Open(o) if o.private.is_empty() => format!("turn {}", o.public.len()),
+        other => other.name().to_owned(),
+    }
+}
+
+/// A player's table that counts what each kind of operation costs him.
+pub struct Metered<T> {
+    inner: T,
+    operations: BTreeMap<String, OpCost>,
+}
+
+impl<T: FaceDownTable> FaceDownTable for Metered<T> {
+    type Error = T::Error;
+
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    fn parties(&self) -> usize {
+        self.inner.parties()
+    }
+
+    fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn apply(&mut self, op: &TableOp) -> Result<Seen, T::Error> {
+        let (before, cpu) = (self.inner.cost(), ThreadTime::try_now().ok());
+        let seen = self.inner.apply(op)?;
+        let spent = self.inner.cost();
+        let entry = self.operations.entry(operation_kind(op)).or_default();
+        entry.count += 1;
+        entry.cost = entry.cost.then(Cost {
+            messages: spent.messages - before.messages,
+            bytes: spent.bytes - before.bytes,
+            rounds: spent.rounds.saturating_sub(before.rounds),
+        });
+        entry.cpu_ms += cpu.map_or(0.0, |t| t.elapsed().as_secs_f64() * 1e3);
+        Ok(seen)
+    }
+
+    fn cost(&self) -> Cost {
+        self.inner.cost()
+    }
+}
+
+/// Every hand's table of `S`, metered ([`Metered`]), the counts kept across hands.
+struct MeteredTables<S> {
+    inner: S,
+    operations: BTreeMap<String, OpCost>,
+}
+
+impl<S: Tables> Tables for MeteredTables<S> {
+    type Table = Metered<S::Table>;
+
+    fn open(&mut self, hand: usize) -> Result<Self::Table, <S::Table as FaceDownTable>::Error> {
+        Ok(Metered {
+            inner: self.inner.open(hand)?,
+            operations: std::mem::take(&mut self.operations),
+        })
+    }
+
+    fn close(&mut self, table: Self::Table) -> Result<(), <S::Table as FaceDownTable>::Error> {
+        self.operations = table.operations;
+        self.inner.close(table.inner)
+    }
 }
 
 /// Why a player's game stopped without a verdict: the table failed.
@@ -122,10 +205,39 @@ pub struct GameError {
     pub message: String,
 }
 
+/// What a table's error proves against its own sender, beyond [`Blame`]: a player whose
+/// engine refuses a step it must take (a legal-play proof of a false claim) aborts, accusing
+/// himself, and an abort that accuses only its sender frames nobody else.
+pub trait Confession {
+    /// The player who named himself, if any.
+    fn confessed(&self) -> Option<PartyId>;
+}
+
+impl Confession for NetError {
+    fn confessed(&self) -> Option<PartyId> {
+        match self {
+            NetError::Aborted {
+                peer,
+                claim: Some(accused),
+                ..
+            } if peer == accused => Some(*peer),
+            _ => None,
+        }
+    }
+}
+
+impl Confession for facedown_games::session::ideal::IdealViewError {
+    /// The trusted table's own verdict is already its [`Blame`].
+    fn confessed(&self) -> Option<PartyId> {
+        None
+    }
+}
+
 impl GameError {
-    fn of<E: std::error::Error + Blame>(e: SessionError<E>) -> GameError {
+    /// The error a session ended with, naming the player its table blames or who confessed.
+    pub fn of<E: std::error::Error + Blame + Confession>(e: SessionError<E>) -> GameError {
         let blame = match &e {
-            SessionError::Table(t) => t.blamed().map(|p| p.0),
+            SessionError::Table(t) => t.blamed().or_else(|| t.confessed()).map(|p| p.0),
             _ => None,
         };
         GameError {
@@ -147,24 +259,29 @@ fn heuristic(_: PartyId) -> Box<dyn Bot<NinetyNine> + Send> {
 fn play_my_game<S: Tables>(
     spec: &GameSpec,
     me: PartyId,
-    tables: &mut S,
-    bot: Box<dyn Bot<NinetyNine> + Send>,
-) -> Result<GameReport, GameError>
+    tables: S,
+    bot: Box<dyn Bot<NinetyNine> + '_>,
+) -> Result<(GameReport, S, BTreeMap<String, OpCost>), GameError>
 where
-    <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame,
+    <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame + Confession,
 {
     let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
-    play_game(
-        tables,
+    let mut metered = MeteredTables {
+        inner: tables,
+        operations: BTreeMap::new(),
+    };
+    let game = play_game(
+        &mut metered,
         &mut seat(spec, me, bot),
         spec.variant,
         spec.length,
         &mut rng,
     )
-    .map_err(GameError::of)
+    .map_err(GameError::of)?;
+    Ok((game, metered.inner, metered.operations))
 }
 
-fn seat(spec: &GameSpec, me: PartyId, bot: Box<dyn Bot<NinetyNine> + Send>) -> Seat<'static> {
+fn seat<'b>(spec: &GameSpec, me: PartyId, bot: Box<dyn Bot<NinetyNine> + 'b>) -> Seat<'b> {
     Seat {
         me,
         bot,
@@ -176,7 +293,7 @@ fn seat(spec: &GameSpec, me: PartyId, bot: Box<dyn Bot<NinetyNine> + Send>) -> S
 /// A channel whose frames carry the hand they belong to, so that a faster player's first
 /// frames of the next hand (its hello) wait for this player's next session instead of reaching
 /// the goodbye of the current one; frames of an earlier hand are dropped.
-struct HandChannel<C> {
+pub(crate) struct HandChannel<C> {
     inner: C,
     hand: u32,
     early: std::collections::VecDeque<(u32, Frame)>,
@@ -247,7 +364,7 @@ impl<C: Channel> Channel for HandChannel<C> {
 }
 
 /// The hands of one networked player: a fresh engine session per hand on the same channel.
-struct NetTables<E, C, F> {
+pub(crate) struct NetTables<E, C, F> {
     chan: Option<HandChannel<C>>,
     make: F,
     timeout: Duration,
@@ -275,51 +392,71 @@ impl<E: Engine, C: Channel, F: FnMut(usize) -> Result<E, NetError>> Tables for N
     }
 }
 
-fn hand_context(spec: &GameSpec, hand: usize) -> Vec<u8> {
-    let mut c = spec.context.clone();
+pub(crate) fn hand_context(context: &[u8], hand: usize) -> Vec<u8> {
+    let mut c = context.to_vec();
     c.extend_from_slice(b"/hand/");
     c.extend_from_slice(&(hand as u64).to_be_bytes());
     c
 }
 
+impl<E, C, F> NetTables<E, C, F> {
+    /// The hands of the player at the end of `chan`, each a fresh engine from `make`.
+    pub(crate) fn new(chan: C, make: F, timeout: Duration) -> Self {
+        NetTables {
+            chan: Some(HandChannel {
+                inner: chan,
+                hand: 0,
+                early: std::collections::VecDeque::new(),
+            }),
+            make,
+            timeout,
+            cost: Cost::ZERO,
+            _engine: std::marker::PhantomData,
+        }
+    }
+
+    /// What the hands cost this player, and the transport's counters.
+    pub(crate) fn spent(&self) -> (Cost, Option<WireStats>)
+    where
+        C: Channel,
+    {
+        (self.cost, self.chan.as_ref().map(Channel::stats))
+    }
+}
+
 fn run_net<E: Engine, C: Channel>(
     chan: C,
     spec: &GameSpec,
+    bot: Box<dyn Bot<NinetyNine> + '_>,
     make: impl FnMut(usize) -> Result<E, NetError>,
-    bot: Box<dyn Bot<NinetyNine> + Send>,
 ) -> Result<SeatReport, GameError> {
     let me = chan.me();
     let start = Instant::now();
-    let mut tables = NetTables {
-        chan: Some(HandChannel {
-            inner: chan,
-            hand: 0,
-            early: std::collections::VecDeque::new(),
-        }),
-        make,
-        timeout: spec.timeout,
-        cost: Cost::ZERO,
-        _engine: std::marker::PhantomData,
-    };
-    let game = play_my_game(spec, me, &mut tables, bot)?;
+    let tables = NetTables::new(chan, make, spec.timeout);
+    let (game, tables, operations) = play_my_game(spec, me, tables, bot)?;
+    let (cost, wire) = tables.spent();
     Ok(SeatReport {
         player: me.0,
         game,
-        cost: tables.cost,
-        wire: tables.chan.as_ref().map(Channel::stats),
+        cost,
+        wire,
         wall_ms: start.elapsed().as_secs_f64() * 1e3,
+        operations,
     })
 }
 
-/// Plays one player of `spec` over `chan` (dealer or encrypted deck).
+/// Plays one player of `spec` over `chan` (dealer or encrypted deck), his moves chosen by the
+/// heuristic bot (or his cheat).
 pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, GameError> {
     play_seat_with(chan, spec, Box::new(HeuristicBot))
 }
 
-fn play_seat_with<C: Channel>(
+/// Plays one player of `spec` over `chan`, his moves chosen by `bot` — a program, or a person
+/// at a terminal ([`facedown_games::session::terminal::TerminalBot`]).
+pub fn play_seat_with<C: Channel>(
     chan: C,
     spec: &GameSpec,
-    bot: Box<dyn Bot<NinetyNine> + Send>,
+    bot: Box<dyn Bot<NinetyNine> + '_>,
 ) -> Result<SeatReport, GameError> {
     spec.check().map_err(|message| GameError {
         blame: None,
@@ -330,24 +467,14 @@ fn play_seat_with<C: Channel>(
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     match spec.backend {
-        GameBackend::Dealer => run_net(
-            chan,
-            spec,
-            |hand| {
-                DealerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
-                    .map_err(NetError::protocol)
-            },
-            bot,
-        ),
-        GameBackend::Poker => run_net(
-            chan,
-            spec,
-            |hand| {
-                PokerEngine::with_rng(me, n, &hand_context(spec, hand), rng()?)
-                    .map_err(NetError::protocol)
-            },
-            bot,
-        ),
+        GameBackend::Dealer => run_net(chan, spec, bot, |hand| {
+            DealerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
+                .map_err(NetError::protocol)
+        }),
+        GameBackend::Poker => run_net(chan, spec, bot, |hand| {
+            PokerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
+                .map_err(NetError::protocol)
+        }),
         GameBackend::Ideal => Err(GameError {
             blame: None,
             message: "the ideal table has no network player: play it with play_threads".into(),
@@ -381,17 +508,18 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
             let game = IdealGame::new(spec.players(), spec.seed);
             PartyId::all(spec.players())
                 .map(|me| {
-                    let (spec, mut tables) = (spec.clone(), game.tables(me, spec.timeout));
+                    let (spec, tables) = (spec.clone(), game.tables(me, spec.timeout));
                     let bot = bots(me);
                     std::thread::spawn(move || {
                         let start = Instant::now();
-                        let game = play_my_game(&spec, me, &mut tables, bot)?;
+                        let (game, _, operations) = play_my_game(&spec, me, tables, bot)?;
                         Ok(SeatReport {
                             player: me.0,
                             game,
                             cost: Cost::ZERO,
                             wire: None,
                             wall_ms: start.elapsed().as_secs_f64() * 1e3,
+                            operations,
                         })
                     })
                 })
@@ -406,6 +534,13 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
             })
             .collect(),
     };
+    join_players(handles)
+}
+
+/// Each player thread's result, in player order (a thread that panicked is an error).
+pub(crate) fn join_players<R>(
+    handles: Vec<std::thread::JoinHandle<Result<R, GameError>>>,
+) -> Vec<Result<R, GameError>> {
     handles
         .into_iter()
         .enumerate()

@@ -1,5 +1,5 @@
 //! `facedown dealer` subcommands: `deal`, `audit`, and the harnesses `leakage`, `collusion`,
-//! `cheat`, `session`.
+//! `cheat`, `session`, `commit-attack`.
 
 use std::collections::BTreeMap;
 
@@ -9,8 +9,8 @@ use facedown_core::input::read_text;
 use facedown_core::rng::seeded_rng;
 use facedown_core::{Cost, PartyId};
 use facedown_dealer::{
-    audit, play_with_rng, AuditReport, Deviation, Game, Route, Scheme, Transcript,
-    MAX_TRANSCRIPT_BYTES,
+    audit, play_with_rng, AuditReport, DealSchedule, Deviation, Game, Route, Scheme, Transcript,
+    MAX_SCHEDULE_BYTES, MAX_TRANSCRIPT_BYTES,
 };
 use serde_json::json;
 
@@ -42,7 +42,7 @@ pub enum DealerCommand {
     ///
     /// Exits with status 3 when the audit fails (a `--cheat` that is caught).
     #[command(
-        after_help = "Examples:\n  facedown dealer deal --players 3 --cards 12 --hand 3 --seed 7\n  facedown dealer deal --players 3 --cheat 2:value@0 --save deal.json --json"
+        after_help = "Examples:\n  facedown dealer deal --players 3 --cards 12 --hand 3 --seed 7\n  facedown dealer deal --players 3 --cheat 2:value@0 --save deal.json --json\n  facedown dealer deal --players 3 --cards 12 --scheme published --schedule schedules/published-showdown.toml"
     )]
     Deal {
         /// Number of players N (≥ 3).
@@ -57,6 +57,10 @@ pub enum DealerCommand {
         /// Public cards (the positions after the hands).
         #[arg(long, default_value_t = 0)]
         public: usize,
+        /// Open the positions a schedule file names, phase by phase, instead of --hand and
+        /// --public (see `schedules/` and docs/leakage.md for the format).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "public"])]
+        schedule: Option<std::path::PathBuf>,
         /// Seed of the run (every key, permutation and salt is derived from it).
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -87,6 +91,10 @@ pub enum DealerCommand {
     /// Many deals in one session: what one player reads of another's cards, deal by deal,
     /// when the last player reuses his helper permutations (`--reuse-helpers`) or not.
     Session(harness::SessionArgs),
+    /// The commitment pitfalls as experiments: an equivocation under a wrong multiplier
+    /// (`--multiplier`), an out-of-range opening without the range check
+    /// (`--no-range-check`), or brute-force time against the salt's length (`--salt-bits`).
+    CommitAttack(commit_attack::CommitAttackArgs),
     /// Re-audit a saved transcript. Exits with status 3 when the audit fails.
     #[command(after_help = "Example: facedown dealer audit deal.json --json")]
     Audit {
@@ -105,11 +113,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         DealerCommand::Collusion(h) => harness::collusion(&h),
         DealerCommand::Cheat(h) => harness::cheat(&h),
         DealerCommand::Session(h) => harness::session(&h),
+        DealerCommand::CommitAttack(c) => commit_attack::commit_attack(&c),
         DealerCommand::Deal {
             players,
             cards,
             hand,
             public,
+            schedule,
             seed,
             scheme,
             cheat,
@@ -120,6 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             cards,
             hand,
             public,
+            schedule,
             seed,
             scheme,
             cheat,
@@ -135,6 +146,7 @@ struct DealArgs {
     cards: usize,
     hand: usize,
     public: usize,
+    schedule: Option<std::path::PathBuf>,
     seed: u64,
     scheme: SchemeArg,
     cheat: Option<String>,
@@ -201,21 +213,34 @@ fn route_key(r: Route) -> (u8, u16) {
     }
 }
 
-/// Cards that appear more than once among the hands and the public cards, with where: a
-/// cheater who steers an opening can make two players hold the same card.
-fn duplicated(hands: &[Vec<u16>], public: &[u16]) -> Vec<(u16, Vec<String>)> {
-    let mut seen: BTreeMap<u16, Vec<String>> = BTreeMap::new();
-    for (p, hand) in hands.iter().enumerate() {
-        for &c in hand {
-            seen.entry(c)
-                .or_default()
-                .push(format!("player {}'s hand", p + 1));
+/// Cards that sit at more than one position among the hands and the public cards, with
+/// where: a cheater who steers an opening can make two players hold the same card. A
+/// position opened twice (a showdown opens a hand publicly) is one card, not a duplicate.
+fn duplicated(game: &Game) -> Vec<(u16, Vec<String>)> {
+    let views = &game.finished.views;
+    let private = views.iter().enumerate().flat_map(|(p, v)| {
+        v.learned
+            .iter()
+            .filter(|l| !l.public)
+            .map(move |l| (l.card, l.position, format!("player {}'s hand", p + 1)))
+    });
+    let public = views.iter().take(1).flat_map(|v| {
+        v.learned
+            .iter()
+            .filter(|l| l.public)
+            .map(|l| (l.card, l.position, "the public cards".to_owned()))
+    });
+    let mut seen: BTreeMap<u16, Vec<(u16, String)>> = BTreeMap::new();
+    for (card, position, at) in private.chain(public) {
+        let places = seen.entry(card).or_default();
+        if !places.iter().any(|(i, _)| *i == position) {
+            places.push((position, at));
         }
     }
-    for &c in public {
-        seen.entry(c).or_default().push("the public cards".into());
-    }
-    seen.into_iter().filter(|(_, at)| at.len() > 1).collect()
+    seen.into_iter()
+        .filter(|(_, at)| at.len() > 1)
+        .map(|(c, at)| (c, at.into_iter().map(|(_, w)| w).collect()))
+        .collect()
 }
 
 fn cost_table(what: &str, phases: &[(String, Cost, Option<u64>)]) -> Table {
@@ -245,6 +270,31 @@ fn scheme_of(a: &DealArgs) -> anyhow::Result<Scheme> {
     })
 }
 
+/// Reads and checks a schedule file against `scheme`; errors name the file and the line.
+pub(crate) fn read_schedule(
+    path: &std::path::Path,
+    scheme: &Scheme,
+) -> anyhow::Result<DealSchedule> {
+    let text = read_text(path, MAX_SCHEDULE_BYTES, "a schedule file")?;
+    DealSchedule::from_toml(&text, scheme).with_context(|| format!("{}", path.display()))
+}
+
+/// Plays the deal `a` asks for: the schedule file if one is given, else hands and public cards.
+fn play(
+    a: &DealArgs,
+    scheme: &Scheme,
+    cheat: Option<(PartyId, Deviation)>,
+    seed: u64,
+) -> anyhow::Result<Game> {
+    let mut rng = seeded_rng(seed);
+    Ok(match &a.schedule {
+        Some(path) => {
+            read_schedule(path, scheme)?.play_with_rng(scheme.clone(), cheat, &mut rng)?
+        }
+        None => play_with_rng(scheme.clone(), a.hand, a.public, cheat, &mut rng)?,
+    })
+}
+
 fn deal(a: DealArgs) -> anyhow::Result<()> {
     let scheme = scheme_of(&a)?;
     let cheat = a
@@ -253,13 +303,7 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         .map(|s| parse_cheat(s, a.players))
         .transpose()?;
     if let Some((who, dev)) = cheat {
-        let honest = play_with_rng(
-            scheme.clone(),
-            a.hand,
-            a.public,
-            None,
-            &mut seeded_rng(a.seed),
-        )?;
+        let honest = play(&a, &scheme, None, a.seed)?;
         let view = honest
             .finished
             .views
@@ -279,13 +323,7 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
         }
     }
     let start = std::time::Instant::now();
-    let game = play_with_rng(
-        scheme.clone(),
-        a.hand,
-        a.public,
-        cheat,
-        &mut seeded_rng(a.seed),
-    )?;
+    let game = play(&a, &scheme, cheat, a.seed)?;
     let wall = start.elapsed();
     if let Some(path) = &a.save {
         std::fs::write(path, game.finished.transcript.to_json())
@@ -294,7 +332,7 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
     let report = &game.finished.audit;
     let total = game.total();
     let per_card = per_card(&game, &scheme);
-    let dups = duplicated(&game.hands, &game.public);
+    let dups = duplicated(&game);
     if a.output.json {
         Doc::new("dealer deal")
             .seed(a.seed)
@@ -304,6 +342,7 @@ fn deal(a: DealArgs) -> anyhow::Result<()> {
                 "cards": a.cards,
                 "hand": a.hand,
                 "public": a.public,
+                "schedule": a.schedule.as_ref().map(|p| p.display().to_string()),
                 "cheat": a.cheat,
                 "save": a.save.as_ref().map(|p| p.display().to_string()),
             }))
@@ -373,10 +412,16 @@ fn print_deal(
         cost_table("phase", &phases).print(format);
         return;
     }
-    println!(
-        "Permutation-sharing dealer ({:?} scheme): N = {} players, n = {} cards, {} per hand, {} public, seed {}",
-        scheme.variant, a.players, a.cards, a.hand, a.public, a.seed
-    );
+    match &a.schedule {
+        Some(path) => println!(
+            "Permutation-sharing dealer ({:?} scheme): N = {} players, n = {} cards, schedule {}, seed {}",
+            scheme.variant, a.players, a.cards, path.display(), a.seed
+        ),
+        None => println!(
+            "Permutation-sharing dealer ({:?} scheme): N = {} players, n = {} cards, {} per hand, {} public, seed {}",
+            scheme.variant, a.players, a.cards, a.hand, a.public, a.seed
+        ),
+    }
     if let Some(c) = &a.cheat {
         println!("cheating: player {c}");
     }
@@ -459,4 +504,5 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+mod commit_attack;
 mod harness;

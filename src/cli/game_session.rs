@@ -6,9 +6,10 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use facedown::table_game::{play_seat, GameBackend, GameSpec, SeatReport};
+use facedown::table_game::{play_seat, play_seat_with, GameBackend, GameSpec, SeatReport};
 use facedown_core::PartyId;
 use facedown_games::ninety_nine::{Length, Variant};
+use facedown_games::session::terminal::TerminalBot;
 use facedown_games::session::Cheat;
 use facedown_net::{Roster, StaticKeypair, TcpMesh, Timeouts};
 use rand::rngs::OsRng;
@@ -23,20 +24,27 @@ use super::table::Table;
 /// The flags of a whole game (with `--game`).
 #[derive(Debug, Default, clap::Args)]
 pub struct SessionArgs {
-    /// Play a whole game instead of a workload: `ninety-nine` (Golf and Devyatka are not yet
-    /// played at the table).
+    /// Play a whole game instead of a workload: `ninety-nine`, `golf` (nine rounds) or
+    /// `devyatka` (one deal).
     #[arg(long, conflicts_with = "input")]
     pub game: Option<String>,
-    /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), with `--game`.
+    /// The variant of Ninety-Nine (`facedown games rules ninety-nine`), or of Golf (`nine`,
+    /// `six`), with `--game`.
     #[arg(long)]
     pub variant: Option<String>,
-    /// Play this many deals instead of a game to 100, with `--game`.
+    /// Play this many deals instead of a game to 100 (Golf: rounds instead of nine), with
+    /// `--game`.
     #[arg(long)]
     pub deals: Option<u32>,
     /// Make one player cheat once, with `--game`: PLAYER:KIND, KIND one of revoke, not-in-hand,
-    /// false-bid, changed-bid, dummy.
+    /// false-bid, changed-bid, dummy (Golf: peek, not-his, discard-taken; Devyatka: false-pass,
+    /// not-in-hand, not-playable).
     #[arg(long, value_name = "PLAYER:KIND")]
     pub cheat: Option<String>,
+    /// Seat PLAYER is a person, with `--game`: his hand, the table and the legal moves are shown
+    /// on standard error and his moves read from standard input (the other seats are bots).
+    #[arg(long, value_name = "PLAYER")]
+    pub interactive: Option<u16>,
 }
 
 impl SessionArgs {
@@ -46,6 +54,7 @@ impl SessionArgs {
             ("--variant", self.variant.is_some()),
             ("--deals", self.deals.is_some()),
             ("--cheat", self.cheat.is_some()),
+            ("--interactive", self.interactive.is_some()),
         ];
         match stray.iter().find(|(_, given)| *given) {
             Some((flag, _)) => Err(usage(format!("{flag} applies to --game only"))),
@@ -85,14 +94,9 @@ fn game_spec(
     let s = &game.session;
     match s.game.as_deref() {
         Some("ninety-nine") => {}
-        Some(other @ ("golf" | "devyatka")) => {
-            return Err(usage(format!(
-                "{other} is not yet played at the table: only ninety-nine"
-            )))
-        }
         other => {
             return Err(usage(format!(
-                "no game `{}`: give ninety-nine",
+                "no game `{}`: give ninety-nine, golf or devyatka",
                 other.unwrap_or("")
             )))
         }
@@ -111,6 +115,17 @@ fn game_spec(
         if p.0 == 0 || usize::from(p.0) > players {
             return Err(usage(format!("--cheat: there is no {p}")));
         }
+    }
+    if let Some(p) = s
+        .interactive
+        .filter(|&p| p == 0 || usize::from(p) > players)
+    {
+        return Err(usage(format!("--interactive: there is no player {p}")));
+    }
+    if s.interactive.is_some() && s.interactive == cheat.map(|(p, _)| p.0) {
+        return Err(usage(
+            "--interactive and --cheat name the same seat: a person plays his own moves".into(),
+        ));
     }
     let spec = GameSpec {
         backend: match game.backend {
@@ -135,15 +150,15 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
         "backend": spec.backend.name(),
         "length": spec.length,
         "cheat": game.session.cheat,
+        "interactive": game.session.interactive,
         "timeout_ms": game.timeout_ms,
     })
 }
 
-/// Runs `facedown party --game …`: one player of a whole game.
-pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+/// The roster, this player and the game's seed of `party --game …` (every player draws from its
+/// own stream of the seed, so it must be given; `--fault` is for workloads).
+pub(super) fn party_seat(args: &PartyArgs) -> anyhow::Result<(Roster, PartyId, u64)> {
     let roster = Roster::load(&args.roster)?;
-    let key = StaticKeypair::load(&args.key)?;
-    let me = PartyId(args.id);
     let seed = args.game.seed.ok_or_else(|| {
         usage("--game needs --seed: every player draws from its stream of it".into())
     })?;
@@ -152,16 +167,42 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
             "--fault applies to workloads, not to --game (use --cheat)".into(),
         ));
     }
-    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    Ok((roster, PartyId(args.id), seed))
+}
+
+/// This player's connections to every other player of the roster, over TCP with Noise.
+pub(super) fn connect_seat(
+    args: &PartyArgs,
+    roster: &Roster,
+    me: PartyId,
+    timeout: Duration,
+) -> anyhow::Result<TcpMesh> {
+    let key = StaticKeypair::load(&args.key)?;
     let timeouts = Timeouts {
-        connect: spec.timeout,
-        handshake: spec.timeout.min(Duration::from_secs(5)),
-        write: spec.timeout,
+        connect: timeout,
+        handshake: timeout.min(Duration::from_secs(5)),
+        write: timeout,
     };
-    let listener = TcpMesh::bind(&roster, me)?;
-    let mut mesh = TcpMesh::connect(&roster, me, &key, listener, timeouts)
-        .with_context(|| format!("player {}: connecting", me.0))?;
-    let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
+    let listener = TcpMesh::bind(roster, me)?;
+    TcpMesh::connect(roster, me, &key, listener, timeouts)
+        .with_context(|| format!("player {}: connecting", me.0))
+}
+
+/// Runs `facedown party --game …`: one player of a whole game.
+pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    if super::card_game::is_card_game(&args.game) {
+        return super::card_game::party(args);
+    }
+    let (roster, me, seed) = party_seat(&args)?;
+    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    let mut mesh = connect_seat(&args, &roster, me, spec.timeout)?;
+    let report = if args.game.session.interactive == Some(me.0) {
+        let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
+        play_seat_with(&mut mesh, &spec, Box::new(bot))
+    } else {
+        play_seat(&mut mesh, &spec)
+    }
+    .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {
         Doc::new("party")
@@ -193,7 +234,7 @@ fn print_seat(r: &SeatReport) {
     );
 }
 
-fn spawn_players(
+pub(super) fn spawn_players(
     args: &PlayLocalArgs,
     seed: u64,
     dir: &Scratch,
@@ -222,12 +263,21 @@ fn spawn_players(
             ("--variant", s.variant.clone()),
             ("--deals", s.deals.map(|d| d.to_string())),
             ("--cheat", s.cheat.clone()),
+            ("--interactive", s.interactive.map(|p| p.to_string())),
         ] {
             if let Some(v) = value {
                 cmd.arg(flag).arg(v);
             }
         }
+        let person = s.interactive == Some(j as u16);
+        if person {
+            // The person's seat shows the table on this terminal.
+            cmd.stderr(Stdio::inherit());
+        }
         let child = children.spawn(cmd, &format!("player {j}"))?;
+        if person {
+            forward_stdin(child.stdin.take());
+        }
         pipes.push((
             read_pipe(child.stdout.take()),
             read_pipe(child.stderr.take()),
@@ -236,26 +286,30 @@ fn spawn_players(
     Ok((children, pipes))
 }
 
-type ChildPipes = (
+/// Copies this process's standard input to the person's seat: his moves. When it ends, or
+/// when `play-local` does, the seat's input closes and its bot plays on.
+fn forward_stdin(pipe: Option<std::process::ChildStdin>) {
+    if let Some(mut pipe) = pipe {
+        std::thread::spawn(move || {
+            let _ = std::io::copy(&mut std::io::stdin().lock(), &mut pipe);
+        });
+    }
+}
+
+pub(super) type ChildPipes = (
     std::thread::JoinHandle<String>,
     std::thread::JoinHandle<String>,
 );
 
-/// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
-pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
-    if args.fault.is_some() {
-        return Err(usage(
-            "--fault applies to workloads, not to --game (use --cheat)".into(),
-        ));
-    }
-    let seed_drawn = args.game.seed.is_none();
-    let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
-    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
-    let dir = Scratch::new("play-local-game")?;
-    let start = Instant::now();
-    let (mut children, pipes) = spawn_players(&args, seed, &dir)?;
+/// Waits (at most an hour from `start`) for every player process and reads each one's JSON
+/// view, or the last line of its error.
+pub(super) fn gather(
+    mut children: Children,
+    pipes: Vec<ChildPipes>,
+    start: Instant,
+) -> anyhow::Result<(Vec<Value>, Vec<Value>)> {
     let deadline = start + Duration::from_secs(3600);
-    let mut status = vec![None; args.players];
+    let mut status = vec![None; pipes.len()];
     while status.iter().any(Option::is_none) && Instant::now() < deadline {
         for (j, c) in children.0.iter_mut().enumerate() {
             if status[j].is_none() {
@@ -265,7 +319,6 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         std::thread::sleep(Duration::from_millis(5));
     }
     drop(children);
-    let wall = start.elapsed();
     let mut views = Vec::new();
     let mut errors = Vec::new();
     for (j, (out, err)) in pipes.into_iter().enumerate() {
@@ -281,18 +334,28 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             })),
         }
     }
-    let offenders: Vec<Value> = views
-        .iter()
-        .map(|v| v["game"]["verdict"]["offender"].clone())
-        .collect();
-    let agreed = offenders.windows(2).all(|w| w[0] == w[1]);
-    let offender = offenders.first().cloned().unwrap_or(Value::Null);
-    let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
-    let rounds = views
-        .iter()
-        .filter_map(|v| v["cost"]["rounds"].as_u64())
-        .max()
-        .unwrap_or(0);
+    Ok((views, errors))
+}
+
+/// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
+pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
+    if super::card_game::is_card_game(&args.game) {
+        return super::card_game::play_local(args);
+    }
+    if args.fault.is_some() {
+        return Err(usage(
+            "--fault applies to workloads, not to --game (use --cheat)".into(),
+        ));
+    }
+    let seed_drawn = args.game.seed.is_none();
+    let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
+    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
+    let dir = Scratch::new("play-local-game")?;
+    let start = Instant::now();
+    let (children, pipes) = spawn_players(&args, seed, &dir)?;
+    let (views, errors) = gather(children, pipes, start)?;
+    let wall = start.elapsed();
+    let tally = Tally::of(&views);
     let hands = views
         .first()
         .and_then(|v| v["game"]["hands"].as_array())
@@ -310,11 +373,11 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         "seed_drawn": seed_drawn,
         "views": views,
         "errors": errors,
-        "agreed": agreed,
-        "offender": offender,
+        "agreed": tally.agreed,
+        "offender": tally.offender,
         "hands": hands,
         "tricks": tricks,
-        "cost": {"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds},
+        "cost": tally.cost,
         "wall_ms": ms(wall),
     });
     if args.game.json {
@@ -325,16 +388,60 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     } else {
         print_table(&args, &body, &views);
     }
-    if !errors.is_empty() {
-        anyhow::bail!("{} of {} players failed", errors.len(), args.players);
+    tally.status(&errors)
+}
+
+/// What the players' views of one game say together: their verdicts and their summed cost.
+pub(super) struct Tally {
+    offenders: Vec<Value>,
+    /// Whether every player blames the same player (or nobody).
+    pub agreed: bool,
+    /// The player the first view blames (`null` for nobody).
+    pub offender: Value,
+    /// Messages and bytes summed over the players; rounds, the most any player saw.
+    pub cost: Value,
+}
+
+impl Tally {
+    /// The tally of `views` (each a player's JSON document).
+    pub(super) fn of(views: &[Value]) -> Tally {
+        let offenders: Vec<Value> = views
+            .iter()
+            .map(|v| v["game"]["verdict"]["offender"].clone())
+            .collect();
+        let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
+        let rounds = views
+            .iter()
+            .filter_map(|v| v["cost"]["rounds"].as_u64())
+            .max()
+            .unwrap_or(0);
+        Tally {
+            agreed: offenders.windows(2).all(|w| w[0] == w[1]),
+            offender: offenders.first().cloned().unwrap_or(Value::Null),
+            offenders,
+            cost: json!({"messages": sum("messages"), "bytes": sum("bytes"), "rounds": rounds}),
+        }
     }
-    if !agreed {
-        anyhow::bail!("the players' verdicts differ: {offenders:?}");
+
+    /// The command's outcome: an error when a player failed or the verdicts differ, a failed
+    /// check (exit 3) when someone was named.
+    pub(super) fn status(&self, errors: &[Value]) -> anyhow::Result<()> {
+        if !errors.is_empty() {
+            anyhow::bail!(
+                "{} of {} players failed",
+                errors.len(),
+                self.offenders.len() + errors.len()
+            );
+        }
+        if !self.agreed {
+            anyhow::bail!("the players' verdicts differ: {:?}", self.offenders);
+        }
+        if !self.offender.is_null() {
+            let offender = &self.offender;
+            return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
+        }
+        Ok(())
     }
-    if !offender.is_null() {
-        return Err(CheckFailed(format!("player {offender} cheated and was named")).into());
-    }
-    Ok(())
 }
 
 fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {

@@ -1,5 +1,6 @@
 //! Command-line interface: one module per strand, each owning its subcommands.
 
+pub mod card_game;
 pub mod cards;
 pub mod cards_private;
 pub mod cards_search;
@@ -61,7 +62,7 @@ pub enum Command {
     Party(net::PartyArgs),
     /// Run N networked players as processes on 127.0.0.1 and show every view and the cost.
     #[command(
-        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7\n\nA whole game of Ninety-Nine, player 2 revoking once: facedown play-local --players 3 --backend poker --game ninety-nine --cheat 2:revoke --seed 7"
+        after_help = "Example: facedown play-local --players 3 --backend dealer --workload five-card-trick --input 1,1 --seed 7\n\nA whole game of Ninety-Nine, player 2 revoking once: facedown play-local --players 3 --backend poker --game ninety-nine --cheat 2:revoke --seed 7\n\nYou at seat 1, two bots: facedown play-local --players 3 --backend dealer --game ninety-nine --interactive 1 --timeout-ms 600000"
     )]
     PlayLocal(net::PlayLocalArgs),
     /// The games of the seeds: rules, bots, exact solvers, the seeds' claims recomputed.
@@ -100,7 +101,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Compare(args)) => compare::run(args),
         Some(Command::Keygen(args)) => net::keygen(args),
         Some(Command::Party(args)) => {
-            children::exit_with_parent_if_asked();
+            // A person's seat reads his moves from standard input, so it cannot watch it.
+            if args.game.session.interactive != Some(args.id) {
+                children::exit_with_parent_if_asked();
+            }
             net::party(args)
         }
         Some(Command::PlayLocal(args)) => net::play_local(args),
@@ -128,74 +132,4 @@ pub(crate) fn cards_text(cards: &[u16]) -> String {
         .map(u16::to_string)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::CommandFactory;
-
-    /// Every command that runs something, with its path (`dealer deal`).
-    fn leaves(cmd: &clap::Command, path: &str, out: &mut Vec<(String, clap::Command)>) {
-        let subs: Vec<&clap::Command> = cmd
-            .get_subcommands()
-            .filter(|c| c.get_name() != "help")
-            .collect();
-        if subs.is_empty() {
-            out.push((path.trim().to_owned(), cmd.clone()));
-        }
-        for s in subs {
-            leaves(s, &format!("{path} {}", s.get_name()), out);
-        }
-    }
-
-    fn all_leaves() -> Vec<(String, clap::Command)> {
-        let mut out = Vec::new();
-        let mut root = Cli::command();
-        root.build();
-        leaves(&root, "", &mut out);
-        out
-    }
-
-    #[test]
-    fn every_command_has_an_example_in_its_help() {
-        for (path, cmd) in all_leaves() {
-            let after = cmd
-                .get_after_help()
-                .map(|s| s.to_string())
-                .unwrap_or_default();
-            assert!(
-                after.contains("Example"),
-                "`facedown {path} --help` has no example"
-            );
-        }
-    }
-
-    #[test]
-    fn every_seed_has_a_default_or_is_drawn_and_recorded() {
-        for (path, cmd) in all_leaves() {
-            for arg in cmd.get_arguments().filter(|a| a.get_id() == "seed") {
-                let drawn = ["party", "play-local"].contains(&path.as_str());
-                assert!(
-                    drawn || !arg.get_default_values().is_empty(),
-                    "`facedown {path} --seed` has no default"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn every_command_that_prints_results_has_json() {
-        // `completions` prints a script and `cards fmt` without --json formatted text; both
-        // still take or need no document: only `completions` goes without `--json`.
-        for (path, cmd) in all_leaves() {
-            if path == "completions" {
-                continue;
-            }
-            assert!(
-                cmd.get_arguments().any(|a| a.get_id() == "json"),
-                "`facedown {path}` has no --json"
-            );
-        }
-    }
 }

@@ -152,6 +152,11 @@ impl GameArgs {
             );
         }
         let backend: Backend = self.backend.into();
+        if let Workload::Card { name, protocol } = &workload {
+            if protocol.has_private_actions() {
+                bail!("{name} has private operations, which no networked table performs yet (the analyzer and the tracer take it: `facedown cards analyze {name}`)");
+            }
+        }
         if let Workload::Deal(d) = &workload {
             facedown_core::table::deal_opening(players, usize::from(d.cards), d.hand, d.public)?;
             if backend == Backend::Dealer && players < 3 {

@@ -129,7 +129,7 @@ pub fn colour_allowed(is_terminal: bool) -> bool {
 }
 
 /// The rule of [`colour_allowed`], given the value of `NO_COLOR`.
-fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
+pub fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
     is_terminal && no_color.map_or(true, |v| v.is_empty())
 }
 
@@ -174,52 +174,20 @@ pub fn exit_status(err: &anyhow::Error) -> u8 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn floats_lose_their_noise_and_integers_stay() {
-        let mut v = json!({"a": 0.5000000000000009, "b": [1.0e-20, 3], "c": 12345678.9});
-        round_floats(&mut v);
-        assert_eq!(v, json!({"a": 0.5, "b": [1.0e-20, 3], "c": 12345678.9}));
+/// The chain of causes on one line, without a backtrace. Many library errors already write
+/// their cause into their own message (`"{path}: {source}"`) and also expose it as `source()`;
+/// a cause whose text the line already holds is not repeated.
+pub fn one_line(err: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
     }
-
-    #[test]
-    fn the_common_fields_are_there_and_win() {
-        let doc = Doc::new("dealer deal")
-            .seed(7)
-            .parameters(json!({"players": 3}))
-            .build(&json!({"seed": 7, "hands": [[1]]}))
-            .expect("builds");
-        let keys: Vec<&String> = doc.as_object().expect("object").keys().collect();
-        assert_eq!(doc["schema"], "facedown/dealer-deal/1");
-        assert_eq!(doc["seed"], 7);
-        assert_eq!(doc["parameters"]["players"], 3);
-        assert!(keys.contains(&&"hands".to_owned()));
-    }
-
-    #[test]
-    fn a_list_goes_under_result() {
-        let doc = Doc::new("x").build(&[1, 2]).expect("builds");
-        assert_eq!(doc["result"], json!([1, 2]));
-        assert!(doc.get("seed").is_none());
-    }
-
-    #[test]
-    fn no_color_turns_colour_off_unless_empty() {
-        use std::ffi::OsStr;
-        assert!(colour_for(true, None));
-        assert!(colour_for(true, Some(OsStr::new(""))));
-        assert!(!colour_for(true, Some(OsStr::new("1"))));
-        assert!(!colour_for(false, None));
-    }
-
-    #[test]
-    fn exit_statuses_follow_the_convention() {
-        assert_eq!(exit_status(&CheckFailed("x".into()).into()), 3);
-        assert_eq!(exit_status(&UsageError("x".into()).into()), 2);
-        assert_eq!(exit_status(&anyhow::anyhow!("x")), 1);
-    }
+    line
 }

@@ -212,3 +212,30 @@ fn issue_14_a_run_count_that_overflows_is_refused() {
         &["--runs", "more runs than can be counted"],
     );
 }
+
+#[test]
+fn a_protocol_with_private_operations_is_refused_before_any_player_starts() {
+    // No networked table performs a private permutation yet: the refusal comes from
+    // `play-local` itself, naming the protocol, not from each spawned player.
+    for backend in ["dealer", "poker"] {
+        assert_refused(
+            &[
+                "play-local",
+                "--workload",
+                "private-three-card-and",
+                "--players",
+                "2",
+                "--backend",
+                backend,
+                "--input",
+                "1,0",
+                "--seed",
+                "1",
+            ],
+            &[
+                "private-three-card-and has private operations",
+                "cards analyze",
+            ],
+        );
+    }
+}

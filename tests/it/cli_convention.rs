@@ -275,6 +275,46 @@ fn every_command_prints_one_document_with_the_common_fields() {
         ),
         (
             vec![
+                "dealer",
+                "commit-attack",
+                "--cards",
+                "4",
+                "--multiplier",
+                "4",
+            ],
+            "dealer commit-attack",
+            Some(0),
+        ),
+        (
+            vec![
+                "dealer",
+                "commit-attack",
+                "--cards",
+                "3",
+                "--salt-bits",
+                "3",
+            ],
+            "dealer commit-attack",
+            Some(0),
+        ),
+        (
+            vec![
+                "dealer",
+                "deal",
+                "--players",
+                "3",
+                "--cards",
+                "12",
+                "--scheme",
+                "published",
+                "--schedule",
+                "schedules/published-showdown.toml",
+            ],
+            "dealer deal",
+            Some(0),
+        ),
+        (
+            vec![
                 "poker",
                 "deal",
                 "--players",
@@ -342,6 +382,21 @@ fn every_command_prints_one_document_with_the_common_fields() {
             ],
             "play-local",
             Some(5),
+        ),
+        (
+            vec![
+                "play-local",
+                "--players",
+                "3",
+                "--backend",
+                "poker",
+                "--game",
+                "devyatka",
+                "--seed",
+                "6",
+            ],
+            "play-local",
+            Some(6),
         ),
     ];
     for (args, command, seed) in &cases {
@@ -430,6 +485,30 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
         (vec!["dealer", "cheat", "--exact"], "--exact"),
         (vec!["dealer", "session", "--seed", "3"], "--samples"),
         (vec!["dealer", "cheat", "--coalition", "2+3"], "--forge"),
+        (
+            vec![
+                "dealer",
+                "commit-attack",
+                "--salt-bits",
+                "3",
+                "--multiplier",
+                "5",
+            ],
+            "--multiplier",
+        ),
+        (
+            vec![
+                "dealer",
+                "deal",
+                "--players",
+                "3",
+                "--hand",
+                "1",
+                "--schedule",
+                "x.toml",
+            ],
+            "--schedule",
+        ),
         (vec!["compare", "--only", "pokr"], "matches no workload"),
         (vec!["compare", "--runs", "0"], "--runs"),
         (

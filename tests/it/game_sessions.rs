@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use facedown::core::PartyId;
 use facedown::games::ninety_nine::{Length, Variant};
+use facedown::games::session::ninety_nine::Said;
 use facedown::games::session::Cheat;
 use facedown::table_game::{play_threads, GameBackend, GameSpec, SeatReport};
 
@@ -41,11 +42,21 @@ fn assert_honest(reports: &[SeatReport]) {
 }
 
 #[test]
-fn the_dealer_refuses_a_game_with_a_clear_error_until_it_carries_announcements() {
+fn an_honest_three_player_deal_on_the_dealer_is_never_blamed_and_keeps_the_end_audit() {
     let s = spec(GameBackend::Dealer, Variant::Revised, Length::Deals(1), 3);
-    let out = play_threads(&s);
-    let err = out[0].as_ref().expect_err("refused");
-    assert!(err.message.contains("announce"), "{}", err.message);
+    let r = reports(&s);
+    assert_honest(&r);
+    for r in &r {
+        assert_eq!(
+            r.game.hands[0].proofs, 0,
+            "the dealer has no legal-play proof"
+        );
+        assert!(!r.operations.contains_key("prove-none-of"));
+        assert!(
+            r.operations["commit 4"].count > 0,
+            "announcements are commitments"
+        );
+    }
 }
 
 #[test]
@@ -86,10 +97,87 @@ fn assert_caught(backend: GameBackend, variant: Variant, cheat: Cheat, cheater: 
     panic!("{cheat:?} never had its chance on {backend:?}");
 }
 
+/// The revoke of `cheater` on `backend`, over seeds until he had his chance; every player names
+/// him, and returns what they saw.
+fn revoke_reports(backend: GameBackend, cheater: u16) -> Vec<SeatReport> {
+    for seed in 0..12 {
+        let mut s = spec(backend, Variant::Revised, Length::Deals(1), seed);
+        s.cheat = Some((PartyId(cheater), Cheat::Revoke));
+        let r = reports(&s);
+        if r.iter().any(|r| !r.game.verdict.clean()) {
+            for r in &r {
+                assert_eq!(r.game.verdict.offender, Some(PartyId(cheater)));
+            }
+            return r;
+        }
+    }
+    panic!("the revoke never had its chance on {backend:?}");
+}
+
+#[test]
+fn a_revoke_on_the_encrypted_deck_is_caught_in_its_trick_by_the_legal_play_proof() {
+    for r in revoke_reports(GameBackend::Poker, 2) {
+        let v = &r.game.verdict;
+        let reason = v.reason.as_deref().unwrap_or_default();
+        assert!(v.at_play_time && reason.contains("cannot prove"), "{v:?}");
+        let hand = r.game.hands.last().expect("a hand");
+        let last = hand.said.last().expect("moves");
+        assert_eq!(last.by, PartyId(2), "the hand stops at the revoke");
+        assert!(matches!(last.mv, Said::Play(_)));
+    }
+}
+
+#[test]
+fn an_honest_deal_on_the_encrypted_deck_proves_every_card_off_suit_at_play_time() {
+    let s = spec(GameBackend::Poker, Variant::Revised, Length::Deals(1), 5);
+    let r = reports(&s);
+    assert_honest(&r);
+    let proofs = r[0].game.hands[0].proofs;
+    assert!(proofs > 0, "a deal without a card off suit");
+    for r in &r {
+        assert_eq!(
+            r.game.hands[0].proofs, proofs,
+            "every player ran each proof"
+        );
+        let op = &r.operations["prove-none-of"];
+        assert_eq!(op.count, proofs as u64);
+        assert_eq!(
+            r.operations["turn 2"].count, proofs as u64,
+            "one \"I prove\" bit each"
+        );
+    }
+    let sent: u64 = r
+        .iter()
+        .map(|r| r.operations["prove-none-of"].cost.messages)
+        .sum();
+    assert!(sent > 0, "the provers sent their proofs");
+}
+
 #[test]
 fn every_cheat_is_caught_and_named_on_the_encrypted_deck() {
     for cheat in Cheat::ALL {
         assert_caught(GameBackend::Poker, Variant::TwoDummy, cheat, 1);
+    }
+}
+
+#[test]
+fn a_revoke_on_the_dealer_is_caught_later_by_the_rule_audit_not_in_its_trick() {
+    for r in revoke_reports(GameBackend::Dealer, 2) {
+        let v = &r.game.verdict;
+        let reason = v.reason.as_deref().unwrap_or_default();
+        assert!(
+            reason.contains("revoked") && !reason.contains("cannot prove"),
+            "{v:?}"
+        );
+        let hand = r.game.hands.last().expect("a hand");
+        assert_eq!(hand.proofs, 0, "the dealer has no legal-play proof");
+    }
+}
+
+#[test]
+fn every_cheat_of_a_three_player_game_is_caught_and_named_on_the_dealer() {
+    for cheat in [Cheat::NotInHand, Cheat::FalseBid, Cheat::ChangedBid] {
+        assert_caught(GameBackend::Dealer, Variant::Revised, cheat, 1);
     }
 }
 

@@ -2,7 +2,8 @@
 //! on loopback — an honest game to 100 never blamed, a cheat caught and named by every player
 //! (exit status 3), flags that do not apply refused.
 
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
@@ -51,13 +52,49 @@ fn a_cheat_over_tcp_is_named_by_every_player_and_exits_3() {
 }
 
 #[test]
+fn a_person_plays_a_seat_through_stdin_and_is_told_when_a_move_is_wrong() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args("play-local --players 3 --backend dealer --game ninety-nine --deals 1 --interactive 2 --seed 5 --timeout-ms 60000 --json".split_whitespace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("facedown runs");
+    let script = format!("nonsense\n999\n{}", "1\n".repeat(40));
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(script.as_bytes())
+        .expect("written");
+    let out = child.wait_with_output().expect("it ends");
+    let screen = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{screen}");
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["agreed"], true);
+    assert!(doc["offender"].is_null());
+    assert_eq!(doc["parameters"]["interactive"], 2);
+    assert!(
+        screen.contains("P2 (you)") || screen.contains("(you)"),
+        "{screen}"
+    );
+    assert!(screen.contains("your hand: "), "{screen}");
+    assert!(screen.contains("not a legal move: `nonsense`"), "{screen}");
+    assert!(screen.contains("there is no move 999"), "{screen}");
+    assert_eq!(screen.matches("you: play ").count(), 9, "{screen}");
+}
+
+#[test]
 fn game_flags_that_do_not_apply_are_refused() {
     for args in [
         "play-local --players 2 --backend dealer --game ninety-nine --variant two-dummy --seed 1",
-        "play-local --players 3 --backend poker --game golf --seed 1",
+        "play-local --players 3 --backend poker --game chess --seed 1",
         "play-local --players 3 --backend poker --game ninety-nine --cheat 9:revoke --seed 1",
         "play-local --players 3 --backend poker --game ninety-nine --cheat 1:peek --seed 1",
         "play-local --players 3 --backend poker --workload ninety-nine --cheat 1:revoke",
+        "play-local --players 3 --backend poker --game ninety-nine --interactive 4 --seed 1",
+        "play-local --players 3 --backend poker --game ninety-nine --interactive 1 --cheat 1:revoke --seed 1",
+        "play-local --players 3 --backend poker --workload ninety-nine --interactive 1",
     ] {
         let (_, code, err) = run(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");

@@ -1,15 +1,25 @@
 //! Cross-crate integration tests of the `facedown` package, in one test binary (one link
 //! instead of one per file). Each module is a suite; `paper_*` modules reproduce published claims.
 
+mod card_games;
+mod card_games_cli;
 mod cli_bad_input;
 mod cli_cards;
 mod cli_cards_check;
 mod cli_convention;
+mod cli_errors;
+mod cli_help;
+mod cli_output;
 mod cli_search;
+mod cli_search_args;
+mod cli_table;
 mod compare_engines;
 mod compare_latency;
+mod compare_notes;
 mod cross_backend;
 mod dealer_cli;
+mod dealer_commit_attack;
+mod dealer_schedule;
 mod game_sessions;
 mod game_sessions_cli;
 mod games_cli;
@@ -17,6 +27,7 @@ mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
 mod leakage_forgery;
+mod leakage_marginal;
 mod leakage_montecarlo;
 mod leakage_session;
 mod net_card_protocols;
@@ -34,3 +45,4 @@ mod play_local_cleanup;
 mod poker_cli;
 mod repository;
 mod serve;
+mod table_game_confession;

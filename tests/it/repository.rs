@@ -121,3 +121,23 @@ fn the_tutorials_protocols_parse_and_hold_their_claims() {
         .iter()
         .any(|m| m.to_string() == "security: claimed perfect, found output-possibilistic"));
 }
+
+/// The root package builds no unit-test harness (`test = false` on its library and binary, so
+/// that `cargo test` compiles the CLI once): a `#[cfg(test)]` module under `src/` would never
+/// run. Its tests belong in `tests/it`.
+#[test]
+fn the_root_package_has_no_unit_tests_that_would_not_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut sources = Vec::new();
+    files(&root.join("src"), &mut sources);
+    let marker = ["#[cfg(", "test)]"].concat();
+    let stranded: Vec<_> = sources
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains(&marker)))
+        .collect();
+    assert!(
+        stranded.is_empty(),
+        "unit tests in the root package never run; move them to tests/it: {stranded:?}"
+    );
+}

@@ -573,9 +573,9 @@ fn the_game_room_refuses_bad_calls_with_a_message() {
             "no backend",
         ),
         (
-            r#"{"game": "ninety-nine", "backend": "dealer"}"#,
+            r#"{"game": "ninety-nine", "backend": "dealer", "variant": "two-dummy"}"#,
             422,
-            "dealer",
+            "the dealer needs at least 3",
         ),
         (
             r#"{"game": "ninety-nine", "backend": "ideal", "deals": 0}"#,

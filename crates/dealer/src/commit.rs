@@ -27,6 +27,7 @@
 
 use facedown_core::PartyId;
 use num_bigint::BigUint;
+use num_traits::CheckedSub;
 use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
 use sha3::{Digest, Sha3_256};
@@ -152,6 +153,153 @@ pub fn verify(
     }
 }
 
+/// A commitment with the pitfalls exposed, for experiments (`facedown dealer commit-attack`):
+/// the multiplier of the salt, whether the verifier checks `X < n!`, and the salt's length.
+/// [`Experiment::honest`] is the scheme as implemented ([`commit`] and [`verify`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Experiment {
+    /// The multiplier `M` of `V = X + k·M`; `None` is `n!`.
+    pub multiplier: Option<BigUint>,
+    /// Whether the verifier refuses `X ≥ n!`.
+    pub range_check: bool,
+    /// Bits of salt: `0 ≤ k < 2^salt_bits`.
+    pub salt_bits: u32,
+}
+
+/// Two openings of one commitment to different permutations, both accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Equivocation {
+    /// The committed number `V`.
+    pub value: BigUint,
+    /// The honest opening `(X, k)`.
+    pub first: (BigUint, BigUint),
+    /// The second opening `(X', k')`, `X' ≠ X`.
+    pub second: (BigUint, BigUint),
+}
+
+impl Experiment {
+    /// The parameters of the scheme: `M = n!`, the range check, 256 bits of salt.
+    pub fn honest() -> Experiment {
+        Experiment {
+            multiplier: None,
+            range_check: true,
+            salt_bits: 256,
+        }
+    }
+
+    fn multiplier_for(&self, n: usize) -> BigUint {
+        self.multiplier.clone().unwrap_or_else(|| factorial(n))
+    }
+
+    /// The width of the encoding of `V`: the scheme's [`encoding_width`] for the honest
+    /// parameters, else wide enough for any `X < n! + M` and `k < 2^salt_bits`.
+    fn width(&self, n: usize) -> usize {
+        if *self == Experiment::honest() {
+            return encoding_width(n);
+        }
+        let bits = factorial(n).bits() + self.multiplier_for(n).bits() + 1;
+        (bits as usize + self.salt_bits as usize).div_ceil(8)
+    }
+
+    /// Commits to `(x, k)` (no checks: the experiment commits whatever it is given).
+    pub fn commit(
+        &self,
+        n: usize,
+        party: PartyId,
+        slot: Slot,
+        x: &BigUint,
+        k: &BigUint,
+    ) -> Option<Commitment> {
+        let v = x + k * self.multiplier_for(n);
+        let bytes = v.to_bytes_be();
+        let width = self.width(n);
+        if bytes.len() > width {
+            return None;
+        }
+        let mut encoded = vec![0u8; width - bytes.len()];
+        encoded.extend_from_slice(&bytes);
+        Some(digest(n, party, slot, &encoded))
+    }
+
+    /// The verifier under these parameters.
+    pub fn verify(
+        &self,
+        c: &Commitment,
+        n: usize,
+        party: PartyId,
+        slot: Slot,
+        x: &BigUint,
+        k: &BigUint,
+    ) -> Result<(), CommitError> {
+        if self.range_check && *x >= factorial(n) {
+            return Err(CommitError::RankOutOfRange);
+        }
+        if k.bits() > u64::from(self.salt_bits) {
+            return Err(CommitError::Mismatch);
+        }
+        match self.commit(n, party, slot, x, k) {
+            Some(d) if d == *c => Ok(()),
+            _ => Err(CommitError::Mismatch),
+        }
+    }
+
+    /// A second opening of the commitment to `(x, k)` that the verifier accepts: `(X ± M,
+    /// k ∓ 1)` gives the same `V`; `None` when neither is accepted (the honest parameters).
+    pub fn equivocate(
+        &self,
+        n: usize,
+        party: PartyId,
+        slot: Slot,
+        x: &BigUint,
+        k: &BigUint,
+    ) -> Option<Equivocation> {
+        let m = self.multiplier_for(n);
+        let c = self.commit(n, party, slot, x, k)?;
+        let mut candidates = vec![(x + &m, k.checked_sub(&BigUint::from(1u32)))];
+        if *x >= m {
+            candidates.push((x - &m, Some(k + 1u32)));
+        }
+        candidates.into_iter().find_map(|(x2, k2)| {
+            let k2 = k2?;
+            self.verify(&c, n, party, slot, &x2, &k2).ok()?;
+            Some(Equivocation {
+                value: x + k * &m,
+                first: (x.clone(), k.clone()),
+                second: (x2, k2),
+            })
+        })
+    }
+
+    /// Recovers the committed permutation by trying every salt and every ordinal, as an
+    /// attacker who sees only `c` would: the opening found and the number of hashes tried.
+    /// `None` (nothing tried) for salts of 64 bits or more, which no one can enumerate.
+    pub fn brute_force(
+        &self,
+        c: &Commitment,
+        n: usize,
+        party: PartyId,
+        slot: Slot,
+    ) -> (Option<(BigUint, BigUint)>, u64) {
+        if self.salt_bits >= 64 {
+            return (None, 0);
+        }
+        let perms = factorial(n);
+        let mut tried = 0u64;
+        for k in 0..1u64 << self.salt_bits {
+            let k = BigUint::from(k);
+            let mut x = BigUint::from(0u32);
+            while x < perms {
+                tried += 1;
+                if self.commit(n, party, slot, &x, &k).as_ref() == Some(c) {
+                    return (Some((x, k)), tried);
+                }
+                x += 1u32;
+            }
+        }
+        (None, tried)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -271,6 +419,96 @@ mod tests {
         // The largest honest value needs all of W's bits: W is not wasteful.
         assert!(max.bits() as usize > 8 * (w - 1));
         assert_eq!(encoding_width(52), (226 + 256usize).div_ceil(8));
+    }
+
+    #[test]
+    fn experiment_with_honest_parameters_is_the_scheme_and_refuses_a_second_opening() {
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let slot = Slot::Deal(PartyId(1));
+        for n in [3usize, 5, 12] {
+            let x = rank(&Perm::random_with_rng(n, &mut rng));
+            let salt = Salt::random_with_rng(&mut rng);
+            let honest = Experiment::honest();
+            let c = honest.commit(n, PartyId(1), slot, &x, &salt.value());
+            assert_eq!(c, commit(n, PartyId(1), slot, &x, &salt));
+            assert_eq!(
+                honest.equivocate(n, PartyId(1), slot, &x, &salt.value()),
+                None
+            );
+        }
+    }
+
+    #[test]
+    fn pitfall_the_posts_multiplier_n_equivocates_two_permutations() {
+        // M = n as in the published text: (X + n, k − 1) opens the same commitment to another
+        // permutation, and the verifier of that variant accepts both.
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let n = 5usize;
+        let slot = Slot::Deal(PartyId(1));
+        let post = Experiment {
+            multiplier: Some(BigUint::from(n)),
+            range_check: true,
+            salt_bits: 256,
+        };
+        let mut found = 0;
+        for _ in 0..20 {
+            let x = rank(&Perm::random_with_rng(n, &mut rng));
+            let k = Salt::random_with_rng(&mut rng).value();
+            let Some(e) = post.equivocate(n, PartyId(1), slot, &x, &k) else {
+                continue;
+            };
+            found += 1;
+            let c = post.commit(n, PartyId(1), slot, &x, &k).expect("fits");
+            let (x2, k2) = &e.second;
+            assert_eq!(post.verify(&c, n, PartyId(1), slot, x2, k2), Ok(()));
+            assert_ne!(unrank(n, &x).expect("valid"), unrank(n, x2).expect("valid"));
+        }
+        // X + n or X − n is a valid ordinal for every X of a 5-card deck.
+        assert_eq!(found, 20);
+    }
+
+    #[test]
+    fn pitfall_without_the_range_check_an_out_of_range_opening_is_accepted() {
+        let n = 4usize;
+        let slot = Slot::Deal(PartyId(2));
+        let x = BigUint::from(5u32);
+        let k = BigUint::from(99u32);
+        let unchecked = Experiment {
+            multiplier: None,
+            range_check: false,
+            salt_bits: 256,
+        };
+        let e = unchecked
+            .equivocate(n, PartyId(2), slot, &x, &k)
+            .expect("equivocation");
+        assert_eq!(e.second, (&x + factorial(n), BigUint::from(98u32)));
+        let checked = Experiment {
+            range_check: true,
+            ..unchecked
+        };
+        assert_eq!(checked.equivocate(n, PartyId(2), slot, &x, &k), None);
+    }
+
+    #[test]
+    fn a_short_salt_is_brute_forced_and_the_work_doubles_per_bit() {
+        let n = 3usize;
+        let slot = Slot::Deal(PartyId(1));
+        let mut worst = Vec::new();
+        for bits in 0..6u32 {
+            let e = Experiment {
+                multiplier: None,
+                range_check: true,
+                salt_bits: bits,
+            };
+            let (x, k) = (BigUint::from(4u32), BigUint::from((1u64 << bits) - 1));
+            let c = e.commit(n, PartyId(1), slot, &x, &k).expect("fits");
+            let (found, tried) = e.brute_force(&c, n, PartyId(1), slot);
+            assert_eq!(found, Some((x, k)));
+            worst.push(tried);
+        }
+        // The last salt and the fifth ordinal: (2^B − 1)·3! + 5 hashes.
+        let want: Vec<u64> = (0..6u64).map(|b| ((1 << b) - 1) * 6 + 5).collect();
+        assert_eq!(worst, want);
     }
 
     #[test]

@@ -58,6 +58,7 @@ pub mod messages;
 pub mod notes;
 pub mod player;
 pub mod rank;
+pub mod schedule;
 pub mod scheme;
 pub mod transcript;
 
@@ -70,5 +71,6 @@ pub use messages::{Body, Envelope, Roster, SessionId};
 pub use player::{
     Deviation, Learned, Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady, View,
 };
+pub use schedule::{DealSchedule, ScheduleError, MAX_SCHEDULE_BYTES};
 pub use scheme::{Hop, Operation, Plan, Recipient, Route, Scheme, Slot, Variant};
 pub use transcript::{Transcript, MAX_TRANSCRIPT_BYTES};

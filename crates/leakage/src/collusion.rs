@@ -28,6 +28,17 @@ pub enum Method {
     ClosedForm,
 }
 
+/// The excess leakage about one card of a target.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Marginal {
+    /// The position `i`.
+    pub position: usize,
+    /// `I(A(i); V | V_ideal)` in bits.
+    pub excess_bits: f64,
+    /// Whether it is exactly zero.
+    pub excess_is_zero: bool,
+}
+
 /// One line of the collusion table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
@@ -62,6 +73,16 @@ pub struct Row {
     pub attack: String,
     /// All exact measures.
     pub measure: Measure,
+    /// The per-card marginals: for each position `i` of the target, the excess leakage
+    /// `I(A(i); V | V_ideal)` about that one card alone, in bits. A marginal counts what the
+    /// view says about one card whatever it says about the others, so the marginals of a
+    /// target need not add up to its joint `excess_bits` (knowing two cards are different is
+    /// joint information that no marginal shows).
+    pub marginal: Vec<Marginal>,
+    /// What the audit reveals: it opens every commitment, so afterwards every coalition
+    /// knows the whole deal; this is `H(T | V_ideal)` in bits, the target's uncertainty that
+    /// an ideal dealer would have kept and the audit removes (every folded hand made public).
+    pub audit_reveals_bits: f64,
     /// How it was computed.
     pub method: Method,
 }
@@ -86,7 +107,10 @@ pub fn collusion_table(schedule: &Schedule, method: Method) -> Result<Vec<Row>, 
             })
             .map(|(c, t)| {
                 let m = closed_form_measure(schedule, &c, &t);
-                row(schedule, &c, &t, m, method)
+                let mut r = row(schedule, &c, &t, m, method);
+                let closed = |t: &DealerTarget| Ok(closed_form_measure(schedule, &c, t));
+                r.marginal = marginals(schedule, &t, closed).unwrap_or_default();
+                r
             })
             .collect());
     }
@@ -107,12 +131,38 @@ pub fn collusion_table(schedule: &Schedule, method: Method) -> Result<Vec<Row>, 
     }
     jobs.par_iter()
         .map(|(c, t)| {
-            let m = match (&exhaustive, &reduced) {
-                (Some(e), _) => measure_exact(e, c, t)?,
-                (None, Some(r)) => measure_exact(r, c, t)?,
-                (None, None) => closed_form_measure(schedule, c, t),
+            let measure = |t: &DealerTarget| -> Result<Measure, LeakageError> {
+                Ok(match (&exhaustive, &reduced) {
+                    (Some(e), _) => measure_exact(e, c, t)?,
+                    (None, Some(r)) => measure_exact(r, c, t)?,
+                    (None, None) => closed_form_measure(schedule, c, t),
+                })
             };
-            Ok(row(schedule, c, t, m, method))
+            let mut r = row(schedule, c, t, measure(t)?, method);
+            r.marginal = marginals(schedule, t, measure)?;
+            Ok(r)
+        })
+        .collect()
+}
+
+/// The marginal of every position of `t` (none for a single card, which is its own marginal).
+fn marginals(
+    schedule: &Schedule,
+    t: &DealerTarget,
+    measure: impl Fn(&DealerTarget) -> Result<Measure, LeakageError>,
+) -> Result<Vec<Marginal>, LeakageError> {
+    if matches!(t, DealerTarget::Card(_)) {
+        return Ok(Vec::new());
+    }
+    t.positions(schedule)
+        .into_iter()
+        .map(|i| {
+            let m = measure(&DealerTarget::Card(i))?;
+            Ok(Marginal {
+                position: i,
+                excess_bits: m.excess_bits,
+                excess_is_zero: m.excess_is_zero,
+            })
         })
         .collect()
 }
@@ -148,8 +198,15 @@ fn row(schedule: &Schedule, c: &Coalition, t: &DealerTarget, m: Measure, method:
         hidden: m.hidden,
         determined: m.determined,
         attack,
+        // Exactly 0 when the ideal view determines every card of the target.
+        audit_reveals_bits: if m.hidden == 0 {
+            0.0
+        } else {
+            (m.target_entropy_bits - m.ideal_bits).max(0.0)
+        },
         measure: m,
         method,
+        marginal: Vec::new(),
     }
 }
 
@@ -255,6 +312,24 @@ pub fn sweep(scheme: &facedown_dealer::Scheme) -> Result<Vec<SweepPoint>, Leakag
         let k = s.openings.len();
         schedules.push(("private", k, s));
     }
+    sweep_points(scheme, schedules)
+}
+
+/// Excess leakage about the whole deal after each prefix of `schedule` (0 to all of its
+/// openings, in order), for every coalition; kind `"schedule"`. Exact for `n ≤ 8`, the closed
+/// form beyond.
+pub fn sweep_schedule(schedule: &Schedule) -> Result<Vec<SweepPoint>, LeakageError> {
+    let schedules = (0..=schedule.openings.len())
+        .map(|k| ("schedule", k, schedule.prefix(k)))
+        .collect();
+    sweep_points(&schedule.scheme, schedules)
+}
+
+fn sweep_points(
+    scheme: &facedown_dealer::Scheme,
+    schedules: Vec<(&str, usize, Schedule)>,
+) -> Result<Vec<SweepPoint>, LeakageError> {
+    let n = scheme.cards;
     let mut out = Vec::new();
     for (kind, k, s) in schedules {
         let model = if n <= crate::dealer::REDUCED_MAX_CARDS.min(8) {

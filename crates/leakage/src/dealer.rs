@@ -49,7 +49,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::fmt;
 
 use facedown_core::{PartyId, Perm};
-use facedown_dealer::{DealShape, Plan, Recipient, Route, Scheme, Slot};
+use facedown_dealer::schedule::{SchedulePhase, Scheduled};
+use facedown_dealer::{DealSchedule, DealShape, Plan, Recipient, Route, Scheme, Slot};
 use num_bigint::BigInt;
 use rand::seq::SliceRandom;
 use rand_chacha::ChaCha20Rng;
@@ -227,6 +228,28 @@ pub struct Schedule {
     pub public: usize,
     /// Every opening, hands first.
     pub openings: Vec<Opening>,
+    /// The phases, in order: a name and the indices (into `openings`) of the openings run
+    /// together as one batch.
+    pub phases: Vec<(String, Vec<usize>)>,
+    /// The file the schedule was read from, if any (what [`Schedule::describe`] says).
+    pub label: Option<String>,
+}
+
+/// The driver's default phases: every private opening in one batch, then the public ones.
+fn default_phases(openings: &[Opening]) -> Vec<(String, Vec<usize>)> {
+    let split = |public: bool| -> Vec<usize> {
+        (0..openings.len())
+            .filter(|&k| (openings[k].route == Route::Public) == public)
+            .collect()
+    };
+    [
+        ("private openings", split(false)),
+        ("public openings", split(true)),
+    ]
+    .into_iter()
+    .filter(|(_, v)| !v.is_empty())
+    .map(|(name, v)| (name.to_owned(), v))
+    .collect()
 }
 
 impl Schedule {
@@ -250,7 +273,9 @@ impl Schedule {
             scheme: scheme.clone(),
             hand,
             public,
+            phases: default_phases(&openings),
             openings,
+            label: None,
         })
     }
 
@@ -277,12 +302,80 @@ impl Schedule {
             scheme: scheme.clone(),
             hand: 0,
             public: openings.iter().filter(|o| o.1.is_none()).count(),
+            phases: default_phases(&out),
             openings: out,
+            label: None,
         })
+    }
+
+    /// A schedule read from a file ([`DealSchedule`]), described as `label`: its phases in
+    /// order; `hand` is recorded as 0 and `public` as the number of public openings.
+    pub fn from_file(
+        scheme: &Scheme,
+        file: &DealSchedule,
+        label: &str,
+    ) -> Result<Schedule, LeakageError> {
+        let mut openings = Vec::new();
+        let mut phases = Vec::new();
+        for phase in &file.phases {
+            let start = openings.len();
+            for o in &phase.openings {
+                openings.push(Opening::new(scheme, o.position, o.route)?);
+            }
+            phases.push((phase.name.clone(), (start..openings.len()).collect()));
+        }
+        Ok(Schedule {
+            scheme: scheme.clone(),
+            hand: 0,
+            public: openings.iter().filter(|o| o.route == Route::Public).count(),
+            openings,
+            phases,
+            label: Some(label.to_owned()),
+        })
+    }
+
+    /// The first `k` openings, in the same phases.
+    pub fn prefix(&self, k: usize) -> Schedule {
+        let mut s = self.clone();
+        s.openings.truncate(k);
+        for (_, v) in &mut s.phases {
+            v.retain(|&i| i < k);
+        }
+        s.phases.retain(|(_, v)| !v.is_empty());
+        s.public = s
+            .openings
+            .iter()
+            .filter(|o| o.route == Route::Public)
+            .count();
+        s
+    }
+
+    /// The same openings as the dealer crate's schedule, for its driver.
+    pub fn to_deal_schedule(&self) -> DealSchedule {
+        let phases = self
+            .phases
+            .iter()
+            .map(|(name, v)| SchedulePhase {
+                name: name.clone(),
+                openings: v
+                    .iter()
+                    .filter_map(|&k| self.openings.get(k))
+                    .map(|o| Scheduled {
+                        position: o.position,
+                        route: o.route,
+                        to: o.learner,
+                    })
+                    .collect(),
+            })
+            .collect();
+        DealSchedule { phases }
     }
 
     /// A one-line description (`hands of 2 + 1 public`).
     pub fn describe(&self) -> String {
+        if let Some(label) = &self.label {
+            return format!("schedule {label}");
+        }
         match (self.hand, self.public) {
             (0, 0) => "nothing opened".into(),
             (0, k) => format!("{k} public"),
@@ -319,51 +412,21 @@ pub struct Played {
     pub public: Vec<u16>,
 }
 
-/// Plays `schedule` with the real driver (signed messages, commitments, audit): the private
-/// openings in one parallel batch, then the public ones, then the audit. Player `cheat.0`
+/// Plays `schedule` with the real driver (signed messages, commitments, audit): each phase in
+/// one parallel batch (by default the private openings, then the public ones), then the audit. Player `cheat.0`
 /// deviates as `cheat.1`.
 pub fn play_schedule<R: rand::RngCore + rand::CryptoRng + ?Sized>(
     schedule: &Schedule,
     cheat: Option<(PartyId, facedown_dealer::Deviation)>,
     rng: &mut R,
 ) -> Result<Played, LeakageError> {
-    let mut table = facedown_dealer::Table::setup_with_rng(schedule.scheme.clone(), cheat, rng)?;
-    let private: Vec<(usize, Route)> = schedule
-        .openings
-        .iter()
-        .filter(|o| o.route != Route::Public)
-        .map(|o| (o.position, o.route))
-        .collect();
-    let public: Vec<(usize, Route)> = schedule
-        .openings
-        .iter()
-        .filter(|o| o.route == Route::Public)
-        .map(|o| (o.position, o.route))
-        .collect();
-    let mut aborted = Vec::new();
-    if !private.is_empty() {
-        aborted.extend(table.run("private openings", &private)?.aborted);
-    }
-    if !public.is_empty() {
-        aborted.extend(table.run("public openings", &public)?.aborted);
-    }
-    let finished = table.finish()?;
-    let mut seen: Vec<(u16, u16)> = finished
-        .views
-        .first()
-        .map(|v| {
-            v.learned
-                .iter()
-                .filter(|l| l.public)
-                .map(|l| (l.position, l.card))
-                .collect()
-        })
-        .unwrap_or_default();
-    seen.sort_unstable();
+    let game = schedule
+        .to_deal_schedule()
+        .play_with_rng(schedule.scheme.clone(), cheat, rng)?;
     Ok(Played {
-        finished,
-        aborted,
-        public: seen.into_iter().map(|(_, c)| c).collect(),
+        finished: game.finished,
+        aborted: game.aborted,
+        public: game.public,
     })
 }
 
@@ -376,6 +439,8 @@ pub enum DealerTarget {
     Undealt,
     /// The whole deal `A`.
     Deal,
+    /// One card, `A(i)`: the target of a per-card marginal.
+    Card(usize),
 }
 
 impl fmt::Display for DealerTarget {
@@ -384,6 +449,7 @@ impl fmt::Display for DealerTarget {
             DealerTarget::Hand(p) => write!(f, "hand of player {}", p.0),
             DealerTarget::Undealt => f.write_str("undealt cards"),
             DealerTarget::Deal => f.write_str("whole deal"),
+            DealerTarget::Card(i) => write!(f, "card at position {i}"),
         }
     }
 }
@@ -395,6 +461,7 @@ impl DealerTarget {
             DealerTarget::Hand(p) => schedule.hand_positions(*p),
             DealerTarget::Undealt => schedule.undealt(),
             DealerTarget::Deal => (0..schedule.scheme.cards).collect(),
+            DealerTarget::Card(i) => vec![*i],
         }
     }
 

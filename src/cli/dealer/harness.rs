@@ -43,6 +43,9 @@ pub struct LeakageArgs {
     /// `.svg`, PNG otherwise.
     #[arg(long, value_name = "FILE.png")]
     pub plot: Option<std::path::PathBuf>,
+    /// Sweep the openings of a schedule file, in order, instead of the standard sweep.
+    #[arg(long, value_name = "FILE")]
+    pub schedule: Option<std::path::PathBuf>,
 }
 
 /// Arguments of `facedown dealer collusion`.
@@ -61,6 +64,10 @@ pub struct CollusionArgs {
     /// Public cards (see --hand).
     #[arg(long)]
     pub public: Option<usize>,
+    /// A schedule file (phases of private, public and showdown openings) instead of --hand
+    /// and --public.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "public"])]
+    pub schedule: Option<std::path::PathBuf>,
     /// Exact computation only (the default; exact for n ≤ 8, the closed form beyond).
     #[arg(long, conflicts_with = "samples")]
     pub exact: bool,
@@ -121,6 +128,10 @@ pub struct CheatArgs {
     /// Public cards.
     #[arg(long, default_value_t = 1)]
     pub public: usize,
+    /// A schedule file (phases of private, public and showdown openings) instead of --hand
+    /// and --public.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["hand", "public"])]
+    pub schedule: Option<std::path::PathBuf>,
     /// Seeded games per deviation.
     #[arg(long, default_value_t = 100)]
     pub samples: u64,
@@ -166,7 +177,37 @@ fn deal_json(
     params
 }
 
+/// The schedule file at `path`, checked against `s`, for the harnesses.
+fn file_schedule(path: &std::path::Path, s: &Scheme) -> anyhow::Result<Schedule> {
+    let file = super::read_schedule(path, s)?;
+    Ok(Schedule::from_file(s, &file, &path.display().to_string())?)
+}
+
+/// The schedule of `cheat`: the file if given, else hands and public cards.
+fn cheat_schedule(a: &CheatArgs, s: &Scheme) -> anyhow::Result<Schedule> {
+    match &a.schedule {
+        Some(path) => file_schedule(path, s),
+        None => Ok(Schedule::new(s, a.hand, a.public).context("schedule")?),
+    }
+}
+
+/// The `parameters` of a harness over deals, with the schedule file if one was given.
+fn harness_json(
+    a: &SchemeArgs,
+    hand: impl Serialize,
+    public: impl Serialize,
+    samples: impl Serialize,
+    schedule: Option<&std::path::PathBuf>,
+) -> serde_json::Value {
+    let mut params = deal_json(a, hand, public, samples);
+    params["schedule"] = json!(schedule.map(|p| p.display().to_string()));
+    params
+}
+
 fn schedules(a: &CollusionArgs, s: &Scheme) -> anyhow::Result<Vec<Schedule>> {
+    if let Some(path) = &a.schedule {
+        return Ok(vec![file_schedule(path, s)?]);
+    }
     let n = s.cards;
     let list: Vec<(usize, usize)> = match (a.hand, a.public) {
         (None, None) => vec![(0, n - 1), (n / s.players, 0), ((n - 1) / s.players, 1)],
@@ -223,6 +264,11 @@ fn interval(x: (f64, f64), digits: usize) -> String {
 }
 
 /// The collusion table: every column of a row in CSV, the readable ones in text and Markdown.
+/// The largest per-card marginal of a row (0 when it has none).
+fn max_marginal(r: &Row) -> f64 {
+    r.marginal.iter().map(|m| m.excess_bits).fold(0.0, f64::max)
+}
+
 fn collusion_table(rows: &[Row], format: Format) -> Table {
     if format == Format::Csv {
         let mut t = Table::new(&[
@@ -242,6 +288,9 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
             "ideal_guess_probability",
             "attack",
             "method",
+            "max_marginal_bits",
+            "marginal_bits",
+            "audit_reveals_bits",
         ]);
         for r in rows {
             t.row(vec![
@@ -262,6 +311,13 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
                 r.measure.ideal_guess_probability.clone(),
                 r.attack.clone(),
                 method_name(r.method).to_owned(),
+                format!("{:.6}", max_marginal(r)),
+                r.marginal
+                    .iter()
+                    .map(|m| format!("{}:{:.6}", m.position, m.excess_bits))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                format!("{:.6}", r.audit_reveals_bits),
             ]);
         }
         return t;
@@ -272,9 +328,11 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
         "excess bits",
         "exactly 0",
         "hidden cards determined",
+        "max marginal bits",
+        "audit reveals bits",
         "attack",
     ])
-    .right_aligned([2, 4]);
+    .right_aligned([2, 4, 5, 6]);
     for r in rows {
         t.row(vec![
             coalition_text(&r.coalition),
@@ -285,6 +343,8 @@ fn collusion_table(rows: &[Row], format: Format) -> Table {
                 Some(f) => format!("{}/{} ({f:.3})", r.determined, r.hidden),
                 None => "none hidden".into(),
             },
+            format!("{:.4}", max_marginal(r)),
+            format!("{:.4}", r.audit_reveals_bits),
             if r.attack.is_empty() {
                 "—".to_owned()
             } else {
@@ -463,7 +523,7 @@ pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
     }
     let wall = start.elapsed();
     if a.output.json {
-        let params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        let params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
         return Doc::new("dealer collusion")
             .seed(a.seed)
             .parameters(params)
@@ -580,7 +640,10 @@ fn leakage_table(points: &[SweepPoint], format: Format) -> Table {
 pub fn leakage(a: &LeakageArgs) -> anyhow::Result<()> {
     let s = scheme(&a.scheme)?;
     let start = std::time::Instant::now();
-    let points = collusion::sweep(&s)?;
+    let points = match &a.schedule {
+        Some(path) => collusion::sweep_schedule(&file_schedule(path, &s)?)?,
+        None => collusion::sweep(&s)?,
+    };
     let wall = start.elapsed();
     let method = if s.cards <= 8 { "exact" } else { "closed-form" };
     if let Some(path) = &a.plot {
@@ -596,6 +659,7 @@ pub fn leakage(a: &LeakageArgs) -> anyhow::Result<()> {
     if a.output.json {
         let mut params = scheme_json(&a.scheme);
         params["plot"] = json!(a.plot.as_ref().map(|p| p.display().to_string()));
+        params["schedule"] = json!(a.schedule.as_ref().map(|p| p.display().to_string()));
         return Doc::new("dealer leakage").parameters(params).print(&json!({
             "scheme": scheme_name(&s),
             "players": s.players,
@@ -646,7 +710,7 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
     }
     let s = scheme(&a.scheme)?;
     let trials = a.samples;
-    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let sch = cheat_schedule(a, &s)?;
     let start = std::time::Instant::now();
     let pb = progress(trials.saturating_mul(30), "games");
     let tick = || {
@@ -660,7 +724,7 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
     }
     let wall = start.elapsed();
     if a.output.json {
-        let params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        let params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
         return Doc::new("dealer cheat")
             .seed(a.seed)
             .parameters(params)
@@ -962,7 +1026,7 @@ fn forge(a: &CheatArgs) -> anyhow::Result<()> {
     let s = scheme(&a.scheme)?;
     let coalition = parse_coalition(a.coalition.as_deref().unwrap_or(""), s.players)?;
     let (target, card) = parse_forge(a.forge.as_deref().unwrap_or(""), s.players, s.cards)?;
-    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let sch = cheat_schedule(a, &s)?;
     let (row, wall) = timed_games(a.samples, |tick| {
         Ok(facedown_leakage::forgery::forge_card(
             &sch,
@@ -975,7 +1039,7 @@ fn forge(a: &CheatArgs) -> anyhow::Result<()> {
         )?)
     })?;
     if a.output.json {
-        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        let mut params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
         params["coalition"] = json!(coalition.numbers());
         params["forge"] = json!({"target": target, "card": card});
         return cheat_doc(a, &s, params, ("forge-card", "forgery"), &row, wall);
@@ -1027,7 +1091,7 @@ fn forge(a: &CheatArgs) -> anyhow::Result<()> {
 fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
     use facedown_leakage::strategy::{chosen_river, selective_abort};
     let s = scheme(&a.scheme)?;
-    let sch = Schedule::new(&s, a.hand, a.public).context("schedule")?;
+    let sch = cheat_schedule(a, &s)?;
     let ((name, row), wall) = timed_games(a.samples, |tick| match st {
         StrategyArg::ChosenRiver => {
             if a.flop.is_some() || a.redeals.is_some() {
@@ -1052,7 +1116,7 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
         }
     })?;
     if a.output.json {
-        let mut params = deal_json(&a.scheme, a.hand, a.public, a.samples);
+        let mut params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
         params["strategy"] = json!(name);
         params["card"] = json!(a.card);
         params["flop"] = json!(a.flop);

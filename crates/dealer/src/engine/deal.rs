@@ -30,6 +30,11 @@ pub(super) struct Deal {
 }
 
 impl Deal {
+    /// The number of cards dealt: positions past it are the appendix of later commitments.
+    pub(super) fn len(&self) -> usize {
+        self.base.len()
+    }
+
     pub(super) fn rearrange(&mut self, perm: &Perm) -> Result<()> {
         if perm.len() != self.base.len() {
             return Err(TableError::PermSize {
@@ -151,6 +156,9 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             return Err(EngineError::DealOverSecrets);
         }
         let base = t.row.as_it_lies();
+        // The layer model goes on past the dealt cards: commitments made after the deal (a
+        // game's announcements) form a row of their own, positions `base.len()..`.
+        t.row = super::layers::Row::default();
         let params = Params {
             scheme: Scheme::general(parties, base.len())?,
             session: t.session,

@@ -8,7 +8,9 @@ use facedown_core::{Opening, PartyId, Seen, Symbol};
 use rand::{CryptoRng, RngCore};
 
 use super::layers::Route;
-use super::{check_opening, envelope_step, idle_table, DealerEngine, Pending, Result, ViewEvent};
+use super::{
+    check_opening, envelope_step, idle_table, DealerEngine, EngineError, Pending, Result, ViewEvent,
+};
 use crate::error::DealerError;
 use crate::messages::{Body, Envelope};
 use crate::scheme::Recipient;
@@ -81,14 +83,46 @@ impl Open {
     }
 }
 
+/// An opening after a deal of `dealt` cards that shows only cards committed since, as positions
+/// of their own row; `None` when it shows dealt cards only (or nothing was dealt).
+fn after_deal(opening: &Opening, dealt: usize) -> Option<Result<Opening>> {
+    let positions = || {
+        let private = opening.private.iter().flat_map(|(_, ps)| ps);
+        opening.public.iter().chain(private)
+    };
+    if dealt == 0 || positions().all(|&j| j < dealt) {
+        return None;
+    }
+    if positions().any(|&j| j < dealt) {
+        return Some(Err(EngineError::MixedOpening));
+    }
+    let shift = |ps: &[usize]| ps.iter().map(|&j| j - dealt).collect();
+    Some(Ok(Opening {
+        public: shift(&opening.public),
+        private: opening
+            .private
+            .iter()
+            .map(|(p, ps)| (*p, shift(ps)))
+            .collect(),
+    }))
+}
+
 impl<R: RngCore + CryptoRng> DealerEngine<R> {
     pub(super) fn begin_open(&mut self, opening: &Opening) -> Result<Step> {
         let (me, parties) = (self.me, self.parties);
         let t = idle_table(&mut self.stage)?;
-        check_opening(opening, t.row.len(), parties)?;
-        if t.deal.is_some() {
-            return self.open_dealt(opening);
-        }
+        let dealt = t.deal.as_ref().map_or(0, |d| d.len());
+        check_opening(opening, dealt + t.row.len(), parties)?;
+        let shifted;
+        let opening = match after_deal(opening, dealt) {
+            Some(Ok(later)) => {
+                shifted = later;
+                &shifted
+            }
+            Some(Err(e)) => return Err(e),
+            None if t.deal.is_some() => return self.open_dealt(opening),
+            None => opening,
+        };
         let mut targets: Vec<(Target, Audience, usize)> = Vec::new();
         for (k, &j) in opening.public.iter().enumerate() {
             targets.push((Target::Public(k), Audience::All, j));

@@ -97,9 +97,13 @@ pub enum EngineError {
     DealOverSecrets,
     /// An operation the dealer's deal does not support once dealt.
     #[error(
-        "after the dealer's deal only public rearrangements and openings are supported, not {0}"
+        "after the dealer's deal only public rearrangements, input commitments and openings \
+         are supported, not {0}"
     )]
     AfterDeal(&'static str),
+    /// An opening after the deal that mixes dealt cards with cards committed since.
+    #[error("an opening after the deal shows dealt cards and later commitments together")]
+    MixedOpening,
     /// The row is too long for committed layers.
     #[error("a row of {0} cards is too long (at most {MAX_ROW})")]
     TooLong(usize),
@@ -505,9 +509,6 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         let (me, parties) = (self.me, self.parties);
         let t = self.idle()?;
         check_party(party, parties)?;
-        if t.deal.is_some() {
-            return Err(EngineError::AfterDeal("input commitments"));
-        }
         let layer = t.row.commit(party, cards)?;
         if party != me {
             t.pending = Pending::Commits(layers::Commits::of(vec![(party, layer)]));
@@ -620,9 +621,10 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
     fn begin_finish(&mut self) -> Result<Step> {
         let (me, key) = (self.me, self.key.clone());
         let t = self.idle()?;
-        if t.deal.is_some() {
+        if t.deal.is_some() && !t.row.has_secrets() {
             return self.finish_deal();
         }
+        // The layers first (a game's announcements after a deal), then the deal's own end.
         let (reveals, body) = layers::Reveals::begin(&t.row, me);
         let mut step = Step::wait();
         if let Some(body) = body {
@@ -630,8 +632,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             step = envelope_step(&env, After::Start);
         }
         if reveals.is_done() {
-            self.stage = Stage::Finished;
-            return Ok(with_done(step));
+            return self.after_reveals(step);
         }
         t.pending = Pending::Reveals(reveals);
         Ok(step)
@@ -646,11 +647,22 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         let t = self.table()?;
         reveals.receive(&t.row, from, &env)?;
         if reveals.is_done() {
-            self.stage = Stage::Finished;
-            return Ok(Step::done(Seen::default()));
+            return self.after_reveals(Step::wait());
         }
         t.pending = Pending::Reveals(reveals);
         Ok(Step::wait())
+    }
+}
+
+impl<R: RngCore + CryptoRng> DealerEngine<R> {
+    /// Every layer is opened: the game ends here, or goes on to the end of its deal.
+    fn after_reveals(&mut self, mut step: Step) -> Result<Step> {
+        if self.table()?.deal.is_some() {
+            step.send.extend(self.finish_deal()?.send);
+            return Ok(step);
+        }
+        self.stage = Stage::Finished;
+        Ok(with_done(step))
     }
 }
 

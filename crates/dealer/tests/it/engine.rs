@@ -116,14 +116,19 @@ fn a_deal_gives_each_player_his_hand_and_every_player_audits_it() {
     let mut all: Vec<Symbol> = dealt.hands.iter().flatten().flatten().copied().collect();
     all.sort();
     assert_eq!(all, (0..9).map(Symbol::Card).collect::<Vec<_>>());
+    // A commitment after the deal (a game's announcement) lies past the dealt cards, and a
+    // turn of dealt cards and later ones together is refused.
+    t.commit(PartyId(1), &bit(true))
+        .expect("a commitment after the deal");
+    assert_eq!(t.turn(&[9, 10]).expect("turned"), bit(true));
     assert!(matches!(
-        t.commit(PartyId(1), &bit(true)),
+        t.turn(&[0, 9]),
         Err(DriveError::Engine {
-            source: EngineError::AfterDeal(_),
+            source: EngineError::MixedOpening,
             ..
         })
     ));
-    t.finish().expect("the audit passes");
+    t.finish().expect("the layers open and the audit passes");
     for e in t.engines() {
         let audit = e.audit().expect("every player audited");
         assert!(audit.passed);

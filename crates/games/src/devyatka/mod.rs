@@ -30,9 +30,11 @@ Importance of the first move: |result with Alice first - result with Bob first|.
 ";
 
 pub mod importance;
+pub mod multi;
 pub mod solver;
 
 pub use importance::{check_output, distinct_importances, CheckError, Checked, Found};
+pub use multi::MultiDevyatka;
 pub use solver::Solver;
 
 use facedown_core::PartyId;
@@ -102,6 +104,17 @@ pub fn card_index(card: Card) -> Option<u8> {
 pub fn card_of(index: u8) -> Card {
     let suit = Suit::ALL[usize::from(index / RANKS) % 4];
     Card::new(Rank::SIX_TO_ACE[usize::from(index % RANKS)], suit)
+}
+
+/// Whether card `i` may go down on a table holding the cards of the mask `table`: a nine
+/// always, any other card when its neighbour towards the nine is down.
+pub fn playable_on(table: u64, i: u8) -> bool {
+    let rank = i % RANKS;
+    match rank.cmp(&NINE) {
+        core::cmp::Ordering::Equal => true,
+        core::cmp::Ordering::Less => table & 1 << (i + 1) != 0,
+        core::cmp::Ordering::Greater => table & 1 << (i - 1) != 0,
+    }
 }
 
 /// The 36-card pack.
@@ -326,12 +339,7 @@ impl Devyatka {
 
     /// Whether card `i` may go down on the current table.
     fn playable(&self, i: u8) -> bool {
-        let rank = i % RANKS;
-        match rank.cmp(&NINE) {
-            core::cmp::Ordering::Equal => true,
-            core::cmp::Ordering::Less => self.table & 1 << (i + 1) != 0,
-            core::cmp::Ordering::Greater => self.table & 1 << (i - 1) != 0,
-        }
+        playable_on(self.table, i)
     }
 
     fn playable_cards(&self) -> Vec<u8> {

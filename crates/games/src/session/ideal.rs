@@ -232,8 +232,12 @@ impl super::ninety_nine::Tables for IdealTables {
 }
 
 impl facedown_core::Blame for IdealViewError {
-    /// The trusted table blames nobody: a view that diverged is a defect of its session.
+    /// The trusted table blames only the owner of a false legal-play claim
+    /// ([`TableError::HoldsExcluded`]); a view that diverged is a defect of its session.
     fn blamed(&self) -> Option<PartyId> {
-        None
+        match self {
+            IdealViewError::Table(TableError::HoldsExcluded { owner }) => Some(*owner),
+            _ => None,
+        }
     }
 }

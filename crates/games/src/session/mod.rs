@@ -23,13 +23,19 @@
 //! [`crate::game::audit`], which names the first offender. Only public information decides
 //! whether a hand stops, so every player, the cheater included, stops at the same step.
 //!
-//! The play-time legal-play check of a backend that can prove it (a zero-knowledge proof that
-//! a player who does not follow suit holds none of it) goes in one place,
-//! [`ninety_nine::legal_play_proof`]; without one the end audit decides.
+//! On a table whose capabilities offer the legal-play check ([`ninety_nine::proves_legal_play`]:
+//! the encrypted deck's zero-knowledge proof, the ideal table's own check), a player who does
+//! not follow suit proves at once that he holds none of the suit led, and a revoke is caught in
+//! the trick it is made; on the dealer, which cannot, the completion check and the end audit
+//! decide.
 
 pub mod announce;
+pub mod devyatka;
+pub mod golf;
 pub mod ideal;
 pub mod ninety_nine;
+pub mod row;
+pub mod terminal;
 
 use facedown_core::PartyId;
 use serde::{Deserialize, Serialize};

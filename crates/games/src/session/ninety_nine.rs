@@ -14,7 +14,7 @@
 //! public, so every player — the cheater too — stops at the same step. A player chooses his own
 //! moves from a second replay that also uses the cards he was shown (his true hand).
 
-use facedown_core::op::Opening;
+use facedown_core::op::{Opening, TableOp};
 use facedown_core::table::{FaceDownTable, ShuffleSet};
 use facedown_core::{PartyId, Symbol};
 use rand::RngCore;
@@ -72,6 +72,9 @@ pub struct HandReport {
     pub outcome: Option<Outcome>,
     /// Announcements made.
     pub announcements: usize,
+    /// Legal-play proofs given ([`TableOp::ProveNoneOf`]), one per card that did not follow
+    /// the suit led, on a table that offers them.
+    pub proofs: usize,
     /// Tricks played.
     pub tricks: usize,
 }
@@ -88,7 +91,19 @@ struct Hand<'t, T> {
     said: Vec<Entry<Said>>,
     bids: Vec<Option<[usize; 3]>>,
     announcements: usize,
+    proofs: usize,
     verdict: Verdict,
+    /// The index of the move the play-time verdict names.
+    caught: usize,
+}
+
+/// What a player who did not follow suit must prove: that none of his unseen cards is one of
+/// the suit led still unseen.
+struct VoidClaim {
+    owner: PartyId,
+    positions: Vec<usize>,
+    led: Suit,
+    excluded: Vec<Symbol>,
 }
 
 type Res<T, E> = Result<T, SessionError<E>>;
@@ -96,18 +111,29 @@ type Res<T, E> = Result<T, SessionError<E>>;
 /// A replay that broke a rule: the move's index, its author, what was wrong.
 type Broken = (usize, PartyId, String);
 
-/// The place of the encrypted deck's zero-knowledge legal-play proof: a backend whose
-/// capabilities offer one proves here, at play time, that a player who did not follow
-/// `led` holds none of it among his `positions`. No backend offers it through this
-/// interface yet, so this returns `None` and the end-of-hand audit decides (the lead wires the
-/// proof operation in here).
-pub fn legal_play_proof<T: FaceDownTable>(
-    _table: &mut T,
-    _player: PartyId,
-    _positions: &[usize],
-    _led: Suit,
-) -> Option<Result<(), SessionError<T::Error>>> {
-    None
+/// Whether `table` checks a legal play when it is made: its capabilities offer the
+/// none-of proof ([`TableOp::ProveNoneOf`]). The encrypted deck proves it in zero knowledge,
+/// the ideal table checks it itself; the dealer cannot, and its end-of-hand audit decides.
+pub fn proves_legal_play<T: FaceDownTable>(table: &T) -> bool {
+    table.capabilities().prove_none_of.is_available()
+}
+
+/// The legal-play proof of a player who did not follow `led`: `owner` proves to everyone that
+/// none of his cards at `positions` is one of `excluded` (the cards of the suit led that are
+/// not yet public).
+fn legal_play_proof<T: FaceDownTable>(
+    table: &mut T,
+    owner: PartyId,
+    positions: &[usize],
+    excluded: Vec<Symbol>,
+) -> Result<(), T::Error> {
+    table
+        .apply(&TableOp::ProveNoneOf {
+            owner,
+            positions: positions.to_vec(),
+            excluded,
+        })
+        .map(drop)
 }
 
 impl<'t, T: FaceDownTable> Hand<'t, T>
@@ -137,7 +163,9 @@ where
             said: Vec::new(),
             bids: vec![None; rules.seats],
             announcements: 0,
+            proofs: 0,
             verdict: Verdict::default(),
+            caught: usize::MAX,
             rules,
         })
     }
@@ -381,7 +409,13 @@ where
     }
 
     fn blame(&mut self, by: PartyId, reason: String) {
+        self.blame_at(self.said.len(), by, reason);
+    }
+
+    /// Blames `by` for move `index`, unless someone is blamed already.
+    fn blame_at(&mut self, index: usize, by: PartyId, reason: String) {
         if self.verdict.offender.is_none() {
+            self.caught = index;
             self.verdict = Verdict {
                 offender: Some(by),
                 reason: Some(reason),
@@ -393,7 +427,7 @@ where
 
 /// A perfect matching of `left` slots into `right` items (`left ≤ right`) by Kuhn's
 /// augmenting paths: `matching[i]` is the item of slot `i`.
-fn perfect_matching(
+pub(super) fn perfect_matching(
     left: usize,
     right: usize,
     fits: impl Fn(usize, usize) -> bool,
@@ -514,32 +548,111 @@ where
     fn carry_out(&mut self, mover: PartyId, said: Said) -> Res<(), T::Error> {
         match said {
             Said::Bid(ps) => self.bids[mover.index()] = Some(ps),
-            Said::Play(p) => {
-                self.turn(&[p])?;
-                self.prove_legal_play(p)?;
-            }
+            Said::Play(p) => self.turn(&[p])?,
             Said::Claim(ps) => self.turn(&ps)?,
             _ => {}
         }
         Ok(())
     }
 
-    /// After a card that does not follow the suit led: the backend's legal-play proof, where
-    /// it has one ([`legal_play_proof`]).
-    fn prove_legal_play(&mut self, p: usize) -> Res<(), T::Error> {
+    /// The claim the card just played at `p` makes, when it does not follow the suit led and
+    /// its player holds cards nobody else has seen (the dummy's are public).
+    fn void_claim(&self, p: usize) -> Option<VoidClaim> {
         let plays = self.played_positions();
-        let in_trick = plays.len() % self.rules.seats;
+        let in_trick = plays.len().checked_sub(1)? % self.rules.seats;
         let stand_in = self.stand_in();
-        let suit = |q: usize| self.public[q].and_then(|c| played(c, stand_in).suit);
-        let led = plays.get(plays.len() - in_trick).copied().and_then(suit);
-        let (Some(led), Some(seat)) = (led, self.seat_of(p)) else {
-            return Ok(());
-        };
-        if in_trick == 0 || suit(p) == Some(led) {
-            return Ok(());
+        let suit = |c: Card| played(c, stand_in).suit;
+        let lead = plays[plays.len() - 1 - in_trick];
+        let led = self.public[lead].and_then(suit)?;
+        if in_trick == 0 || self.public[p].and_then(suit) == Some(led) {
+            return None;
         }
-        let rest: Vec<usize> = self.holding(seat).into_iter().filter(|&q| q != p).collect();
-        legal_play_proof(self.table, PartyId::from_index(seat), &rest, led).unwrap_or(Ok(()))
+        let seat = self.seat_of(p).filter(|&s| s < self.rules.players)?;
+        let positions: Vec<usize> = self
+            .holding(seat)
+            .into_iter()
+            .filter(|&q| self.public[q].is_none())
+            .collect();
+        let excluded: Vec<Symbol> = (0..self.pack.len())
+            .filter(|&k| {
+                let c = self.pack[k];
+                suit(c) == Some(led) && !self.public.contains(&Some(c))
+            })
+            .map(|k| Symbol::Card(k as u16))
+            .collect();
+        (!positions.is_empty() && !excluded.is_empty()).then_some(VoidClaim {
+            owner: PartyId::from_index(seat),
+            positions,
+            led,
+            excluded,
+        })
+    }
+
+    /// The legal-play check of the card just played at `p`, on a table that offers it
+    /// ([`proves_legal_play`]). When the card does not follow the suit led, its player first
+    /// announces one bit — 1: "I prove I hold none of it", 0: "I cannot" — and on 1 proves it
+    /// ([`TableOp::ProveNoneOf`]). Saying 0 admits a revoke: it is how a revoker whose own
+    /// engine refuses to prove a falsehood ends, named at once by every player, himself
+    /// included, while the table still serves the end-of-hand audit. A player who says 1 and
+    /// then gives no valid proof fails the table's operation, and its error names him.
+    fn check_legal_play(&mut self, p: usize) -> Res<bool, T::Error> {
+        let Some(claim) = self
+            .void_claim(p)
+            .filter(|_| proves_legal_play(&*self.table))
+        else {
+            return Ok(true);
+        };
+        let stand_in = self.stand_in();
+        let can_prove = (claim.owner == self.me).then(|| {
+            let holds = claim.positions.iter().any(|&q| {
+                self.mine[q].is_some_and(|c| played(c, stand_in).suit == Some(claim.led))
+            });
+            [u16::from(!holds)]
+        });
+        let Some(heard) = self.hear(claim.owner, can_prove.as_ref().map(|b| &b[..]), &[1])? else {
+            return Ok(false);
+        };
+        if heard != [1] {
+            let (index, led) = (self.said.len() - 1, claim.led);
+            let trick = self.played_positions().len().div_ceil(self.rules.seats);
+            let card = self.public[p].map(|c| c.to_string()).unwrap_or_default();
+            self.blame_at(
+                index,
+                claim.owner,
+                format!(
+                    "move {index} (trick {trick}): {} played {card} to a {led} lead and \
+                     announced he cannot prove he holds no {led}",
+                    claim.owner
+                ),
+            );
+            return Ok(false);
+        }
+        self.proofs += 1;
+        legal_play_proof(self.table, claim.owner, &claim.positions, claim.excluded)
+            .map_err(SessionError::Table)?;
+        Ok(true)
+    }
+
+    /// Hears `by`'s announcement (making it when `mine` is given); `None` when its cards encode
+    /// no number, and `by` is blamed.
+    fn hear(
+        &mut self,
+        by: PartyId,
+        mine: Option<&[u16]>,
+        widths: &[u8],
+    ) -> Res<Option<Vec<u16>>, T::Error> {
+        self.announcements += 1;
+        match announce(&mut *self.table, by, mine, widths) {
+            Ok(v) => Ok(Some(v)),
+            Err(AnnounceError::Malformed { by, pair }) => {
+                self.blame(
+                    by,
+                    format!("{by} announced cards that encode no move (pair {pair})"),
+                );
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// The move this player makes: his bot's, or his cheat when it has its chance.
@@ -646,18 +759,9 @@ where
             } else {
                 None
             };
-            self.announcements += 1;
             let widths = self.widths(phase);
-            let heard = match announce(&mut *self.table, mover, mine.as_deref(), &widths) {
-                Ok(v) => v,
-                Err(AnnounceError::Malformed { by, pair }) => {
-                    self.blame(
-                        by,
-                        format!("{by} announced cards that encode no move (pair {pair})"),
-                    );
-                    return Ok(());
-                }
-                Err(e) => return Err(e.into()),
+            let Some(heard) = self.hear(mover, mine.as_deref(), &widths)? else {
+                return Ok(());
             };
             let Some(said) = self.decode(phase, &heard) else {
                 self.blame(
@@ -675,6 +779,11 @@ where
                 by: mover,
                 mv: said,
             });
+            if let Said::Play(p) = said {
+                if !self.check_legal_play(p)? {
+                    return Ok(());
+                }
+            }
         }
     }
 
@@ -702,7 +811,7 @@ where
             Some(crate::game::Fault::Illegal(_) | crate::game::Fault::OutOfTurn { .. })
         );
         if let (true, Some(o)) = (proven, &audited.offence) {
-            let earlier = self.verdict.offender.is_none() || o.index < self.said.len();
+            let earlier = self.verdict.offender.is_none() || o.index < self.caught;
             if earlier {
                 self.verdict = Verdict {
                     offender: Some(o.by),
@@ -718,6 +827,7 @@ where
             verdict: self.verdict,
             outcome: audited.outcome,
             announcements: self.announcements,
+            proofs: self.proofs,
             tricks,
         })
     }

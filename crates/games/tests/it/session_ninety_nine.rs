@@ -8,7 +8,7 @@ use facedown_core::PartyId;
 use facedown_games::game::Bot;
 use facedown_games::ninety_nine::{HeuristicBot, Length, NinetyNine, Variant};
 use facedown_games::session::ideal::IdealGame;
-use facedown_games::session::ninety_nine::{play_game, GameReport, Seat};
+use facedown_games::session::ninety_nine::{play_game, GameReport, Said, Seat};
 use facedown_games::session::Cheat;
 
 fn play(
@@ -91,13 +91,35 @@ fn assert_named(variant: Variant, cheat: Cheat, cheater: u16, at_play_time: bool
 }
 
 #[test]
-fn a_revoke_is_caught_by_the_end_of_hand_audit_and_the_revoker_named() {
+fn a_revoke_is_caught_in_its_trick_by_the_ideal_tables_legal_play_check_and_the_revoker_named() {
     let (found, reports) = caught(Variant::Revised, Cheat::Revoke, 2);
     assert!(found);
     for r in &reports {
         assert_eq!(r.verdict.offender, Some(PartyId(2)), "{:?}", r.verdict);
+        assert!(r.verdict.at_play_time, "{:?}", r.verdict);
         let reason = r.verdict.reason.as_deref().unwrap_or_default();
-        assert!(reason.contains("revoked"), "{reason}");
+        assert!(reason.contains("cannot prove"), "{reason}");
+        let hand = r.hands.last().expect("a hand");
+        let last = hand.said.last().expect("moves");
+        assert!(
+            matches!(last.mv, Said::Play(_)) && last.by == PartyId(2),
+            "the hand stops at the revoke: {last:?}"
+        );
+        assert!(hand.outcome.is_none());
+    }
+}
+
+#[test]
+fn an_honest_game_proves_every_card_off_suit_and_blames_nobody() {
+    let reports = play(Variant::Revised, Length::Deals(2), 3, None);
+    for r in &reports {
+        assert!(r.verdict.clean(), "{:?}", r.verdict);
+        let proofs: usize = r.hands.iter().map(|h| h.proofs).sum();
+        assert!(proofs > 0, "two deals without a card off suit");
+        assert_eq!(
+            proofs,
+            reports[0].hands.iter().map(|h| h.proofs).sum::<usize>()
+        );
     }
 }
 

@@ -1,0 +1,406 @@
+//! Девятка among distrustful players: one player's session of a deal for two to four players
+//! ([`MultiDevyatka`]).
+//!
+//! | Девятка | the table |
+//! |---|---|
+//! | the deal, 36 / N each | the pack placed, shuffled, hand `s` (positions `s·h .. (s+1)·h`) opened to player `s` alone |
+//! | putting a card down | its owner names one of his positions ([`announce`]); it is turned for all |
+//! | a pass | announced; it denies every card that could go down now |
+//! | the end of the deal | every card still face down is turned: the rule audit |
+//!
+//! Every player checks each move at once against what is public: that the position named is in
+//! the mover's hand and not yet played, and — replaying the record with the rules engine on a
+//! **completion** of the unseen cards in which nobody holds a card he has denied by passing (a
+//! bipartite matching, as in [`super::ninety_nine`]) — that the card turned may go down. If
+//! everyone kept the rules the true deal is such a completion, so a replay that fails proves a
+//! rule broken: a card that cannot go down is refused as soon as it is turned, and a false pass
+//! as soon as the passer plays a card he denied. A false pass whose card is never played is
+//! named by the end-of-deal audit ([`crate::game::audit`]), which opens every card.
+//!
+//! The encrypted deck could prove a pass at play time (`TableOp::ProveNoneOf`: "none of my
+//! cards may go down"); that waits on one decision the Ninety-Nine session makes for a revoke
+//! first — how the others learn, without a timeout, that a passer's engine refused to prove.
+//!
+//! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]):
+//!
+//! * `false-pass` — he passes while holding a card that may go down;
+//! * `not-in-hand` — he names a position of another player's hand;
+//! * `not-playable` — he puts down a card of his that may not go down yet.
+
+use facedown_core::op::Opening;
+use facedown_core::table::FaceDownTable;
+use facedown_core::PartyId;
+use rand::RngCore;
+use serde::Serialize;
+
+use super::announce::{announce, width_for, AnnounceError};
+use super::ninety_nine::Tables;
+use super::row::Row;
+use super::{SessionError, Verdict};
+use crate::cards::Card;
+use crate::devyatka::multi::{MultiOutcome, MultiSetup};
+use crate::devyatka::{card_index, pack, playable_on, Move, MultiDevyatka, CARDS};
+use crate::game::{audit, Bot, Entry, Fault, Game, Log};
+
+/// A way to cheat at Девятка that one player tries, once, at the first opportunity (see the
+/// [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DevyatkaCheat {
+    /// Passing while holding a card that may go down.
+    FalsePass,
+    /// Naming a position of another player's hand.
+    NotInHand,
+    /// Putting down a card that may not go down yet.
+    NotPlayable,
+}
+
+impl DevyatkaCheat {
+    /// Every kind, in the order of the command line's help.
+    pub const ALL: [DevyatkaCheat; 3] = [
+        DevyatkaCheat::FalsePass,
+        DevyatkaCheat::NotInHand,
+        DevyatkaCheat::NotPlayable,
+    ];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            DevyatkaCheat::FalsePass => "false-pass",
+            DevyatkaCheat::NotInHand => "not-in-hand",
+            DevyatkaCheat::NotPlayable => "not-playable",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<DevyatkaCheat> {
+        DevyatkaCheat::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// A move as it is said at the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Said {
+    /// The card at this position is put down.
+    Play(usize),
+    /// He passes.
+    Pass,
+}
+
+/// One player of a deal.
+pub struct Seat<'b> {
+    /// This player.
+    pub me: PartyId,
+    /// Who chooses his moves.
+    pub bot: Box<dyn Bot<MultiDevyatka> + 'b>,
+    /// The cheat he tries, once, if any.
+    pub cheat: Option<DevyatkaCheat>,
+    /// Whether he has tried it.
+    pub cheated: bool,
+}
+
+/// What one player saw of a deal.
+#[derive(Clone, Debug, Serialize)]
+pub struct DealReport {
+    /// The setup, with the hands the end-of-deal audit opened.
+    pub setup: MultiSetup,
+    /// The moves as said at the table.
+    pub said: Vec<Entry<Said>>,
+    /// The checks' verdict.
+    pub verdict: Verdict,
+    /// The deal's outcome, when it ended without an offence.
+    pub outcome: Option<MultiOutcome>,
+    /// Announcements made.
+    pub announcements: usize,
+}
+
+type Res<T, E> = Result<T, SessionError<E>>;
+
+/// A replay that broke a rule: the move's index, its author, what was wrong.
+type Broken = (usize, PartyId, String);
+
+/// The value announced for a pass (no position of the pack).
+const PASS: u16 = 63;
+
+struct Deal<'t, T> {
+    table: &'t mut T,
+    me: PartyId,
+    players: usize,
+    first: PartyId,
+    row: Row,
+    said: Vec<Entry<Said>>,
+    /// Per seat, the cards (as a mask of card indices) he denied holding by passing.
+    denied: Vec<u64>,
+    announcements: usize,
+    verdict: Verdict,
+}
+
+impl<'t, T: FaceDownTable> Deal<'t, T> {
+    fn new(table: &'t mut T, me: PartyId, first: PartyId) -> Res<Self, T::Error> {
+        let players = table.parties();
+        if !(2..=4).contains(&players) {
+            return Err(crate::game::SetupError(format!(
+                "Devyatka is for 2 to 4 players, the table seats {players}"
+            ))
+            .into());
+        }
+        Ok(Deal {
+            table,
+            me,
+            players,
+            first,
+            row: Row::new(me, pack()),
+            said: Vec::new(),
+            denied: vec![0; players],
+            announcements: 0,
+            verdict: Verdict::default(),
+        })
+    }
+
+    fn hand(&self) -> usize {
+        CARDS / self.players
+    }
+
+    fn seat_of(&self, pos: usize) -> usize {
+        pos / self.hand()
+    }
+
+    /// Places and shuffles the pack and opens each hand to its owner.
+    fn deal(&mut self) -> Res<(), T::Error> {
+        self.row.place_and_shuffle(self.table)?;
+        let h = self.hand();
+        let opening = Opening {
+            public: Vec::new(),
+            private: PartyId::all(self.players)
+                .map(|p| (p, (p.index() * h..(p.index() + 1) * h).collect()))
+                .collect(),
+        };
+        self.row.open(self.table, &opening)
+    }
+
+    fn played(&self) -> Vec<usize> {
+        self.said
+            .iter()
+            .filter_map(|e| match e.mv {
+                Said::Play(p) => Some(p),
+                Said::Pass => None,
+            })
+            .collect()
+    }
+
+    /// The positions of `seat`'s hand not yet put down.
+    fn holding(&self, seat: usize) -> Vec<usize> {
+        let played = self.played();
+        let h = self.hand();
+        (seat * h..(seat + 1) * h)
+            .filter(|p| !played.contains(p))
+            .collect()
+    }
+
+    fn to_move(said: Said, deck: &[Card]) -> Move {
+        match said {
+            Said::Play(p) => Move::Play(deck[p]),
+            Said::Pass => Move::Pass,
+        }
+    }
+
+    /// Replays the record on a completion of `known` in which nobody holds a card he denied:
+    /// the state reached and the first move that broke a rule, or `None` when no completion
+    /// fits the record.
+    fn replay(
+        &self,
+        known: &[Option<Card>],
+    ) -> Res<Option<(MultiDevyatka, Option<Broken>)>, T::Error> {
+        let fits = |pos: usize, card: Card| {
+            let denied = self.denied[self.seat_of(pos)];
+            card_index(card).map_or(true, |i| denied & 1 << i == 0)
+        };
+        let Some(deck) = self.row.completion(known, fits) else {
+            return Ok(None);
+        };
+        let mut game = MultiDevyatka::start(&MultiSetup::dealt(self.players, self.first, &deck))?;
+        for (i, e) in self.said.iter().enumerate() {
+            if game.to_move() != Some(e.by) {
+                return Ok(Some((game, Some((i, e.by, "moved out of turn".into())))));
+            }
+            if let Err(why) = game.play(&Self::to_move(e.mv, &deck)) {
+                return Ok(Some((game, Some((i, e.by, why.to_string())))));
+            }
+        }
+        Ok(Some((game, None)))
+    }
+
+    /// This player's cards in hand, with their positions.
+    fn my_cards(&self) -> Vec<(usize, Card)> {
+        self.holding(self.me.index())
+            .into_iter()
+            .filter_map(|p| self.row.mine[p].map(|c| (p, c)))
+            .collect()
+    }
+
+    /// The move this player makes on the public state `game`: his bot's, or his cheat.
+    fn choose(&self, seat: &mut Seat<'_>, game: &MultiDevyatka, rng: &mut dyn RngCore) -> Said {
+        let table = game.table_mask();
+        let mine = self.my_cards();
+        let can = |c: Card| card_index(c).is_some_and(|i| playable_on(table, i));
+        let playable: Vec<(usize, Card)> = mine.iter().copied().filter(|&(_, c)| can(c)).collect();
+        if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
+            let said = match cheat {
+                DevyatkaCheat::FalsePass => playable.first().map(|_| Said::Pass),
+                DevyatkaCheat::NotInHand => {
+                    let next = (self.me.index() + 1) % self.players;
+                    self.holding(next).first().copied().map(Said::Play)
+                }
+                DevyatkaCheat::NotPlayable => mine
+                    .iter()
+                    .find(|&&(_, c)| !can(c))
+                    .map(|&(p, _)| Said::Play(p)),
+            };
+            if let Some(said) = said {
+                seat.cheated = true;
+                return said;
+            }
+        }
+        let legal: Vec<Move> = match playable.is_empty() {
+            true => vec![Move::Pass],
+            false => playable.iter().map(|&(_, c)| Move::Play(c)).collect(),
+        };
+        let mut view = game.view(self.me);
+        view.hand = mine.iter().map(|&(_, c)| c).collect();
+        match seat.bot.choose(&view, &legal, rng) {
+            Move::Play(c) => mine
+                .iter()
+                .find(|&&(_, x)| x == c)
+                .map_or(Said::Pass, |&(p, _)| Said::Play(p)),
+            Move::Pass => Said::Pass,
+        }
+    }
+
+    fn blame(&mut self, by: PartyId, reason: String) {
+        self.verdict = Verdict {
+            offender: Some(by),
+            reason: Some(reason),
+            at_play_time: true,
+        };
+    }
+
+    /// Plays the deal to its end, or to the first offence the public record proves.
+    fn run(&mut self, seat: &mut Seat<'_>, rng: &mut dyn RngCore) -> Res<(), T::Error> {
+        loop {
+            let Some((game, broken)) = self.replay(&self.row.public)? else {
+                // No deal fits the record: a rule was broken; the audit names who.
+                self.verdict.at_play_time = true;
+                return Ok(());
+            };
+            if let Some((i, by, why)) = broken {
+                self.blame(by, format!("move {i}: {by} {why}"));
+                return Ok(());
+            }
+            let Some(mover) = game.to_move() else {
+                return Ok(());
+            };
+            let mine = (mover == self.me).then(|| match self.choose(seat, &game, rng) {
+                Said::Play(p) => vec![p as u16],
+                Said::Pass => vec![PASS],
+            });
+            self.announcements += 1;
+            let index = self.said.len();
+            let widths = [width_for(usize::from(PASS))];
+            let heard = match announce(&mut *self.table, mover, mine.as_deref(), &widths) {
+                Ok(v) => v[0],
+                Err(AnnounceError::Malformed { by, pair }) => {
+                    let why = format!(
+                        "move {index}: {by} announced cards that encode no move (pair {pair})"
+                    );
+                    self.blame(by, why);
+                    return Ok(());
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let said = match heard {
+                PASS => Said::Pass,
+                p if usize::from(p) < CARDS => Said::Play(usize::from(p)),
+                other => {
+                    self.blame(
+                        mover,
+                        format!("move {index}: {mover} announced {other}, no position of the pack"),
+                    );
+                    return Ok(());
+                }
+            };
+            match said {
+                Said::Play(p) if !self.holding(mover.index()).contains(&p) => {
+                    let why = format!(
+                        "move {index}: {mover} named position {p}, which is not in his hand"
+                    );
+                    self.blame(mover, why);
+                    return Ok(());
+                }
+                Said::Play(p) => self.row.turn(self.table, &[p])?,
+                Said::Pass => self.denied[mover.index()] |= game.playable_mask(),
+            }
+            self.said.push(Entry {
+                by: mover,
+                mv: said,
+            });
+        }
+    }
+
+    /// The end-of-deal rule audit: every card still face down is turned and the log replayed.
+    fn close(mut self) -> Res<DealReport, T::Error> {
+        let deck = self.row.turn_all(self.table)?;
+        let setup = MultiSetup::dealt(self.players, self.first, &deck);
+        let mut log = Log::<MultiDevyatka>::new(setup.clone());
+        log.moves = self
+            .said
+            .iter()
+            .map(|e| Entry {
+                by: e.by,
+                mv: Self::to_move(e.mv, &deck),
+            })
+            .collect();
+        let audited = audit(&log)?;
+        if let (None, Some(o)) = (self.verdict.offender, &audited.offence) {
+            if matches!(o.fault, Fault::Illegal(_) | Fault::OutOfTurn { .. }) {
+                self.verdict.offender = Some(o.by);
+                self.verdict.reason = Some(o.to_string());
+            }
+        }
+        Ok(DealReport {
+            setup,
+            said: self.said,
+            verdict: self.verdict,
+            outcome: audited.outcome,
+            announcements: self.announcements,
+        })
+    }
+}
+
+/// Plays one deal of Девятка as `seat.me` on his view of `table` (its number of players is the
+/// table's), `first` moving first, and audits it. The table is not finished.
+pub fn play_deal<T: FaceDownTable>(
+    table: &mut T,
+    seat: &mut Seat<'_>,
+    first: PartyId,
+    rng: &mut dyn RngCore,
+) -> Result<DealReport, SessionError<T::Error>> {
+    let mut deal = Deal::new(table, seat.me, first)?;
+    deal.deal()?;
+    deal.run(seat, rng)?;
+    deal.close()
+}
+
+/// Plays one deal on the first table of `tables` (player 1 moving first), finishes and closes
+/// it: a whole game of Девятка.
+pub fn play_game<S: Tables>(
+    tables: &mut S,
+    seat: &mut Seat<'_>,
+    rng: &mut dyn RngCore,
+) -> Result<DealReport, SessionError<<S::Table as FaceDownTable>::Error>> {
+    let mut table = tables.open(0).map_err(SessionError::Table)?;
+    let report = play_deal(&mut table, seat, PartyId(1), rng)?;
+    table.finish().map_err(SessionError::Table)?;
+    tables.close(table).map_err(SessionError::Table)?;
+    Ok(report)
+}

@@ -1,0 +1,270 @@
+//! Golf and Девятка among distrustful players on every backend that hosts them: each player's
+//! session ([`facedown_games::session::golf`], [`facedown_games::session::devyatka`]) on his
+//! own view of the table — a view of the shared ideal table, or his own engine of the
+//! encrypted deck over a channel (in memory or TCP with Noise), a fresh engine per round.
+//!
+//! The channel, the per-round engines and the error type are Ninety-Nine's
+//! ([`crate::table_game`]); [`play_seat`] is one player (what `facedown party --game golf`
+//! runs) and [`play_threads`] every player on its own thread.
+
+use std::time::{Duration, Instant};
+
+use facedown_core::table::FaceDownTable;
+use facedown_core::{Blame, Cost, PartyId};
+use facedown_games::devyatka::MultiDevyatka;
+use facedown_games::game::{Bot, RandomBot};
+use facedown_games::golf::{GreedyBot, Rules};
+use facedown_games::session::devyatka::{self as devyatka_session, DealReport, DevyatkaCheat};
+use facedown_games::session::golf::{self as golf_session, GolfCheat};
+use facedown_games::session::ideal::IdealGame;
+use facedown_games::session::ninety_nine::Tables;
+use facedown_games::session::Verdict;
+use facedown_net::{Channel, NetError, WireStats};
+use facedown_poker::PokerEngine;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use serde::Serialize;
+
+use crate::table_game::{hand_context, join_players, GameBackend, GameError, NetTables};
+
+/// Which game, with its rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CardGame {
+    /// Golf: its rules (layout, players, decks, rounds).
+    Golf(Rules),
+    /// One deal of Девятка among the table's players.
+    Devyatka,
+}
+
+impl CardGame {
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            CardGame::Golf(_) => "golf",
+            CardGame::Devyatka => "devyatka",
+        }
+    }
+}
+
+/// The cheat one player tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum CardCheat {
+    /// A Golf cheat.
+    Golf(GolfCheat),
+    /// A Девятка cheat.
+    Devyatka(DevyatkaCheat),
+}
+
+impl CardCheat {
+    /// The cheat of `game` called `name`, if it has one.
+    pub fn of(game: CardGame, name: &str) -> Option<CardCheat> {
+        match game {
+            CardGame::Golf(_) => GolfCheat::from_name(name).map(CardCheat::Golf),
+            CardGame::Devyatka => DevyatkaCheat::from_name(name).map(CardCheat::Devyatka),
+        }
+    }
+
+    /// The names of `game`'s cheats.
+    pub fn names(game: CardGame) -> Vec<&'static str> {
+        match game {
+            CardGame::Golf(_) => GolfCheat::ALL.iter().map(|c| c.name()).collect(),
+            CardGame::Devyatka => DevyatkaCheat::ALL.iter().map(|c| c.name()).collect(),
+        }
+    }
+}
+
+/// A game of Golf or Девятка as every player agrees on it before it starts.
+#[derive(Clone, Debug)]
+pub struct CardGameSpec {
+    /// The table.
+    pub backend: GameBackend,
+    /// The game.
+    pub game: CardGame,
+    /// The number of players.
+    pub players: usize,
+    /// The seed every player's randomness derives from (each its own stream).
+    pub seed: u64,
+    /// The one player who cheats, and how.
+    pub cheat: Option<(PartyId, CardCheat)>,
+    /// What the players agreed on beforehand: bound into every round's session id.
+    pub context: Vec<u8>,
+    /// How long a player waits for a step of the table.
+    pub timeout: Duration,
+}
+
+impl CardGameSpec {
+    /// Checks that the backend can host the game.
+    pub fn check(&self) -> Result<(), String> {
+        if let CardGame::Golf(rules) = self.game {
+            if usize::from(rules.players) != self.players {
+                return Err(format!("the Golf rules are for {} players", rules.players));
+            }
+        }
+        if self.game == CardGame::Devyatka && !(2..=4).contains(&self.players) {
+            return Err(format!(
+                "Devyatka is for 2 to 4 players, not {}",
+                self.players
+            ));
+        }
+        match self.backend {
+            GameBackend::Dealer => Err(
+                "the dealer refuses input commitments after its deal, and a \
+                 move is announced as one: play on the encrypted deck (--backend poker)"
+                    .to_owned(),
+            ),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What one player's session saw.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Played {
+    /// A whole game of Golf.
+    Golf(golf_session::GameReport),
+    /// A deal of Девятка.
+    Devyatka(DealReport),
+}
+
+impl Played {
+    /// The verdict of the checks.
+    pub fn verdict(&self) -> &Verdict {
+        match self {
+            Played::Golf(g) => &g.verdict,
+            Played::Devyatka(d) => &d.verdict,
+        }
+    }
+}
+
+/// What one player saw of a game and what it cost him.
+#[derive(Clone, Debug, Serialize)]
+pub struct CardSeatReport {
+    /// The player.
+    pub player: u16,
+    /// What his session saw.
+    pub game: Played,
+    /// What he sent.
+    pub cost: Cost,
+    /// The transport's counters (networked backends).
+    pub wire: Option<WireStats>,
+    /// Wall time at this player, in milliseconds.
+    pub wall_ms: f64,
+}
+
+/// Player `me`'s whole game on `tables`, his bot (or his cheat) with his own randomness.
+fn play_my_game<S: Tables>(
+    spec: &CardGameSpec,
+    me: PartyId,
+    tables: &mut S,
+) -> Result<Played, GameError>
+where
+    <S::Table as FaceDownTable>::Error: Blame + crate::table_game::Confession,
+{
+    let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
+    match (spec.game, spec.cheat.filter(|(p, _)| *p == me)) {
+        (CardGame::Golf(rules), cheat) => {
+            let bot: Box<dyn Bot<facedown_games::golf::Golf>> = Box::new(GreedyBot);
+            let cheat = match cheat {
+                Some((_, CardCheat::Golf(c))) => Some(c),
+                _ => None,
+            };
+            let mut seat = golf_session::Seat {
+                me,
+                bot,
+                cheat,
+                cheated: false,
+            };
+            golf_session::play_game(tables, &mut seat, rules, &mut rng).map(Played::Golf)
+        }
+        (CardGame::Devyatka, cheat) => {
+            let bot: Box<dyn Bot<MultiDevyatka>> = Box::new(RandomBot);
+            let cheat = match cheat {
+                Some((_, CardCheat::Devyatka(c))) => Some(c),
+                _ => None,
+            };
+            let mut seat = devyatka_session::Seat {
+                me,
+                bot,
+                cheat,
+                cheated: false,
+            };
+            devyatka_session::play_game(tables, &mut seat, &mut rng).map(Played::Devyatka)
+        }
+    }
+    .map_err(GameError::of)
+}
+
+/// Plays one player of `spec` over `chan` on the encrypted deck.
+pub fn play_seat<C: Channel>(chan: C, spec: &CardGameSpec) -> Result<CardSeatReport, GameError> {
+    let refused = |message: String| GameError {
+        blame: None,
+        message,
+    };
+    spec.check().map_err(refused)?;
+    if spec.backend != GameBackend::Poker {
+        return Err(refused(format!(
+            "the {} table has no network player",
+            spec.backend.name()
+        )));
+    }
+    let (me, n, start) = (chan.me(), spec.players, Instant::now());
+    let mut base = crate::play::player_rng(spec.seed, me);
+    let make = move |hand: usize| {
+        let rng = ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()))?;
+        PokerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng)
+            .map_err(NetError::protocol)
+    };
+    let mut tables = NetTables::new(chan, make, spec.timeout);
+    let game = play_my_game(spec, me, &mut tables)?;
+    let (cost, wire) = tables.spent();
+    Ok(CardSeatReport {
+        player: me.0,
+        game,
+        cost,
+        wire,
+        wall_ms: start.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+/// Plays every player of `spec` on its own thread — on views of one ideal table, or over the
+/// in-memory network for the encrypted deck — and returns each player's result in order.
+pub fn play_threads(spec: &CardGameSpec) -> Vec<Result<CardSeatReport, GameError>> {
+    if let Err(message) = spec.check() {
+        return vec![Err(GameError {
+            blame: None,
+            message,
+        })];
+    }
+    let handles: Vec<_> = match spec.backend {
+        GameBackend::Ideal => {
+            let game = IdealGame::new(spec.players, spec.seed);
+            PartyId::all(spec.players)
+                .map(|me| {
+                    let (spec, mut tables) = (spec.clone(), game.tables(me, spec.timeout));
+                    std::thread::spawn(move || {
+                        let start = Instant::now();
+                        let game = play_my_game(&spec, me, &mut tables)?;
+                        Ok(CardSeatReport {
+                            player: me.0,
+                            game,
+                            cost: Cost::ZERO,
+                            wire: None,
+                            wall_ms: start.elapsed().as_secs_f64() * 1e3,
+                        })
+                    })
+                })
+                .collect()
+        }
+        _ => facedown_net::memory_network(spec.players, None)
+            .into_iter()
+            .map(|chan| {
+                let spec = spec.clone();
+                std::thread::spawn(move || play_seat(chan, &spec))
+            })
+            .collect(),
+    };
+    join_players(handles)
+}

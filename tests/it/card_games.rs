@@ -1,0 +1,63 @@
+//! Golf and Девятка through `facedown::table_golf_devyatka`, every player on its own thread: on
+//! the ideal table and on the encrypted deck over the in-memory network, honest games agreed by
+//! all, a cheat named by all, and the dealer refused.
+
+use std::time::Duration;
+
+use facedown::table_game::GameBackend;
+use facedown::table_golf_devyatka::{play_threads, CardCheat, CardGame, CardGameSpec};
+use facedown_core::PartyId;
+use facedown_games::golf::Rules;
+use facedown_games::session::golf::GolfCheat;
+
+fn spec(backend: GameBackend, game: CardGame, players: usize) -> CardGameSpec {
+    CardGameSpec {
+        backend,
+        game,
+        players,
+        seed: 4,
+        cheat: None,
+        context: b"card-games".to_vec(),
+        timeout: Duration::from_secs(60),
+    }
+}
+
+fn offenders(spec: &CardGameSpec) -> Vec<Option<PartyId>> {
+    play_threads(spec)
+        .into_iter()
+        .map(|r| r.expect("the game runs").game.verdict().offender)
+        .collect()
+}
+
+#[test]
+fn golf_on_the_ideal_table_and_devyatka_on_the_encrypted_deck_are_never_blamed() {
+    let golf = CardGame::Golf(Rules {
+        rounds: 2,
+        ..Rules::nine(3)
+    });
+    assert_eq!(offenders(&spec(GameBackend::Ideal, golf, 3)), vec![None; 3]);
+    let reports = play_threads(&spec(GameBackend::Poker, CardGame::Devyatka, 2));
+    for r in &reports {
+        let r = r.as_ref().expect("the deal runs");
+        assert!(r.game.verdict().clean());
+        assert!(r.cost.messages > 0, "the encrypted deck costs messages");
+    }
+}
+
+#[test]
+fn a_golf_cheat_on_the_encrypted_deck_is_named_by_every_player() {
+    let golf = CardGame::Golf(Rules {
+        rounds: 1,
+        ..Rules::nine(2)
+    });
+    let mut s = spec(GameBackend::Poker, golf, 2);
+    s.cheat = Some((PartyId(2), CardCheat::Golf(GolfCheat::NotHis)));
+    assert_eq!(offenders(&s), vec![Some(PartyId(2)); 2]);
+}
+
+#[test]
+fn the_dealer_is_refused_with_a_clear_error() {
+    let r = play_threads(&spec(GameBackend::Dealer, CardGame::Devyatka, 3));
+    let e = r[0].as_ref().expect_err("refused");
+    assert!(e.message.contains("dealer"), "{}", e.message);
+}
