@@ -519,8 +519,13 @@ impl<E: Engine> Seat<E> {
         let parties = self.engine.parties();
         let verdict = self.round.take().map(|r| r.verdict(parties, own));
         match (verdict, self.failure.take()) {
-            // The echo confirms whom the engine blamed: the engine's error says why.
-            (Some(Err(echo)), Some(e)) if own.is_some() && echo.blamed() == own => {
+            // The echo confirms whom the engine blamed, or only says that a peer gave up
+            // (every broadcast agreeing): the engine's own evidence is the verdict, whether
+            // the peer's abort came before the faulty message or after it.
+            (Some(Err(echo)), Some(e))
+                if own.is_some()
+                    && (echo.blamed() == own || matches!(echo, EchoError::GaveUp { .. })) =>
+            {
                 SeatError::Engine(e)
             }
             (Some(Err(e)), _) => SeatError::Echo(e),

@@ -202,6 +202,9 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let mut deadline = Deadline::after(self.timeout);
         let mut wait = Wait::First;
         while !self.seat.is_done() {
+            if let Some(abort) = self.abort_settled() {
+                return Err(abort);
+            }
             let handed = self.seat.handed();
             if !self.receive_one(deadline)? {
                 if let Some(abort) = self.abort.take() {
@@ -291,15 +294,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     None => abort,
                 };
                 // Every abort counts as its sender's (empty) echo, so the round still ends
-                // when every peer has echoed or aborted.
-                let out = match self.seat.peer_aborted(frame.from) {
-                    None => return Err(first),
-                    Some(out) => {
-                        self.abort = Some(first);
-                        out.map_err(|e| self.seat_error(e))?
-                    }
-                };
-                self.send(out)?;
+                // when every peer has echoed or aborted. Without a round, what the others
+                // already sent is still judged (`abort_settled` says when nothing more can
+                // come), so the verdict does not depend on whether the abort came first.
+                self.abort = Some(first);
+                if let Some(out) = self.seat.peer_aborted(frame.from) {
+                    let out = out.map_err(|e| self.seat_error(e))?;
+                    self.send(out)?;
+                }
             }
             Wire::Bye => {
                 self.byes.insert(frame.from);
@@ -359,6 +361,17 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             }
         }
         NetError::protocol(e)
+    }
+
+    /// The abort read during this operation, once the engine awaits only peers that
+    /// aborted: nothing more that could be judged is on its way.
+    fn abort_settled(&mut self) -> Option<NetError> {
+        self.abort.as_ref()?;
+        let awaiting = self.seat.awaiting();
+        if awaiting.iter().any(|p| !self.aborted.contains(p)) {
+            return None;
+        }
+        self.abort.take()
     }
 
     /// Tells every peer whom this player has waited a timeout for (once per wait).
