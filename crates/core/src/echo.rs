@@ -138,6 +138,21 @@ impl BroadcastKeys {
         keys
     }
 
+    /// The same keys bound to what an operation agreed on (`agreed`, the digest of every
+    /// broadcast its echo round accepted, [`EchoRound::agreed`]): the context becomes
+    /// `SHA3-256(label ‖ context ‖ agreed)`. After the setup that is every player's fresh
+    /// hello, so no later signature of this game verifies in another game with the same roster.
+    pub fn after(&self, agreed: &Head) -> BroadcastKeys {
+        let mut h = Sha3_256::new();
+        h.update(CHAIN_LABEL);
+        h.update((self.context.len() as u32).to_be_bytes());
+        h.update(&self.context);
+        h.update(agreed);
+        let mut keys = self.clone();
+        keys.context = h.finalize().to_vec();
+        keys
+    }
+
     fn statement(&self, sender: PartyId, op: u32, index: u32, digest: &Head) -> Vec<u8> {
         let mut m = Vec::with_capacity(SIGNATURE_LABEL.len() + self.context.len() + 46);
         m.extend(SIGNATURE_LABEL);
@@ -177,6 +192,9 @@ fn digest(payload: &[u8]) -> Head {
 
 /// Domain separator of the broadcast chains.
 pub const ECHO_LABEL: &[u8] = b"facedown/echo/v1";
+
+/// Domain separator of a signature context chained to an agreed operation.
+pub const CHAIN_LABEL: &[u8] = b"facedown/broadcast-context/v1";
 
 /// Most echoes one peer may have waiting (its echo for this operation and for the next).
 pub const MAX_EARLY_ECHOES: usize = 2;
@@ -566,6 +584,21 @@ impl EchoRound {
             Some(peer) if peer != self.me => Err(EchoError::GaveUp { peer }),
             _ => Ok(self.complete(parties)),
         }
+    }
+
+    /// The digest of every sender's chain of digests (signatures left out: a sender may sign
+    /// one message twice), what every honest player holds once the round is accepted.
+    pub fn agreed(&self) -> Head {
+        let mut h = Sha3_256::new();
+        h.update(ECHO_LABEL);
+        h.update(self.op.to_be_bytes());
+        for chain in &self.chains {
+            h.update((chain.0.len() as u32).to_be_bytes());
+            for (d, _) in &chain.0 {
+                h.update(d);
+            }
+        }
+        h.finalize().into()
     }
 
     /// Whether the chains differ anywhere (so far).

@@ -585,6 +585,9 @@ impl<E: Engine> Seat<E> {
         if round.failing() || round.differs_anywhere() {
             return Err(self.resolve());
         }
+        // Later signatures bind what this operation agreed on (after the setup: every
+        // player's fresh hello), so none verifies in another game of the same roster.
+        self.keys = self.keys.after(&round.agreed());
         self.round = None;
         Ok(out)
     }

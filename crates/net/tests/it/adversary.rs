@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use facedown_core::adversary::{Adversary, At, Deviation, Edit, Predicate, Rule};
+use facedown_core::adversary::{Adversary, At, Deviation, Edit, ForkRng, Predicate, Rule, Twin};
 use facedown_core::engine::Engine;
 use facedown_core::local::Untapped;
 use facedown_core::rng::party_rng;
@@ -21,7 +21,6 @@ use facedown_dealer::DealerEngine;
 use facedown_net::wire::Wire;
 use facedown_net::{memory_network, Channel, NetDriver, NetError};
 use facedown_poker::PokerEngine;
-use rand_chacha::ChaCha20Rng;
 
 const CONTEXT: &[u8] = b"adversary tests";
 const CHEATER: PartyId = PartyId(3);
@@ -38,23 +37,44 @@ enum Backend {
 
 const BACKENDS: [Backend; 2] = [Backend::Dealer, Backend::Poker];
 
-/// A player of `backend`; player 3 deviates by `rules`, the others are honest.
-fn player(backend: Backend, me: PartyId, n: usize, rules: &[Rule]) -> Box<dyn PlayerEngine> {
+/// How player 3 cheats.
+#[derive(Clone, Debug)]
+enum Cheat {
+    /// By rules on its messages.
+    Rules(Vec<Rule>),
+    /// From operation `from_op` on (the setup is 1), `to` gets the messages of a twin engine
+    /// with other randomness: second versions that are valid and correctly signed.
+    Twin { from_op: usize, to: PartyId },
+}
+
+/// Player `me`'s engine built by `build` from its random source; player 3 cheats by `cheat`.
+fn seated<E: Engine>(me: PartyId, cheat: &Cheat, build: impl Fn(ForkRng) -> E) -> Adversary<E> {
     let rng = party_rng(14, 0, me);
-    let rules = if me == CHEATER {
-        rules.to_vec()
-    } else {
-        Vec::new()
-    };
+    match cheat {
+        _ if me != CHEATER => Adversary::new(build(ForkRng::unforked(rng)), Vec::new()),
+        Cheat::Rules(rules) => Adversary::new(build(ForkRng::unforked(rng)), rules.clone()),
+        Cheat::Twin { from_op, to } => {
+            let (twin_rng, fork) = ForkRng::new(rng.clone(), party_rng(14, 1, me));
+            let twin = Twin {
+                engine: build(twin_rng),
+                fork,
+                from_op: *from_op,
+                to: *to,
+            };
+            Adversary::with_twin(build(ForkRng::unforked(rng)), twin)
+        }
+    }
+}
+
+/// A player of `backend`; player 3 cheats by `cheat`, the others are honest.
+fn player(backend: Backend, me: PartyId, n: usize, cheat: &Cheat) -> Box<dyn PlayerEngine> {
     match backend {
-        Backend::Dealer => {
-            let e = DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player");
-            Box::new(Adversary::new(e, rules))
-        }
-        Backend::Poker => {
-            let e = PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player");
-            Box::new(Adversary::new(e, rules))
-        }
+        Backend::Dealer => Box::new(seated(me, cheat, |rng| {
+            DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+        })),
+        Backend::Poker => Box::new(seated(me, cheat, |rng| {
+            PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+        })),
     }
 }
 
@@ -74,8 +94,8 @@ enum Verdict {
     },
 }
 
-type Dealer = Adversary<DealerEngine<ChaCha20Rng>>;
-type Poker = Adversary<PokerEngine<ChaCha20Rng>>;
+type Dealer = Adversary<DealerEngine<ForkRng>>;
+type Poker = Adversary<PokerEngine<ForkRng>>;
 
 fn failed<E: std::error::Error + Blame>(e: &E, claims: Vec<(PartyId, PartyId)>) -> Verdict {
     Verdict::Failed {
@@ -185,28 +205,27 @@ fn in_memory(backend: Backend, rules: &[Rule]) -> Result<Dealt, Vec<Verdict>> {
 
 /// [`in_memory`] at a table of `n` players.
 fn in_memory_of(backend: Backend, n: usize, rules: &[Rule]) -> Result<Dealt, Vec<Verdict>> {
-    let rng = |me| party_rng(14, 0, me);
-    let rules_of = |me: PartyId| {
-        if me == CHEATER {
-            rules.to_vec()
-        } else {
-            Vec::new()
-        }
-    };
+    in_memory_cheating(backend, n, &Cheat::Rules(rules.to_vec()))
+}
+
+/// The whole table of `n` players in memory, player 3 cheating by `cheat`.
+fn in_memory_cheating(backend: Backend, n: usize, cheat: &Cheat) -> Result<Dealt, Vec<Verdict>> {
     match backend {
         Backend::Dealer => local_run(
             PartyId::all(n)
                 .map(|me| {
-                    let e = DealerEngine::with_rng(me, n, CONTEXT, rng(me)).expect("player");
-                    Adversary::new(e, rules_of(me))
+                    seated(me, cheat, |rng| {
+                        DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+                    })
                 })
                 .collect(),
         ),
         Backend::Poker => local_run(
             PartyId::all(n)
                 .map(|me| {
-                    let e = PokerEngine::with_rng(me, n, CONTEXT, rng(me)).expect("player");
-                    Adversary::new(e, rules_of(me))
+                    seated(me, cheat, |rng| {
+                        PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+                    })
                 })
                 .collect(),
         ),
@@ -221,13 +240,23 @@ fn networked(
     chans: Vec<Box<dyn Channel + Send>>,
     control: Control,
 ) -> (Vec<Verdict>, Duration) {
+    networked_cheating(backend, &Cheat::Rules(rules.to_vec()), chans, control)
+}
+
+/// [`networked`], player 3 cheating by `cheat`.
+fn networked_cheating(
+    backend: Backend,
+    cheat: &Cheat,
+    chans: Vec<Box<dyn Channel + Send>>,
+    control: Control,
+) -> (Vec<Verdict>, Duration) {
     let start = Instant::now();
     let n = chans.len();
     let handles: Vec<_> = chans
         .into_iter()
         .map(|chan| {
             let me = chan.me();
-            let engine = player(backend, me, n, rules);
+            let engine = player(backend, me, n, cheat);
             let forge = if me == CHEATER {
                 control
             } else {
@@ -438,10 +467,10 @@ fn all_name_the_cheater(what: &str, verdicts: &[Verdict]) {
 
 /// Player 3 sends player 2 a second version of a broadcast, signed as the first: at 3 and 4
 /// players, in memory and over both network paths, every honest player stops naming it.
-fn second_version_names_the_cheater(what: &str, backend: Backend, rules: &[Rule], seed: u64) {
+fn second_version_names_the_cheater(what: &str, backend: Backend, cheat: &Cheat, seed: u64) {
     for n in [3, 4] {
         let what = format!("{what} on {backend:?}, {n} players");
-        match in_memory_of(backend, n, rules) {
+        match in_memory_cheating(backend, n, cheat) {
             Ok(d) => panic!("{what} in memory: dealt {d:?}"),
             Err(local) => {
                 assert_eq!(
@@ -457,7 +486,7 @@ fn second_version_names_the_cheater(what: &str, backend: Backend, rules: &[Rule]
             ("TCP", tcp_chans_of(n, seed + n as u64)),
         ];
         for (path, chans) in paths {
-            let (verdicts, slowest) = networked(backend, rules, chans, Control::None);
+            let (verdicts, slowest) = networked_cheating(backend, cheat, chans, Control::None);
             let what = format!("{what}, {path}");
             check_honest(&what, &verdicts, slowest);
             all_name_the_cheater(&what, &verdicts);
@@ -479,7 +508,24 @@ fn a_second_valid_hello_names_the_equivocator() {
                 edit: flip(nonce_byte(backend)),
             },
         }];
-        second_version_names_the_cheater("a second hello", backend, &rules, seed);
+        let cheat = Cheat::Rules(rules.to_vec());
+        second_version_names_the_cheater("a second hello", backend, &cheat, seed);
+    }
+}
+
+#[test]
+fn a_second_valid_shuffle_names_the_equivocator() {
+    // Issue 14, item 4 with a valid second version: from the deal's shuffle (operation 3,
+    // after the setup and the placing of the deck) player 2 gets the messages of a twin of
+    // player 3 that draws other randomness: another layer commitment (dealer) or another
+    // Bayer-Groth shuffle with a proof that verifies (poker), each correctly signed. Only
+    // the two signatures side by side in the echo show the split, and they name player 3.
+    for (backend, seed) in BACKENDS.into_iter().zip([242, 252]) {
+        let cheat = Cheat::Twin {
+            from_op: 3,
+            to: PartyId(2),
+        };
+        second_version_names_the_cheater("a second shuffle", backend, &cheat, seed);
     }
 }
 
@@ -763,6 +809,105 @@ fn a_silent_cheater_claiming_to_wait_on_an_honest_player_is_still_named() {
                     }
                 ),
                 "{what}: player 1 ignores a claim about itself and names player 3: {verdicts:?}"
+            );
+        }
+    }
+}
+
+/// Player 2's echo of the deal's shuffle: player 1's chain as player 2 holds it.
+const SHUFFLE_OP: u32 = 3;
+
+/// A game of `engines` in memory (setup, deal, finish) under `tap`: every honest player's
+/// verdict, empty if the deal completed.
+fn tapped_game<E: Engine, T: facedown_core::local::Tap>(engines: Vec<E>, tap: T) -> Vec<Verdict> {
+    match LocalDriver::seated(engines, tap) {
+        Err(e) => honest_failures(e, &[]),
+        Ok(mut t) => {
+            let dealt = t
+                .run(&TableOp::Setup)
+                .and_then(|_| deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2))
+                .and_then(|_| t.finish());
+            match dealt {
+                Ok(()) => Vec::new(),
+                Err(e) => honest_failures(e, t.later_failures()),
+            }
+        }
+    }
+}
+
+/// Honest engines of `backend` from roster seed `seed` (in one process every game has the
+/// same keys and context: the same roster).
+fn game_of<T: facedown_core::local::Tap>(backend: Backend, seed: u64, tap: T) -> Vec<Verdict> {
+    let rng = |me| party_rng(seed, 0, me);
+    match backend {
+        Backend::Dealer => tapped_game(
+            PartyId::all(PLAYERS)
+                .map(|me| DealerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
+                .collect(),
+            tap,
+        ),
+        Backend::Poker => tapped_game(
+            PartyId::all(PLAYERS)
+                .map(|me| PokerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
+                .collect(),
+            tap,
+        ),
+    }
+}
+
+#[test]
+fn a_broadcast_replayed_from_another_game_of_the_same_roster_names_the_relayer() {
+    // Replay across games: two games with the same roster and other seeds. In the second,
+    // player 3's echo of the deal's shuffle shows player 2, as player 1's broadcast, the one
+    // player 1 signed in the first game. While signatures bound only the roster it verified,
+    // and stood beside player 1's real broadcast as a second version: player 1 was named.
+    // Every signature after the setup now binds the game's hellos, so it does not verify,
+    // and player 3, who relayed it, is named.
+    use facedown_core::echo::{EchoMessage, Entry};
+    use facedown_core::engine::Kind;
+    use facedown_core::local::Delivery;
+    use std::sync::Mutex;
+    for backend in BACKENDS {
+        let recorded: Mutex<Option<Vec<Entry>>> = Mutex::new(None);
+        let record = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == PartyId(2) && d.to == CHEATER {
+                let echo = EchoMessage::from_bytes(&d.payload, PLAYERS, d.from).expect("echo");
+                if echo.op == SHUFFLE_OP {
+                    *recorded.lock().expect("lock") = Some(echo.chains[0].clone());
+                }
+            }
+            true
+        };
+        assert!(
+            game_of(backend, 14, record).is_empty(),
+            "{backend:?}: game one"
+        );
+        let old = recorded
+            .lock()
+            .expect("lock")
+            .clone()
+            .expect("player 1 broadcast");
+        assert!(
+            !old.is_empty(),
+            "{backend:?}: player 1 broadcasts in the shuffle"
+        );
+        let replay = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == CHEATER && d.to == PartyId(2) {
+                let mut echo = EchoMessage::from_bytes(&d.payload, PLAYERS, CHEATER).expect("echo");
+                if echo.op == SHUFFLE_OP {
+                    echo.chains[0].clone_from(&old);
+                    d.payload = echo.to_bytes();
+                }
+            }
+            true
+        };
+        let verdicts = game_of(backend, 15, replay);
+        assert!(!verdicts.is_empty(), "{backend:?}: the replay is caught");
+        for v in &verdicts {
+            assert!(
+                matches!(v, Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+                    if reason.contains("signature by player 1 does not verify")),
+                "{backend:?}: {verdicts:?}"
             );
         }
     }
