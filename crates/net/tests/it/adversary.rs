@@ -733,26 +733,7 @@ fn a_forged_signature_in_an_echo_names_the_relayer_not_the_purported_signer() {
             }
             true
         };
-        let verdicts = match backend {
-            Backend::Dealer => tapped_setup(
-                PartyId::all(PLAYERS)
-                    .map(|me| {
-                        DealerEngine::with_rng(me, PLAYERS, CONTEXT, party_rng(14, 0, me))
-                            .expect("player")
-                    })
-                    .collect(),
-                tap,
-            ),
-            Backend::Poker => tapped_setup(
-                PartyId::all(PLAYERS)
-                    .map(|me| {
-                        PokerEngine::with_rng(me, PLAYERS, CONTEXT, party_rng(14, 0, me))
-                            .expect("player")
-                    })
-                    .collect(),
-                tap,
-            ),
-        };
+        let verdicts = tapped(backend, 14, Run::Setup, tap);
         assert!(!verdicts.is_empty(), "{backend:?}: the forgery is caught");
         for v in &verdicts {
             assert!(
@@ -760,15 +741,6 @@ fn a_forged_signature_in_an_echo_names_the_relayer_not_the_purported_signer() {
                 "{backend:?}: {verdicts:?}"
             );
         }
-    }
-}
-
-/// The setup under `tap`: every honest player's verdict (empty if it passed).
-fn tapped_setup<E: Engine, T: facedown_core::local::Tap>(engines: Vec<E>, tap: T) -> Vec<Verdict> {
-    let mut t = LocalDriver::seated(engines, tap).expect("seated");
-    match t.run(&TableOp::Setup) {
-        Ok(_) => Vec::new(),
-        Err(e) => honest_failures(e, t.later_failures()),
     }
 }
 
@@ -814,44 +786,57 @@ fn a_silent_cheater_claiming_to_wait_on_an_honest_player_is_still_named() {
     }
 }
 
-/// Player 2's echo of the deal's shuffle: player 1's chain as player 2 holds it.
+/// The deal's shuffle: the third operation of a session (setup, place, shuffle).
 const SHUFFLE_OP: u32 = 3;
 
-/// A game of `engines` in memory (setup, deal, finish) under `tap`: every honest player's
-/// verdict, empty if the deal completed.
-fn tapped_game<E: Engine, T: facedown_core::local::Tap>(engines: Vec<E>, tap: T) -> Vec<Verdict> {
-    match LocalDriver::seated(engines, tap) {
-        Err(e) => honest_failures(e, &[]),
-        Ok(mut t) => {
-            let dealt = t
-                .run(&TableOp::Setup)
-                .and_then(|_| deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2))
-                .and_then(|_| t.finish());
-            match dealt {
-                Ok(()) => Vec::new(),
-                Err(e) => honest_failures(e, t.later_failures()),
-            }
-        }
-    }
+/// How much of a game [`tapped`] plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Setup,
+    Game,
 }
 
-/// Honest engines of `backend` from roster seed `seed` (in one process every game has the
-/// same keys and context: the same roster).
-fn game_of<T: facedown_core::local::Tap>(backend: Backend, seed: u64, tap: T) -> Vec<Verdict> {
+/// Honest engines of `backend` from seed `seed` in memory (in one process every game has the
+/// same keys and context: the same roster) under `tap`: the setup, or the setup, the deal and
+/// the finish. Every honest player's verdict, empty if all passed.
+fn tapped<T: facedown_core::local::Tap>(
+    backend: Backend,
+    seed: u64,
+    run: Run,
+    tap: T,
+) -> Vec<Verdict> {
     let rng = |me| party_rng(seed, 0, me);
     match backend {
-        Backend::Dealer => tapped_game(
+        Backend::Dealer => tapped_run(
             PartyId::all(PLAYERS)
                 .map(|me| DealerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
                 .collect(),
+            run,
             tap,
         ),
-        Backend::Poker => tapped_game(
+        Backend::Poker => tapped_run(
             PartyId::all(PLAYERS)
                 .map(|me| PokerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
                 .collect(),
+            run,
             tap,
         ),
+    }
+}
+
+fn tapped_run<E: Engine, T: facedown_core::local::Tap>(
+    engines: Vec<E>,
+    run: Run,
+    tap: T,
+) -> Vec<Verdict> {
+    let mut t = LocalDriver::seated(engines, tap).expect("seated");
+    let played = t.run(&TableOp::Setup).and_then(|_| match run {
+        Run::Setup => Ok(()),
+        Run::Game => deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2).and_then(|_| t.finish()),
+    });
+    match played {
+        Ok(()) => Vec::new(),
+        Err(e) => honest_failures(e, t.later_failures()),
     }
 }
 
@@ -879,7 +864,7 @@ fn a_broadcast_replayed_from_another_game_of_the_same_roster_names_the_relayer()
             true
         };
         assert!(
-            game_of(backend, 14, record).is_empty(),
+            tapped(backend, 14, Run::Game, record).is_empty(),
             "{backend:?}: game one"
         );
         let old = recorded
@@ -901,7 +886,7 @@ fn a_broadcast_replayed_from_another_game_of_the_same_roster_names_the_relayer()
             }
             true
         };
-        let verdicts = game_of(backend, 15, replay);
+        let verdicts = tapped(backend, 15, Run::Game, replay);
         assert!(!verdicts.is_empty(), "{backend:?}: the replay is caught");
         for v in &verdicts {
             assert!(
