@@ -355,6 +355,12 @@ impl<C: Channel> Channel for HandChannel<C> {
     fn limits(&self) -> facedown_net::Limits {
         self.inner.limits()
     }
+
+    /// Bound to the hand, so no broadcast signature of one hand verifies in another.
+    fn broadcast_keys(&self) -> Option<facedown_core::echo::BroadcastKeys> {
+        let keys = self.inner.broadcast_keys()?;
+        Some(keys.within(&self.hand.to_be_bytes()))
+    }
 }
 
 /// The hands of one networked player: a fresh engine session per hand on the same channel.

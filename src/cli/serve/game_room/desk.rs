@@ -195,9 +195,11 @@ fn frame_kind(payload: &[u8]) -> &'static str {
         .get(4..)
         .and_then(|w| Wire::from_bytes(w, STUDENT).ok());
     match wire {
-        Some(Wire::Engine(m)) => Message::from_bytes_unchecked(&m)
-            .as_ref()
-            .map_or("engine", message_kind),
+        Some(Wire::Engine(m) | Wire::Signed { payload: m, .. }) => {
+            Message::from_bytes_unchecked(&m)
+                .as_ref()
+                .map_or("engine", message_kind)
+        }
         Some(Wire::Echo(_)) => "echo",
         Some(Wire::Bye) => "bye",
         Some(Wire::Abort { .. }) => "abort",
@@ -301,6 +303,10 @@ impl Channel for Logged {
         }
         self.desk.record_frame(self.me(), to, depth, payload);
         self.inner.send(to, depth, payload)
+    }
+
+    fn broadcast_keys(&self) -> Option<facedown_core::echo::BroadcastKeys> {
+        self.inner.broadcast_keys()
     }
 
     fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
