@@ -37,7 +37,7 @@ use facedown_core::{PartyId, Symbol, TableOp};
 use rand::RngCore;
 use serde::Serialize;
 
-use super::announce::{announce, width_for, AnnounceError};
+use super::announce::{hear, width_for};
 use super::ninety_nine::{proves_legal_play, Tables};
 use super::row::Row;
 use super::{SessionError, Verdict};
@@ -318,7 +318,7 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
             });
             let index = self.said.len();
             let widths = [width_for(usize::from(PASS))];
-            let Some(heard) = self.hear(index, mover, mine.as_deref(), &widths)? else {
+            let Some(heard) = self.hear_move(index, mover, mine.as_deref(), &widths)? else {
                 return Ok(());
             };
             let heard = heard[0];
@@ -356,7 +356,7 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
 
     /// Hears `by`'s announcement of move `index` (making it when `mine` is given); `None` when
     /// its cards encode no number, and `by` is blamed.
-    fn hear(
+    fn hear_move(
         &mut self,
         index: usize,
         by: PartyId,
@@ -364,16 +364,13 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
         widths: &[u8],
     ) -> Res<Option<Vec<u16>>, T::Error> {
         self.announcements += 1;
-        match announce(&mut *self.table, by, mine, widths) {
-            Ok(v) => Ok(Some(v)),
-            Err(AnnounceError::Malformed { by, pair }) => {
-                let why =
-                    format!("move {index}: {by} announced cards that encode no move (pair {pair})");
-                self.blame(by, why);
-                Ok(None)
-            }
-            Err(e) => Err(e.into()),
+        let heard = hear(&mut *self.table, by, mine, widths)?;
+        if let Err(pair) = heard {
+            let why =
+                format!("move {index}: {by} announced cards that encode no move (pair {pair})");
+            self.blame(by, why);
         }
+        Ok(heard.ok())
     }
 
     /// The play-time check of `passer`'s pass on a table that offers it ([`proves_legal_play`]),
@@ -401,7 +398,8 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
             [u16::from(!holds)]
         });
         let index = self.said.len() - 1;
-        let Some(heard) = self.hear(index, passer, can_prove.as_ref().map(|b| &b[..]), &[1])?
+        let Some(heard) =
+            self.hear_move(index, passer, can_prove.as_ref().map(|b| &b[..]), &[1])?
         else {
             return Ok(false);
         };
