@@ -145,6 +145,9 @@ pub struct RoundReport {
     pub outcome: Option<Outcome>,
     /// Announcements made.
     pub announcements: usize,
+    /// The stock cards the round never drew: the rules show them to nobody, and the
+    /// end-of-round audit turns them (on the dealer its own audit would open them anyway).
+    pub never_shown: usize,
 }
 
 type Res<T, E> = Result<T, SessionError<E>>;
@@ -473,6 +476,9 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
 
     /// The end-of-round rule audit: every card still face down is turned and the log replayed.
     fn close(mut self) -> Res<(RoundReport, Log<Golf>), T::Error> {
+        let never_shown = (self.next_stock..self.row.pack.len())
+            .filter(|&p| self.row.public[p].is_none())
+            .count();
         let deck = self.row.turn_all(self.table)?;
         let setup = Setup {
             rules: self.rules,
@@ -497,6 +503,7 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
             verdict: self.verdict,
             outcome: audited.outcome,
             announcements: self.announcements,
+            never_shown,
         };
         Ok((report, log))
     }
