@@ -1,0 +1,31 @@
+//! What many suites do with the binary: run it, and read the one JSON document that a
+//! successful run prints on stdout.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Runs `facedown ARGS` with backtraces off, so that an error is its message alone.
+pub fn facedown(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("the facedown binary runs")
+}
+
+/// The JSON document of a run that must have succeeded; a failed run fails the test with its
+/// stderr.
+pub fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "facedown failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
+}
+
+/// Runs `facedown ARGS`, which must succeed, and returns its JSON document.
+pub fn run_json(args: &[&str]) -> Value {
+    json_of(&facedown(args))
+}
