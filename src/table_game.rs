@@ -174,9 +174,19 @@ impl<T: FaceDownTable> FaceDownTable for Metered<T> {
 }
 
 /// Every hand's table of `S`, metered ([`Metered`]), the counts kept across hands.
-struct MeteredTables<S> {
-    inner: S,
-    operations: BTreeMap<String, OpCost>,
+pub(crate) struct MeteredTables<S> {
+    pub(crate) inner: S,
+    pub(crate) operations: BTreeMap<String, OpCost>,
+}
+
+impl<S> MeteredTables<S> {
+    /// The hands of `inner`, nothing counted yet.
+    pub(crate) fn new(inner: S) -> Self {
+        MeteredTables {
+            inner,
+            operations: BTreeMap::new(),
+        }
+    }
 }
 
 impl<S: Tables> Tables for MeteredTables<S> {
@@ -266,10 +276,7 @@ where
     <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame + Confession,
 {
     let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
-    let mut metered = MeteredTables {
-        inner: tables,
-        operations: BTreeMap::new(),
-    };
+    let mut metered = MeteredTables::new(tables);
     let game = play_game(
         &mut metered,
         &mut seat(spec, me, bot),
@@ -354,6 +361,12 @@ impl<C: Channel> Channel for HandChannel<C> {
 
     fn limits(&self) -> facedown_net::Limits {
         self.inner.limits()
+    }
+
+    /// Bound to the hand, so no broadcast signature of one hand verifies in another.
+    fn broadcast_keys(&self) -> Option<facedown_core::echo::BroadcastKeys> {
+        let keys = self.inner.broadcast_keys()?;
+        Some(keys.within(&self.hand.to_be_bytes()))
     }
 }
 

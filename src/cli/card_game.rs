@@ -185,6 +185,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let body = json!({
         "game": spec.game.name(),
         "backend": spec.backend.name(),
+        "guarantees": spec.guarantees(),
         "players": args.players,
         "seed": seed,
         "seed_drawn": seed_drawn,

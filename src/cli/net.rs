@@ -224,24 +224,26 @@ impl PlayLocalArgs {
 pub fn keygen(args: KeygenArgs) -> anyhow::Result<()> {
     let kp = StaticKeypair::generate_with_rng(&mut OsRng);
     let public = hex::encode(kp.public);
+    let signing = hex::encode(kp.signing_public());
     match &args.out {
         Some(path) => {
             kp.save(path)?;
             if args.json {
                 Doc::new("keygen")
                     .parameters(json!({ "out": path.display().to_string() }))
-                    .print(&json!({"public_key": public, "file": path.display().to_string()}))?;
+                    .print(&json!({"public_key": public, "signing_key": signing,
+                        "file": path.display().to_string()}))?;
             } else {
-                println!("{public}");
+                // The player's two roster lines.
+                println!("public_key = \"{public}\"\nsigning_key = \"{signing}\"");
             }
         }
         None => {
             if args.json {
                 Doc::new("keygen")
                     .parameters(json!({ "out": null }))
-                    .print(
-                        &json!({"public_key": public, "private_key": hex::encode(kp.private)}),
-                    )?;
+                    .print(&json!({"public_key": public, "signing_key": signing,
+                        "private_key": hex::encode(kp.private)}))?;
             } else {
                 print!("{}", kp.to_toml());
             }
@@ -440,6 +442,7 @@ pub(super) fn write_setup(dir: &Path, players: usize) -> anyhow::Result<PathBuf>
             id: PartyId::from_index(j),
             address: format!("127.0.0.1:{port}").parse()?,
             public_key: kp.public,
+            signing_key: kp.signing_public(),
         });
     }
     let roster = Roster { session, parties };

@@ -205,7 +205,8 @@ def wait_turn(driver, after):
 
 
 def click_a_move(driver):
-    """Plays one move by clicking: three cards and the bid button, a playable card, or a button."""
+    """Plays one Ninety-Nine move by clicking: three cards and the bid button, a playable card,
+    or a button."""
     if driver.find_elements(By.ID, "game-bid"):
         for i in range(3):
             driver.find_elements(By.CSS_SELECTOR, "#game-hand .card")[i].click()
@@ -219,40 +220,123 @@ def student_moves(driver):
     return int(driver.find_element(By.ID, "game-status").get_attribute("data-moves") or 0)
 
 
-def click_moves(driver, state, most):
+def click_golf_move(driver):
+    """Plays one Golf move by clicking: three face-down cards and "Turn them up", a card of the
+    grid to replace, or a button (keep, draw, take the discard)."""
+    if driver.find_elements(By.ID, "golf-turn-up"):
+        # Each click draws the grid again: find the next unselected card afresh.
+        for _ in range(3):
+            driver.find_element(By.CSS_SELECTOR, "#golf-grid-1 .card.playable:not(.selected)").click()
+        driver.find_element(By.ID, "golf-turn-up").click()
+        return
+    def choices(d):
+        return d.find_elements(By.CSS_SELECTOR, "#golf-grid-1 .card.playable, #game-moves .game-move")
+    wait_for(driver, choices)[0].click()
+
+
+def click_devyatka_move(driver):
+    """Plays one Девятка move by clicking: a playable card of the hand, or the pass button."""
+    def choices(d):
+        return d.find_elements(By.CSS_SELECTOR, "#devyatka-hand .card.playable, #game-moves .game-move")
+    wait_for(driver, choices)[0].click()
+
+
+def click_moves(driver, state, most, click=click_a_move):
     """Makes up to `most` of the student's moves by clicking, stopping when the game is over."""
     for _ in range(most):
         if state == "over":
             break
         before = student_moves(driver)
-        click_a_move(driver)
+        click(driver)
         state = wait_turn(driver, before)
     return state
 
 
-def check_game_room(driver, url, shots):
+def new_game(driver, url, game, backend="ideal"):
+    """Opens the game room, starts `game` on `backend` and waits for the student's first move."""
     driver.get(url + "game")
-    Select(driver.find_element(By.ID, "game-backend")).select_by_value("ideal")
+    wait_for(driver, lambda d: d.find_element(By.ID, "game-new").get_attribute("data-ready"))
+    Select(driver.find_element(By.ID, "game-name")).select_by_value(game)
+    Select(driver.find_element(By.ID, "game-backend")).select_by_value(backend)
     driver.find_element(By.ID, "game-new").click()
-    state = wait_turn(driver, -1)
+    return wait_turn(driver, -1)
+
+
+def press_cheat(driver, player, kind):
+    Select(driver.find_element(By.ID, "cheat-player")).select_by_value(str(player))
+    Select(driver.find_element(By.ID, "cheat-kind")).select_by_value(kind)
+    driver.find_element(By.ID, "cheat-press").click()
+    wait_for(driver, ready.text_to_be_present_in_element((By.ID, "cheat-pressed"), kind))
+
+
+def check_named(driver, cheater, players):
+    """The verdict names `cheater`, by every player's session, and no honest player."""
+    wait_for(driver, ready.visibility_of_element_located((By.ID, "verdict-section")))
+    summary = text_of(driver, "verdict-summary")
+    assert summary == f"Player {cheater} cheated and was named by every player.", summary
+    views = driver.find_elements(By.CSS_SELECTOR, "#verdict-views li")
+    assert len(views) == players, [v.text for v in views]
+    assert all(f"names player {cheater} (at play time)" in v.text for v in views), [v.text for v in views]
+    assert text_of(driver, "verdict-honest") == "No honest player was named."
+
+
+def check_game_room(driver, url, shots):
+    state = new_game(driver, url, "ninety-nine")
     assert len(driver.find_elements(By.CSS_SELECTOR, "#game-hand .card")) == 12
     state = click_moves(driver, state, 6)
     tricks = driver.find_element(By.ID, "game-last-trick").text
     assert "won by player" in tricks, tricks
     driver.save_screenshot(str(shots / "game-room.png"))
-    Select(driver.find_element(By.ID, "cheat-player")).select_by_value("1")
-    Select(driver.find_element(By.ID, "cheat-kind")).select_by_value("not-in-hand")
-    driver.find_element(By.ID, "cheat-press").click()
-    wait_for(driver, ready.text_to_be_present_in_element((By.ID, "cheat-pressed"), "not-in-hand"))
+    press_cheat(driver, 1, "not-in-hand")
     click_moves(driver, state, 40)
-    wait_for(driver, ready.visibility_of_element_located((By.ID, "verdict-section")))
-    summary = text_of(driver, "verdict-summary")
-    assert summary == "Player 1 cheated and was named by every player.", summary
-    views = driver.find_elements(By.CSS_SELECTOR, "#verdict-views li")
-    assert len(views) == 3 and all("names player 1 (at play time)" in v.text for v in views)
-    assert text_of(driver, "verdict-honest") == "No honest player was named."
+    check_named(driver, 1, 3)
     driver.find_element(By.ID, "verdict-section").location_once_scrolled_into_view
     driver.save_screenshot(str(shots / "game-room-cheat-caught.png"))
+
+
+def check_golf(driver, url, shots):
+    """A few Golf moves by clicking (turn up three, keep, draw from the stock and see the card
+    drawn), then player 3 peeks and is named."""
+    state = new_game(driver, url, "golf")
+    grids = driver.find_elements(By.CSS_SELECTOR, "#golf-grids .grid-seat")
+    assert len(grids) == 3, len(grids)
+    down = driver.find_elements(By.CSS_SELECTOR, "#golf-grid-1 .card.down")
+    assert len(down) == 9, "nobody has seen a grid card"
+    state = click_moves(driver, state, 1, click_golf_move)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#golf-grid-1 .card.down")) == 6
+    for _ in range(4):
+        buttons = {b.text: b for b in driver.find_elements(By.CSS_SELECTOR, "#game-moves .game-move")}
+        if "draw from the stock" in buttons:
+            break
+        state = click_moves(driver, state, 1, click_golf_move)
+    before = student_moves(driver)
+    buttons["draw from the stock"].click()
+    state = wait_turn(driver, before)
+    holding = text_of(driver, "golf-holding")
+    assert "drawn from the stock (shown to you alone)" in holding, holding
+    driver.save_screenshot(str(shots / "game-room-golf.png"))
+    press_cheat(driver, 3, "peek")
+    click_moves(driver, state, 30, click_golf_move)
+    check_named(driver, 3, 3)
+
+
+def check_devyatka(driver, url, shots):
+    """A few Девятка moves by clicking on the encrypted deck (its messages logged and counted),
+    then player 2 puts down a card that may not go down and is named."""
+    state = new_game(driver, url, "devyatka", "poker")
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#devyatka-hand .card")) == 12
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#devyatka-rows tr")) == 4
+    state = click_moves(driver, state, 3, click_devyatka_move)
+    down = driver.find_elements(By.CSS_SELECTOR, "#devyatka-rows .card:not(.empty)")
+    assert len(down) >= 3, len(down)
+    cost = text_of(driver, "cost-summary")
+    assert cost.startswith("So far: ") and not cost.startswith("So far: 0 "), cost
+    assert driver.find_elements(By.CSS_SELECTOR, "#game-log tbody tr"), "the message log is shown"
+    assert driver.find_elements(By.CSS_SELECTOR, "#cost-kinds tr[data-kind='Shuffle']")
+    driver.save_screenshot(str(shots / "game-room-devyatka.png"))
+    press_cheat(driver, 2, "not-playable")
+    click_moves(driver, state, 20, click_devyatka_move)
+    check_named(driver, 2, 3)
 
 
 def check_refusals(url):
@@ -287,6 +371,8 @@ def main():
         check_simulation(driver, binary, shots)
         check_deal_room(driver, url, binary, shots)
         check_game_room(driver, url, shots)
+        check_golf(driver, url, shots)
+        check_devyatka(driver, url, shots)
         check_refusals(url)
         # The 422 of the pasted error is expected; anything the scripts log is not.
         log = driver.get_log("browser")

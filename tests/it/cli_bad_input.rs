@@ -64,10 +64,14 @@ fn issue_14_endless_input_files_stop_at_a_limit_naming_the_file() {
     let roster = facedown_net::Roster {
         session: [1; 32],
         parties: (1..=2u16)
-            .map(|i| facedown_net::Party {
-                id: facedown_core::PartyId(i),
-                address: format!("127.0.0.1:{i}").parse().expect("address"),
-                public_key: facedown_net::StaticKeypair::from_private([i as u8; 32]).public,
+            .map(|i| {
+                let k = facedown_net::StaticKeypair::from_private([i as u8; 32]);
+                facedown_net::Party {
+                    id: facedown_core::PartyId(i),
+                    address: format!("127.0.0.1:{i}").parse().expect("address"),
+                    public_key: k.public,
+                    signing_key: k.signing_public(),
+                }
             })
             .collect(),
     };

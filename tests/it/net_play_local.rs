@@ -228,13 +228,13 @@ fn issue_7_a_wrong_static_key_fails_the_handshake() {
     };
     let mut roster = format!("session = \"{}\"\n", "ab".repeat(32));
     for j in 1..=3 {
-        let mut public = keygen(&dir.join(format!("p{j}.key")));
+        let mut keys = keygen(&dir.join(format!("p{j}.key")));
         if j == 2 {
-            // The roster lists another key for player 2 than the one it holds.
-            public = keygen(&dir.join("stranger.key"));
+            // The roster lists other keys for player 2 than those it holds.
+            keys = keygen(&dir.join("stranger.key"));
         }
         roster.push_str(&format!(
-            "\n[[party]]\nid = {j}\naddress = \"127.0.0.1:{}\"\npublic_key = \"{public}\"\n",
+            "\n[[party]]\nid = {j}\naddress = \"127.0.0.1:{}\"\n{keys}\n",
             ports[j - 1]
         ));
     }

@@ -4,7 +4,7 @@
 //! branch reported with its line and column, loops checked.
 
 use facedown::cards::analyze::{
-    analyze, explore, is_bottom, AnalysisError, AnalysisOptions, Defect, Security, State,
+    analyze, explore, is_bottom, AnalysisError, AnalysisOptions, Defect, Exact, Security, State,
 };
 use facedown::cards::parse::parse;
 use facedown::cards::{Shuffle, Q};
@@ -12,6 +12,11 @@ use facedown::core::{Perm, Symbol};
 
 fn q(s: &str) -> Q {
     s.parse().expect("a rational")
+}
+
+/// A state's probability.
+fn x(s: &str) -> Exact {
+    Exact::from_q(&q(s))
 }
 
 /// Pitfall 1: pooling all observations of a turn always passes, since each input's total is 1.
@@ -45,8 +50,8 @@ fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     let h = Symbol::Heart;
     let c = Symbol::Club;
     let mut st = State::default();
-    st.entries.insert(vec![c, h, c, h], vec![q("1/2")]);
-    st.entries.insert(vec![h, c, h, c], vec![q("1/2")]);
+    st.entries.insert(vec![c, h, c, h], vec![x("1/2")]);
+    st.entries.insert(vec![h, c, h, c], vec![x("1/2")]);
     let dist = Shuffle::Set {
         perms: vec![
             Perm::identity(4),
@@ -57,8 +62,8 @@ fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     .distribution(4)
     .expect("valid");
     let out = st.shuffle(&dist);
-    assert_eq!(out.entries[&vec![c, h, c, h]], vec![q("1/2")]);
-    assert_eq!(out.entries[&vec![h, c, h, c]], vec![q("1/2")]);
+    assert_eq!(out.entries[&vec![c, h, c, h]], vec![x("1/2")]);
+    assert_eq!(out.entries[&vec![h, c, h, c]], vec![x("1/2")]);
     assert_eq!(out.column_sums(1), vec![q("1")], "never 3/2");
     // And end to end: every state of the MS XOR keeps total mass 1 per input.
     let p = facedown::cards::library::find("ms09-four-card-xor")

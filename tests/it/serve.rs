@@ -563,9 +563,39 @@ fn the_game_room_refuses_bad_calls_with_a_message() {
             "no game `chess`",
         ),
         (
-            r#"{"game": "golf", "backend": "ideal"}"#,
+            r#"{"game": "golf", "backend": "ideal", "players": 5}"#,
+            400,
+            "between 2 and 4",
+        ),
+        (
+            r#"{"game": "golf", "backend": "ideal", "deals": 10}"#,
+            400,
+            "between 1 and 9",
+        ),
+        (
+            r#"{"game": "golf", "backend": "ideal", "variant": "six"}"#,
+            400,
+            "nine-card",
+        ),
+        (
+            r#"{"game": "devyatka", "backend": "ideal", "deals": 2}"#,
+            400,
+            "does not apply to devyatka",
+        ),
+        (
+            r#"{"game": "devyatka", "backend": "ideal", "variant": "x"}"#,
+            400,
+            "does not apply to devyatka",
+        ),
+        (
+            r#"{"game": "ninety-nine", "backend": "ideal", "players": 4}"#,
+            400,
+            "does not apply to ninety-nine",
+        ),
+        (
+            r#"{"game": "devyatka", "backend": "dealer", "players": 2}"#,
             422,
-            "not yet played",
+            "dealer",
         ),
         (
             r#"{"game": "ninety-nine", "backend": "quantum"}"#,
@@ -682,4 +712,326 @@ fn the_game_room_holds_at_most_its_games_and_frees_an_idle_one() {
         b"",
     );
     assert_eq!(status, 404, "{doc}");
+}
+
+/// The `said` moves of a Golf round as the engine's moves, with each position read as a slot
+/// of its mover's grid: the room's page sends slots. The grids, the stock and the discard pile
+/// are followed as the session lays them out (grid `p` at positions `9p ..`, the first discard
+/// after the grids, the stock after it).
+fn golf_moves(round: &Value, players: usize) -> Vec<(u64, Value)> {
+    let mut grids: Vec<Vec<u64>> = (0..players as u64)
+        .map(|p| (9 * p..9 * p + 9).collect())
+        .collect();
+    let (mut stock, mut pile, mut holding) = (9 * players as u64 + 1, vec![9 * players as u64], 0);
+    let mut moves = Vec::new();
+    for entry in round["said"].as_array().expect("the said moves") {
+        let by = entry["by"].as_u64().expect("a player");
+        let grid = &mut grids[by as usize - 1];
+        let slot = |grid: &[u64], p: &Value| {
+            let p = p.as_u64().expect("a position");
+            grid.iter().position(|&q| q == p).expect("in his grid") as u64
+        };
+        let said = &entry["move"];
+        let mv = match said.as_str() {
+            Some("draw_stock") => {
+                (holding, stock) = (stock, stock + 1);
+                said.clone()
+            }
+            Some("take_discard") => {
+                holding = pile.pop().expect("a discard");
+                said.clone()
+            }
+            Some("discard") => {
+                pile.push(holding);
+                said.clone()
+            }
+            Some(_) => said.clone(),
+            None if said.get("turn_up").is_some() => {
+                let ps = said["turn_up"].as_array().expect("three");
+                serde_json::json!({ "turn_up": ps.iter().map(|p| slot(grid, p)).collect::<Vec<_>>() })
+            }
+            None if said.get("arrange").is_some() => {
+                let (from, to) = (
+                    slot(grid, &said["arrange"]["from"]),
+                    slot(grid, &said["arrange"]["to"]),
+                );
+                grid.swap(from as usize, to as usize);
+                serde_json::json!({ "arrange": { "from": from, "to": to } })
+            }
+            None => {
+                let k = slot(grid, &said["replace"]);
+                pile.push(grid[k as usize]);
+                grid[k as usize] = holding;
+                serde_json::json!({ "replace": k })
+            }
+        };
+        moves.push((by, mv));
+    }
+    moves
+}
+
+/// Player 1's moves of a Девятка deal as the page sends them: each position read in the hands
+/// the end-of-deal audit opened.
+fn devyatka_moves(deal: &Value) -> Vec<Value> {
+    let deck: Vec<&Value> = deal["setup"]["hands"]
+        .as_array()
+        .expect("the audited hands")
+        .iter()
+        .flat_map(|h| h.as_array().expect("a hand"))
+        .collect();
+    deal["said"]
+        .as_array()
+        .expect("the said moves")
+        .iter()
+        .filter(|e| e["by"] == 1)
+        .map(|e| match &e["move"]["play"] {
+            Value::Null => e["move"].clone(),
+            p => serde_json::json!({ "play": deck[p.as_u64().expect("a position") as usize] }),
+        })
+        .collect()
+}
+
+/// Plays `script` for the student (each move checked to be among the room's legal ones) and
+/// returns the final state.
+fn play_script(server: &Server, doc: Value, script: Vec<Value>) -> Value {
+    let mut script = script.into_iter();
+    let over = play_out(server, doc, |state| {
+        let mv = script.next().expect("the CLI's player 1 moved as often");
+        assert!(
+            state["legal"].as_array().expect("legal").contains(&mv),
+            "{mv} is legal in the room as in the CLI: {}",
+            state["legal"]
+        );
+        mv
+    });
+    assert!(
+        script.next().is_none(),
+        "every move of the CLI's player 1 made"
+    );
+    over
+}
+
+/// Every player's report in the room equals the CLI's, field by field, at `path` in each.
+fn assert_same_reports(room: &Value, cli: &Value, path: &[&str], fields: &[&str]) {
+    let views = |doc: &Value| doc["views"].as_array().expect("views").clone();
+    let (room, cli) = (views(room), views(cli));
+    assert_eq!(room.len(), cli.len(), "one report per player");
+    for (j, (r, c)) in room.iter().zip(&cli).enumerate() {
+        let at = |v: &Value| path.iter().fold(v.clone(), |v, k| v[*k].clone());
+        let (r, c) = (at(r), at(c));
+        for field in fields {
+            assert_eq!(r[field], c[field], "player {}: {field}", j + 1);
+        }
+    }
+}
+
+#[test]
+fn a_golf_round_played_through_http_is_the_round_play_local_plays_with_the_same_seed() {
+    let cli = cli("play-local --game golf --players 3 --backend poker --deals 1 --seed 5");
+    let round = &cli["views"][0]["game"]["rounds"][0];
+    let script: Vec<Value> = golf_moves(round, 3)
+        .into_iter()
+        .filter(|(by, _)| *by == 1)
+        .map(|(_, mv)| mv)
+        .collect();
+    let server = Server::start();
+    let doc = new_game(
+        &server,
+        r#"{"game": "golf", "backend": "poker", "players": 3, "seed": 5, "deals": 1}"#,
+    );
+    let grid = doc["view"]["grids"][0]
+        .as_array()
+        .expect("the student's grid");
+    assert_eq!(grid.len(), 9);
+    assert!(
+        grid.iter().all(Value::is_null),
+        "nobody, the student included, has seen a grid card: {grid:?}"
+    );
+    let over = play_script(&server, doc, script);
+    let result = &over["result"];
+    assert_eq!(
+        (&result["agreed"], &result["offender"]),
+        (&Value::Bool(true), &Value::Null)
+    );
+    assert_eq!(result["rounds"], 1);
+    assert_eq!(result["scores"][0], round["outcome"]["scores"]);
+    assert_same_reports(
+        result,
+        &cli,
+        &["game", "rounds", "0"],
+        &["setup", "said", "outcome", "verdict", "announcements"],
+    );
+    assert!(over["log"]["by_kind"]["Shuffle"]["messages"].as_u64() > Some(0));
+}
+
+#[test]
+fn a_devyatka_deal_played_through_http_is_the_deal_play_local_plays_with_the_same_seed() {
+    let cli = cli("play-local --game devyatka --players 3 --backend poker --seed 5");
+    let script = devyatka_moves(&cli["views"][0]["game"]);
+    let server = Server::start();
+    let doc = new_game(
+        &server,
+        r#"{"game": "devyatka", "backend": "poker", "players": 3, "seed": 5}"#,
+    );
+    assert_eq!(doc["view"]["hand"].as_array().map(Vec::len), Some(12));
+    let over = play_script(&server, doc, script);
+    let result = &over["result"];
+    assert_eq!(
+        (&result["agreed"], &result["offender"]),
+        (&Value::Bool(true), &Value::Null)
+    );
+    assert_eq!(
+        result["winner"],
+        cli["views"][0]["game"]["outcome"]["winner"]
+    );
+    assert_same_reports(
+        result,
+        &cli,
+        &["game"],
+        &["setup", "said", "outcome", "verdict", "announcements"],
+    );
+    assert!(over["cost"]["messages"].as_u64() >= result["cost"]["messages"].as_u64());
+}
+
+/// The student's move: the first legal one among `preferred`, else the first legal one.
+fn preferring(preferred: &'static [&'static str]) -> impl FnMut(&Value) -> Value {
+    move |state| {
+        let legal = state["legal"].as_array().expect("legal");
+        preferred
+            .iter()
+            .find_map(|p| legal.iter().find(|m| m.as_str() == Some(p)))
+            .unwrap_or(&legal[0])
+            .clone()
+    }
+}
+
+#[test]
+fn every_golf_and_devyatka_cheat_pressed_in_the_room_is_caught_and_only_the_cheater_named() {
+    let server = Server::start();
+    for (game, players, cheater, kind) in [
+        ("golf", 3, 3, "peek"),
+        ("golf", 3, 2, "not-his"),
+        ("golf", 2, 1, "discard-taken"),
+        ("devyatka", 2, 1, "not-in-hand"),
+        ("devyatka", 3, 2, "not-playable"),
+        ("devyatka", 4, 3, "false-pass"),
+    ] {
+        let doc = new_game(
+            &server,
+            &format!(
+                r#"{{"game": "{game}", "backend": "ideal", "players": {players}, "seed": 2}}"#
+            ),
+        );
+        let id = doc["id"].as_str().expect("id");
+        let body = format!(r#"{{"player": {cheater}, "kind": "{kind}"}}"#);
+        let (status, armed) =
+            server.call("POST", &format!("/api/game/{id}/cheat"), body.as_bytes());
+        assert_eq!(status, 200, "{armed}");
+        assert_eq!(armed["cheats"][0]["kind"], kind);
+        let over = play_out(&server, armed, preferring(&["take_discard"]));
+        let result = &over["result"];
+        assert_eq!(result["agreed"], true, "{kind}: {result}");
+        assert_eq!(result["offender"], cheater, "{kind}: {result}");
+        let views = result["views"].as_array().expect("every player's view");
+        assert_eq!(views.len(), players, "{kind}: every player reports");
+        for view in views {
+            let verdict = &view["game"]["verdict"];
+            assert_eq!(
+                verdict["offender"], cheater,
+                "{kind}: no honest player named"
+            );
+            assert!(verdict["reason"].as_str().is_some_and(|r| !r.is_empty()));
+        }
+    }
+}
+
+#[test]
+fn a_whole_golf_game_of_nine_rounds_in_the_room_names_nobody_and_totals_its_rounds() {
+    let server = Server::start();
+    let doc = new_game(
+        &server,
+        r#"{"game": "golf", "backend": "ideal", "seed": 8}"#,
+    );
+    assert_eq!(doc["parameters"]["rules"]["golf"]["rounds"], 9);
+    let over = play_out(&server, doc, first_legal);
+    let result = &over["result"];
+    assert_eq!(
+        (&result["agreed"], &result["offender"]),
+        (&Value::Bool(true), &Value::Null)
+    );
+    assert_eq!(result["rounds"], 9);
+    let scores = result["scores"].as_array().expect("each round's scores");
+    for (p, total) in result["totals"]
+        .as_array()
+        .expect("totals")
+        .iter()
+        .enumerate()
+    {
+        let sum: i64 = scores.iter().map(|s| s[p].as_i64().expect("a score")).sum();
+        assert_eq!(total.as_i64(), Some(sum), "player {}'s total", p + 1);
+    }
+}
+
+#[test]
+fn the_game_room_offers_every_game_with_its_cheats_and_refuses_a_wrong_move_of_each() {
+    let server = Server::start();
+    let offers = get(&server, "/api/game/offers");
+    let names: Vec<&str> = offers["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .filter_map(|g| g["name"].as_str())
+        .collect();
+    assert_eq!(names, ["ninety-nine", "golf", "devyatka"]);
+    assert_eq!(
+        offers["games"][1]["cheats"],
+        serde_json::json!(["peek", "not-his", "discard-taken"])
+    );
+    assert_eq!(
+        offers["games"][2]["cheats"],
+        serde_json::json!(["false-pass", "not-in-hand", "not-playable"])
+    );
+    for game in offers["games"].as_array().expect("games") {
+        for b in game["backends"].as_array().expect("backends") {
+            if b["name"] != "dealer" {
+                assert_eq!(b["refused"], Value::Null, "{game}");
+            }
+        }
+    }
+    for (body, bad, wrong) in [
+        (
+            r#"{"game": "golf", "backend": "ideal", "seed": 1}"#,
+            r#"{"move": {"replace": 0}}"#,
+            r#"{"player": 1, "kind": "revoke"}"#,
+        ),
+        (
+            r#"{"game": "devyatka", "backend": "ideal", "seed": 1}"#,
+            r#"{"move": {"play": "2S"}}"#,
+            r#"{"player": 1, "kind": "peek"}"#,
+        ),
+    ] {
+        let doc = new_game(&server, body);
+        let id = doc["id"].as_str().expect("id");
+        let (status, refused) =
+            server.call("POST", &format!("/api/game/{id}/move"), bad.as_bytes());
+        assert_eq!(status, 422, "{body} {bad}: {refused}");
+        assert!(message(&refused).contains("not a legal move"), "{refused}");
+        let (status, refused) = server.call(
+            "POST",
+            &format!("/api/game/{id}/move"),
+            br#"{"move": "fly"}"#,
+        );
+        assert_eq!(status, 400, "{refused}");
+        let (status, refused) =
+            server.call("POST", &format!("/api/game/{id}/cheat"), wrong.as_bytes());
+        assert_eq!(status, 400, "{refused}");
+        assert!(message(&refused).contains("has no cheat"), "{refused}");
+        let (status, refused) = server.call(
+            "POST",
+            &format!("/api/game/{id}/cheat"),
+            br#"{"player": 5, "kind": "peek"}"#,
+        );
+        assert_eq!(status, 400, "{refused}");
+        assert!(message(&refused).contains("no player 5"), "{refused}");
+    }
 }

@@ -1,16 +1,31 @@
-//! Exact analysis of every built-in protocol (target: well under 1 ms each, release).
+//! Exact analysis of every built-in protocol on both arithmetic paths (`small`: machine
+//! integers with overflow checks, the default; `big`: big rationals throughout). Target: every
+//! protocol under 50 µs on the small path, release.
 
 use criterion::{black_box, criterion_main, BenchmarkId, Criterion};
-use facedown_cards::analyze::analyze;
+use facedown_cards::analyze::{analyze_with, AnalysisOptions, Arithmetic};
 use facedown_cards::library::builtins;
 
 fn bench_analyze(c: &mut Criterion) {
     let mut group = c.benchmark_group("analyze");
     for b in builtins() {
         let p = b.protocol();
-        group.bench_with_input(BenchmarkId::from_parameter(b.name), &p, |bench, p| {
-            bench.iter(|| analyze(black_box(p)).expect("built-ins analyze"));
-        });
+        for arithmetic in [Arithmetic::Small, Arithmetic::Big] {
+            let opts = AnalysisOptions {
+                arithmetic,
+                ..AnalysisOptions::default()
+            };
+            let used = analyze_with(&p, &opts)
+                .expect("built-ins analyze")
+                .arithmetic;
+            if used != arithmetic {
+                eprintln!("{}: the small path overflowed and fell back", b.name);
+            }
+            let id = BenchmarkId::new(arithmetic.to_string(), b.name);
+            group.bench_with_input(id, &p, |bench, p| {
+                bench.iter(|| analyze_with(black_box(p), &opts).expect("built-ins analyze"));
+            });
+        }
     }
     group.finish();
 }

@@ -98,7 +98,9 @@ pub fn to_json(protocol: &Protocol) -> Result<serde_json::Value, AnalysisError> 
     };
     let ex = explore(protocol, &opts)?;
     let tree = ex.tree.clone().unwrap_or_default();
-    let text = |qs: &[crate::model::Q]| qs.iter().map(ToString::to_string).collect::<Vec<_>>();
+    fn text<T: ToString>(qs: &[T]) -> Vec<String> {
+        qs.iter().map(ToString::to_string).collect()
+    }
     let vertices: Vec<serde_json::Value> = tree
         .vertices
         .iter()

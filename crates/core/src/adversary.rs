@@ -9,10 +9,23 @@
 //! network driver. A forged abort is a control message of the network driver, not an engine
 //! message; the network tests send it themselves.
 //!
+//! An edit can only make bytes that are *malformed* or that the cheater could have computed
+//! from the message alone. A second **valid** version of a message that depends on the
+//! cheater's secrets and randomness (another shuffle with its proof, another layer
+//! commitment) comes from a [`Twin`]: a second copy of the cheater's engine, built from a
+//! [`ForkRng`] with the same seed, that is handed every message the cheater receives and
+//! draws other randomness from a chosen operation on. From then on one peer gets the twin's
+//! messages and the others the cheater's; the seat signs both, so the peers hold two correctly
+//! signed, different broadcasts.
+//!
 //! The module exists only with the `adversary` feature, which only test builds enable.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+use rand::{CryptoRng, RngCore};
+use rand_chacha::ChaCha20Rng;
 
 use crate::engine::{Engine, Outgoing, Step, To};
 use crate::op::TableOp;
@@ -86,13 +99,102 @@ impl fmt::Debug for Rule {
     }
 }
 
-/// An honest engine that deviates by its [`Rule`]s (see the [module docs](self)).
+/// A random source that draws from one stream until it is told to [`Fork`], then from
+/// another: a cheater's [`Twin`] is the cheater's own engine up to the fork (the same keys and
+/// nonces) and a different one after it.
+#[derive(Clone, Debug)]
+pub struct ForkRng {
+    before: ChaCha20Rng,
+    after: ChaCha20Rng,
+    forked: Arc<AtomicBool>,
+}
+
+/// The switch of a [`ForkRng`].
+#[derive(Clone, Debug, Default)]
+pub struct Fork(Arc<AtomicBool>);
+
+impl Fork {
+    /// From now on the source draws from its second stream.
+    pub fn now(&self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl ForkRng {
+    /// Draws from `before`, and from `after` once the returned [`Fork`] is thrown.
+    pub fn new(before: ChaCha20Rng, after: ChaCha20Rng) -> (ForkRng, Fork) {
+        let fork = Fork::default();
+        let rng = ForkRng {
+            before,
+            after,
+            forked: Arc::clone(&fork.0),
+        };
+        (rng, fork)
+    }
+
+    /// A source that never forks (an honest player's, of the same type as a cheater's).
+    pub fn unforked(rng: ChaCha20Rng) -> ForkRng {
+        ForkRng::new(rng.clone(), rng).0
+    }
+
+    fn current(&mut self) -> &mut ChaCha20Rng {
+        if self.forked.load(Ordering::SeqCst) {
+            &mut self.after
+        } else {
+            &mut self.before
+        }
+    }
+}
+
+impl RngCore for ForkRng {
+    fn next_u32(&mut self) -> u32 {
+        self.current().next_u32()
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.current().next_u64()
+    }
+
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.current().fill_bytes(dest);
+    }
+
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
+        self.current().try_fill_bytes(dest)
+    }
+}
+
+impl CryptoRng for ForkRng {}
+
+/// A second copy of the cheater's engine whose messages one peer gets from an operation on
+/// (see the [module docs](self)).
+pub struct Twin<E> {
+    /// The copy, built like the cheater's engine from a [`ForkRng`] of the same seed.
+    pub engine: E,
+    /// Its switch, thrown when the twin starts operation number `from_op`.
+    pub fork: Fork,
+    /// The operation (from 1, the setup) from which the twin diverges.
+    pub from_op: usize,
+    /// The peer that gets the twin's messages from then on.
+    pub to: PartyId,
+}
+
+impl<E> fmt::Debug for Twin<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a twin for {} from operation {}", self.to, self.from_op)
+    }
+}
+
+/// An honest engine that deviates by its [`Rule`]s, or sends one peer its [`Twin`]'s
+/// messages (see the [module docs](self)).
 #[derive(Debug)]
 pub struct Adversary<E> {
     inner: E,
     rules: Vec<Rule>,
     sent: usize,
     deviated: usize,
+    twin: Option<Twin<E>>,
+    ops: usize,
 }
 
 impl<E: Engine> Adversary<E> {
@@ -103,7 +205,16 @@ impl<E: Engine> Adversary<E> {
             rules,
             sent: 0,
             deviated: 0,
+            twin: None,
+            ops: 0,
         }
+    }
+
+    /// `inner`, honest, except that from `twin.from_op` on `twin.to` gets the twin's messages.
+    pub fn with_twin(inner: E, twin: Twin<E>) -> Adversary<E> {
+        let mut adversary = Adversary::new(inner, Vec::new());
+        adversary.twin = Some(twin);
+        adversary
     }
 
     /// The honest engine inside.
@@ -202,6 +313,55 @@ impl<E: Engine> Adversary<E> {
             done: step.done,
         }
     }
+
+    /// The twin's step on the same input; once it has diverged, its recipient gets the twin's
+    /// messages in place of the cheater's. A twin that fails is dropped (the cheater goes on).
+    fn with_twins_step(
+        &mut self,
+        step: Step,
+        twin_step: impl FnOnce(&mut E) -> Result<Step, E::Error>,
+    ) -> Step {
+        let Some(twin) = self.twin.as_mut() else {
+            return step;
+        };
+        let Ok(theirs) = twin_step(&mut twin.engine) else {
+            self.twin = None;
+            return step;
+        };
+        if self.ops < twin.from_op {
+            return step;
+        }
+        let to = twin.to;
+        let mut send: Vec<Outgoing> = step
+            .send
+            .into_iter()
+            .flat_map(|m| self.rewrite_for(m, |p| p != to))
+            .collect();
+        let twins: Vec<Outgoing> = theirs
+            .send
+            .into_iter()
+            .flat_map(|m| self.rewrite_for(m, |p| p == to))
+            .collect();
+        self.deviated += usize::from(!twins.is_empty());
+        send.extend(twins);
+        Step {
+            send,
+            done: step.done,
+        }
+    }
+
+    /// `m`, addressed to those of its recipients that `keep` accepts, one by one.
+    fn rewrite_for(&self, m: Outgoing, keep: impl Fn(PartyId) -> bool) -> Vec<Outgoing> {
+        self.recipients(m.to)
+            .into_iter()
+            .filter(|&p| keep(p))
+            .map(|p| Outgoing {
+                to: To::Party(p),
+                after: m.after,
+                payload: m.payload.clone(),
+            })
+            .collect()
+    }
 }
 
 impl<E: Engine> Engine for Adversary<E> {
@@ -220,13 +380,19 @@ impl<E: Engine> Engine for Adversary<E> {
     }
 
     fn start(&mut self, op: &TableOp) -> Result<Step, E::Error> {
+        self.ops += 1;
         let step = self.inner.start(op)?;
-        Ok(self.deviate(step))
+        let step = self.deviate(step);
+        if let Some(twin) = self.twin.as_ref().filter(|t| t.from_op == self.ops) {
+            twin.fork.now();
+        }
+        Ok(self.with_twins_step(step, |twin| twin.start(op)))
     }
 
     fn receive(&mut self, from: PartyId, payload: &[u8]) -> Result<Step, E::Error> {
         let step = self.inner.receive(from, payload)?;
-        Ok(self.deviate(step))
+        let step = self.deviate(step);
+        Ok(self.with_twins_step(step, |twin| twin.receive(from, payload)))
     }
 
     fn awaiting(&self) -> Vec<PartyId> {

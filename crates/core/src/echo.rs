@@ -31,23 +31,170 @@
 //! A failure whose chains all agree keeps the engine's own verdict; a peer that gave up with
 //! consistent chains blames nobody ([`EchoError::GaveUp`]).
 //!
+//! # Signatures: an equivocation names the equivocator
+//!
+//! Every broadcast of an echoed operation travels with its sender's ed25519 signature over
+//! `(context, sender, operation, index, digest)` ([`BroadcastKeys`]: the index counts the
+//! sender's broadcasts in the operation as the recipient received them), checked on arrival;
+//! the echo carries, with each digest, the signature that came with it. A player holding two
+//! valid signatures of one sender over different digests for one slot holds a proof that
+//! anyone can check: that sender is named. An echo entry whose signature does not verify
+//! names the witness that relayed it, never the purported signer. Because every player
+//! echoes to every other, the proof reaches every honest player in the echo itself.
+//!
+//! The echo is not signed: everything in it that could blame another player is a signature
+//! of that player, checkable on its own, and what it says about its own sender comes over that
+//! sender's authenticated link.
+//!
 //! # Cost
 //!
-//! One more round per echoed operation, `N·(N − 1)` messages of `7 + 4·N + 32·b` bytes, `b`
-//! the broadcasts of the operation.
+//! One more round per echoed operation, `N·(N − 1)` messages of `7 + 4·N + 96·b` bytes, `b`
+//! the broadcasts of the operation; and 64 bytes of signature on each delivery of a
+//! broadcast.
 //!
 //! [`Engine::is_broadcast`]: crate::Engine::is_broadcast
 //! [`Engine::echoes`]: crate::Engine::echoes
 
 use std::collections::{BTreeSet, VecDeque};
 
+use ed25519_dalek::{Signature, Signer as _, SigningKey, VerifyingKey};
 use sha3::{Digest, Sha3_256};
 
 use crate::engine::Blame;
 use crate::PartyId;
 
+/// Domain separator of the statement a broadcast's signature covers.
+pub const SIGNATURE_LABEL: &[u8] = b"facedown/broadcast-signature/v1";
+
+/// An ed25519 signature's bytes.
+pub type Sig = [u8; 64];
+
+/// One player's broadcast signing key, every player's verifying key, and the context (the
+/// roster's session) every signature binds.
+#[derive(Clone)]
+pub struct BroadcastKeys {
+    me: PartyId,
+    signing: SigningKey,
+    keys: Vec<VerifyingKey>,
+    context: Vec<u8>,
+}
+
+impl core::fmt::Debug for BroadcastKeys {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BroadcastKeys")
+            .field("me", &self.me)
+            .field("players", &self.keys.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl BroadcastKeys {
+    /// Player `me`'s keys: its `signing` key, every player's verifying key (player 1 first,
+    /// known to all before the session) and the `context`. `None` if `keys` does not list
+    /// `me`'s own verifying key at its place.
+    pub fn new(
+        me: PartyId,
+        signing: SigningKey,
+        keys: Vec<VerifyingKey>,
+        context: Vec<u8>,
+    ) -> Option<BroadcastKeys> {
+        let own = keys.get(me.index()).filter(|_| me.0 != 0)?;
+        (*own == signing.verifying_key()).then_some(BroadcastKeys {
+            me,
+            signing,
+            keys,
+            context,
+        })
+    }
+
+    /// The keys of player `me` of `parties` in **one process**: every key is derived from the
+    /// player's number, so anyone can sign for anyone. This is for the in-process drivers
+    /// (which hold every player's engine anyway), where signatures are measured and their
+    /// checks exercised, not relied on; a networked game takes its keys from the roster.
+    pub fn in_process(me: PartyId, parties: usize) -> BroadcastKeys {
+        let key = |p: PartyId| {
+            let mut h = Sha3_256::new();
+            h.update(b"facedown/in-process-broadcast-key/v1");
+            h.update(p.0.to_be_bytes());
+            SigningKey::from_bytes(&h.finalize().into())
+        };
+        let keys = PartyId::all(parties)
+            .map(|p| key(p).verifying_key())
+            .collect();
+        BroadcastKeys {
+            me,
+            signing: key(me),
+            keys,
+            context: b"in-process".to_vec(),
+        }
+    }
+
+    /// The same keys for a sub-session (a hand of a longer game): `label` is appended to the
+    /// context, so no signature of one sub-session verifies in another.
+    pub fn within(&self, label: &[u8]) -> BroadcastKeys {
+        let mut keys = self.clone();
+        keys.context.extend((label.len() as u32).to_be_bytes());
+        keys.context.extend(label);
+        keys
+    }
+
+    /// The same keys bound to what an operation agreed on (`agreed`, the digest of every
+    /// broadcast its echo round accepted, [`EchoRound::agreed`]): the context becomes
+    /// `SHA3-256(label ‖ context ‖ agreed)`. After the setup that is every player's fresh
+    /// hello, so no later signature of this game verifies in another game with the same roster.
+    pub fn after(&self, agreed: &Head) -> BroadcastKeys {
+        let mut h = Sha3_256::new();
+        h.update(CHAIN_LABEL);
+        h.update((self.context.len() as u32).to_be_bytes());
+        h.update(&self.context);
+        h.update(agreed);
+        let mut keys = self.clone();
+        keys.context = h.finalize().to_vec();
+        keys
+    }
+
+    fn statement(&self, sender: PartyId, op: u32, index: u32, digest: &Head) -> Vec<u8> {
+        let mut m = Vec::with_capacity(SIGNATURE_LABEL.len() + self.context.len() + 46);
+        m.extend(SIGNATURE_LABEL);
+        m.extend((self.context.len() as u32).to_be_bytes());
+        m.extend(&self.context);
+        m.extend(sender.0.to_be_bytes());
+        m.extend(op.to_be_bytes());
+        m.extend(index.to_be_bytes());
+        m.extend(digest);
+        m
+    }
+
+    /// This player's signature on its `index`-th broadcast `payload` of operation `op`.
+    pub fn sign(&self, op: u32, index: u32, payload: &[u8]) -> Sig {
+        let statement = self.statement(self.me, op, index, &digest(payload));
+        self.signing.sign(&statement).to_bytes()
+    }
+
+    /// Whether `sig` is `sender`'s signature on digest `d` as its `index`-th broadcast of `op`.
+    fn verifies(&self, sender: PartyId, op: u32, index: u32, d: &Head, sig: &Sig) -> bool {
+        let Some(key) = self.keys.get(sender.index()).filter(|_| sender.0 != 0) else {
+            return false;
+        };
+        let statement = self.statement(sender, op, index, d);
+        key.verify_strict(&statement, &Signature::from_bytes(sig))
+            .is_ok()
+    }
+}
+
+/// The digest a chain keeps of a broadcast.
+fn digest(payload: &[u8]) -> Head {
+    let mut h = Sha3_256::new();
+    h.update(ECHO_LABEL);
+    h.update(payload);
+    h.finalize().into()
+}
+
 /// Domain separator of the broadcast chains.
 pub const ECHO_LABEL: &[u8] = b"facedown/echo/v1";
+
+/// Domain separator of a signature context chained to an agreed operation.
+pub const CHAIN_LABEL: &[u8] = b"facedown/broadcast-context/v1";
 
 /// Most echoes one peer may have waiting (its echo for this operation and for the next).
 pub const MAX_EARLY_ECHOES: usize = 2;
@@ -64,6 +211,17 @@ pub enum EchoError {
         from: PartyId,
         /// What is wrong.
         reason: &'static str,
+    },
+    /// A broadcast, or an echo entry, whose signature does not verify: `from` (who sent or
+    /// relayed it) is blamed, never the purported signer.
+    #[error("{from} sent {what} whose signature by {signer} does not verify")]
+    BadSignature {
+        /// Who sent or relayed it.
+        from: PartyId,
+        /// The purported signer.
+        signer: PartyId,
+        /// What it was.
+        what: &'static str,
     },
     /// Players received different broadcasts from the same sender.
     #[error("{} broadcast differently to this player and to {}{}", list(.senders), list(.witnesses), .blamed.map(|p| format!(": {p} deviated")).unwrap_or_else(|| ": unattributable without transferable evidence, nobody blamed".into()))]
@@ -94,14 +252,17 @@ fn list(ps: &[PartyId]) -> String {
 impl Blame for EchoError {
     fn blamed(&self) -> Option<PartyId> {
         match self {
-            EchoError::Malformed { from, .. } => Some(*from),
+            EchoError::Malformed { from, .. } | EchoError::BadSignature { from, .. } => Some(*from),
             EchoError::Differs { blamed, .. } => *blamed,
             EchoError::GaveUp { .. } => None,
         }
     }
 }
 
-/// One player's echo: the count and head of every player's broadcast chain.
+/// One entry of a chain: a broadcast's digest and its sender's signature.
+pub type Entry = (Head, Sig);
+
+/// One player's echo: every player's chain of signed digests.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EchoMessage {
     /// The operation's number in the session (the setup is 1).
@@ -109,23 +270,27 @@ pub struct EchoMessage {
     /// Whether the sender gave up (its chains are a prefix).
     pub failing: bool,
     /// Per player, player 1 first: the digests of the broadcasts received from it (sent, for
-    /// the sender's own), in order.
-    pub chains: Vec<Vec<Head>>,
+    /// the sender's own), in order, each with the signature that came with it.
+    pub chains: Vec<Vec<Entry>>,
 }
+
+/// The bytes of one chain entry.
+const ENTRY_BYTES: usize = 32 + 64;
 
 impl EchoMessage {
     /// The encoding: `op` (4 bytes, big endian), `failing` (1), `N` (2), then per player
-    /// `count` (4) and `count` digests of 32 bytes.
+    /// `count` (4) and `count` entries of a 32-byte digest and a 64-byte signature.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let digests: usize = self.chains.iter().map(Vec::len).sum();
-        let mut out = Vec::with_capacity(7 + 4 * self.chains.len() + 32 * digests);
+        let entries: usize = self.chains.iter().map(Vec::len).sum();
+        let mut out = Vec::with_capacity(7 + 4 * self.chains.len() + ENTRY_BYTES * entries);
         out.extend(self.op.to_be_bytes());
         out.push(u8::from(self.failing));
         out.extend((self.chains.len() as u16).to_be_bytes());
         for chain in &self.chains {
             out.extend((chain.len() as u32).to_be_bytes());
-            for d in chain {
+            for (d, sig) in chain {
                 out.extend(d);
+                out.extend(sig);
             }
         }
         out
@@ -148,12 +313,13 @@ impl EchoMessage {
         for _ in 0..parties {
             let count = u32::from_be_bytes(r.take().ok_or(bad("truncated"))?) as usize;
             // Bounded by the bytes present, so a large count cannot allocate.
-            if count > r.0.len() / 32 {
-                return Err(bad("more digests than bytes"));
+            if count > r.0.len() / ENTRY_BYTES {
+                return Err(bad("more entries than bytes"));
             }
             let chain = (0..count)
-                .map(|_| r.take::<32>().ok_or(bad("truncated")))
-                .collect::<Result<Vec<_>, _>>()?;
+                .map(|_| Some((r.take::<32>()?, r.take::<64>()?)))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(bad("truncated"))?;
             chains.push(chain);
         }
         if !r.0.is_empty() {
@@ -177,25 +343,19 @@ impl Reader<'_> {
     }
 }
 
-/// One sender's broadcasts in the operation: the digest of each, in order.
+/// One sender's broadcasts in the operation: the signed digest of each, in order.
 #[derive(Clone, Debug, Default)]
-struct Chain(Vec<Head>);
+struct Chain(Vec<Entry>);
 
 impl Chain {
-    fn push(&mut self, payload: &[u8]) {
-        let mut h = Sha3_256::new();
-        h.update(ECHO_LABEL);
-        h.update(payload);
-        self.0.push(h.finalize().into());
-    }
-
     /// Whether `theirs` agrees with this chain: equal when both are complete, else on the
     /// common prefix.
-    fn agrees(&self, theirs: &[Head], complete: bool) -> bool {
+    fn agrees(&self, theirs: &[Entry], complete: bool) -> bool {
+        let same = |(a, b): (&Entry, &Entry)| a.0 == b.0;
         if complete {
-            return self.0 == theirs;
+            return self.0.len() == theirs.len() && self.0.iter().zip(theirs).all(same);
         }
-        self.0.iter().zip(theirs).all(|(a, b)| a == b)
+        self.0.iter().zip(theirs).all(same)
     }
 }
 
@@ -207,6 +367,7 @@ pub struct EchoRound {
     chains: Vec<Chain>,
     sent: bool,
     failing: Option<PartyId>,
+    aborted: BTreeSet<PartyId>,
     heard: BTreeSet<PartyId>,
     senders: BTreeSet<PartyId>,
     witnesses: BTreeSet<PartyId>,
@@ -222,6 +383,7 @@ impl EchoRound {
             chains: vec![Chain::default(); parties],
             sent: false,
             failing: None,
+            aborted: BTreeSet::new(),
             heard: BTreeSet::new(),
             senders: BTreeSet::new(),
             witnesses: BTreeSet::new(),
@@ -234,11 +396,46 @@ impl EchoRound {
         self.op
     }
 
-    /// Records a broadcast of `from` (this player's own when sent).
-    pub fn record(&mut self, from: PartyId, payload: &[u8]) {
-        if let Some(c) = self.chains.get_mut(from.index()) {
-            c.push(payload);
+    /// The index the next broadcast of `from` takes in its chain here.
+    pub fn next_index(&self, from: PartyId) -> u32 {
+        self.chains
+            .get(from.index())
+            .map_or(0, |c| u32::try_from(c.0.len()).unwrap_or(u32::MAX))
+    }
+
+    /// Records this player's own broadcast, signed for slot `index`: the first version sent
+    /// for each slot (an honest player sends one version to everyone).
+    pub fn record_own(&mut self, index: u32, payload: &[u8], sig: Sig) {
+        let me = self.me;
+        if self.next_index(me) != index {
+            return;
         }
+        if let Some(c) = self.chains.get_mut(me.index()) {
+            c.0.push((digest(payload), sig));
+        }
+    }
+
+    /// Records a broadcast received from `from` once its signature verifies; else `from`,
+    /// which sent it over its own authenticated link, is blamed.
+    pub fn record(
+        &mut self,
+        from: PartyId,
+        payload: &[u8],
+        sig: &Sig,
+        keys: &BroadcastKeys,
+    ) -> Result<(), EchoError> {
+        let d = digest(payload);
+        if !keys.verifies(from, self.op, self.next_index(from), &d, sig) {
+            return Err(EchoError::BadSignature {
+                from,
+                signer: from,
+                what: "a broadcast",
+            });
+        }
+        if let Some(c) = self.chains.get_mut(from.index()) {
+            c.0.push((d, *sig));
+        }
+        Ok(())
     }
 
     /// Whether this player has sent its echo.
@@ -265,8 +462,16 @@ impl EchoRound {
         }
     }
 
-    /// A peer's echo: compared with this player's chains.
-    pub fn hear(&mut self, from: PartyId, echo: &EchoMessage) -> Result<(), EchoError> {
+    /// A peer's echo: compared with this player's chains. Every entry that differs from this
+    /// player's must carry its sender's valid signature (else `from`, who relayed it, is
+    /// blamed); two valid signatures of one sender on different digests for one slot name
+    /// that sender.
+    pub fn hear(
+        &mut self,
+        from: PartyId,
+        echo: &EchoMessage,
+        keys: &BroadcastKeys,
+    ) -> Result<(), EchoError> {
         if echo.op != self.op || echo.chains.len() != self.chains.len() {
             return Err(EchoError::Malformed {
                 from,
@@ -285,6 +490,7 @@ impl EchoRound {
         let complete = !echo.failing && self.failing.is_none();
         for (j, (chain, theirs)) in self.chains.iter().zip(&echo.chains).enumerate() {
             let s = PartyId::from_index(j);
+            let two_versions = self.check_relayed(from, s, theirs, keys)?;
             if chain.agrees(theirs, complete) {
                 continue;
             }
@@ -292,9 +498,69 @@ impl EchoRound {
             self.witnesses.insert(from);
             if s == from || s == self.me {
                 self.provable.insert(from);
+            } else if two_versions {
+                self.provable.insert(s);
             }
         }
         Ok(())
+    }
+
+    /// Checks the signature of every entry of `theirs` (sender `s`'s chain as `from` reports
+    /// it) that this player does not hold itself; returns whether one of them, at a slot where
+    /// this player holds another digest, is a second validly signed version.
+    fn check_relayed(
+        &self,
+        from: PartyId,
+        s: PartyId,
+        theirs: &[Entry],
+        keys: &BroadcastKeys,
+    ) -> Result<bool, EchoError> {
+        let mine = self.chains.get(s.index()).map_or(&[][..], |c| &c.0[..]);
+        let mut two_versions = false;
+        for (i, (d, sig)) in theirs.iter().enumerate() {
+            let held = mine.get(i);
+            if held.is_some_and(|(m, _)| m == d) {
+                continue;
+            }
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            if !keys.verifies(s, self.op, index, d, sig) {
+                return Err(EchoError::BadSignature {
+                    from,
+                    signer: s,
+                    what: "an echo entry",
+                });
+            }
+            two_versions |= held.is_some();
+        }
+        Ok(two_versions)
+    }
+
+    /// `from` aborted during the operation: it counts as a peer that gave up with the echo it
+    /// sent, if it came (`echo`), else with empty chains, which agree with every prefix; an
+    /// echo it sends later is dropped ([`EchoRound::aborted`]).
+    pub fn hear_abort(
+        &mut self,
+        from: PartyId,
+        echo: Option<&EchoMessage>,
+        keys: &BroadcastKeys,
+    ) -> Result<(), EchoError> {
+        if !self.aborted.insert(from) || self.heard(from) {
+            self.failing.get_or_insert(from);
+            return Ok(());
+        }
+        let empty = EchoMessage {
+            op: self.op,
+            failing: true,
+            chains: vec![Vec::new(); self.chains.len()],
+        };
+        self.hear(from, echo.unwrap_or(&empty), keys)?;
+        self.failing.get_or_insert(from);
+        Ok(())
+    }
+
+    /// Whether `from` aborted during the operation.
+    pub fn aborted(&self, from: PartyId) -> bool {
+        self.aborted.contains(&from)
     }
 
     /// Whether the echo of `from` has arrived.
@@ -318,6 +584,21 @@ impl EchoRound {
             Some(peer) if peer != self.me => Err(EchoError::GaveUp { peer }),
             _ => Ok(self.complete(parties)),
         }
+    }
+
+    /// The digest of every sender's chain of digests (signatures left out: a sender may sign
+    /// one message twice), what every honest player holds once the round is accepted.
+    pub fn agreed(&self) -> Head {
+        let mut h = Sha3_256::new();
+        h.update(ECHO_LABEL);
+        h.update(self.op.to_be_bytes());
+        for chain in &self.chains {
+            h.update((chain.0.len() as u32).to_be_bytes());
+            for (d, _) in &chain.0 {
+                h.update(d);
+            }
+        }
+        h.finalize().into()
     }
 
     /// Whether the chains differ anywhere (so far).
@@ -400,33 +681,89 @@ mod tests {
         EchoRound::new(1, PartyId(me), 3)
     }
 
+    fn keys(p: u16) -> BroadcastKeys {
+        BroadcastKeys::in_process(PartyId(p), 3)
+    }
+
+    /// `r` receives `payload` from `from`, signed by `from` as its next broadcast.
+    fn receive(r: &mut EchoRound, from: u16, payload: &[u8]) {
+        let sig = keys(from).sign(r.op(), r.next_index(PartyId(from)), payload);
+        r.record(PartyId(from), payload, &sig, &keys(r.me.0))
+            .expect("signed");
+    }
+
     #[test]
     fn echoes_round_trip_and_garbage_names_the_sender() {
         let mut r = round(1);
-        r.record(PartyId(2), b"card");
+        receive(&mut r, 2, b"card");
         let e = r.echo(false);
         let bytes = e.to_bytes();
-        assert_eq!(bytes.len(), 7 + 4 * 3 + 32);
+        assert_eq!(bytes.len(), 7 + 4 * 3 + 96);
         assert_eq!(EchoMessage::from_bytes(&bytes, 3, PartyId(1)), Ok(e));
         let err = EchoMessage::from_bytes(&bytes[1..], 3, PartyId(2)).expect_err("short");
         assert_eq!(err.blamed(), Some(PartyId(2)));
     }
 
     #[test]
-    fn a_sender_that_broadcast_two_versions_is_found_and_nobody_is_framed() {
+    fn a_broadcast_signed_for_another_slot_or_by_another_player_names_its_sender() {
+        let mut r = round(1);
+        let wrong_slot = keys(2).sign(1, 5, b"card");
+        let by_other = keys(3).sign(1, 0, b"card");
+        let other_op = keys(2).sign(2, 0, b"card");
+        for sig in [wrong_slot, by_other, other_op, [0; 64]] {
+            let err = r.record(PartyId(2), b"card", &sig, &keys(1));
+            assert_eq!(err.expect_err("refused").blamed(), Some(PartyId(2)));
+        }
+    }
+
+    #[test]
+    fn a_sender_that_signed_two_versions_is_named_by_every_witness() {
         let (mut a, mut b) = (round(1), round(2));
-        a.record(PartyId(3), b"card A");
-        b.record(PartyId(3), b"card B");
+        receive(&mut a, 3, b"card A");
+        receive(&mut b, 3, b"card B");
         let ea = a.echo(false);
         let eb = b.echo(false);
-        a.hear(PartyId(2), &eb).expect("decodes");
-        b.hear(PartyId(1), &ea).expect("decodes");
+        a.hear(PartyId(2), &eb, &keys(1)).expect("decodes");
+        b.hear(PartyId(1), &ea, &keys(2)).expect("decodes");
         for r in [&a, &b] {
             let err = r.verdict(3, None).expect_err("differs");
             assert!(matches!(&err, EchoError::Differs { senders, .. } if senders == &[PartyId(3)]));
-            assert_eq!(err.blamed(), None, "the honest witness is not blamed");
+            assert_eq!(err.blamed(), Some(PartyId(3)), "two signatures: a proof");
         }
-        // If this player's own failure already named the equivocator, he deviated either way.
+    }
+
+    #[test]
+    fn a_forged_second_version_names_the_relayer_not_the_purported_signer() {
+        let (mut a, mut b) = (round(1), round(2));
+        receive(&mut a, 3, b"card");
+        receive(&mut b, 3, b"card");
+        let mut eb = b.echo(false);
+        eb.chains[2][0].0 = digest(b"another card");
+        let err = a.hear(PartyId(2), &eb, &keys(1)).expect_err("forged");
+        assert!(matches!(
+            err,
+            EchoError::BadSignature {
+                signer: PartyId(3),
+                ..
+            }
+        ));
+        assert_eq!(err.blamed(), Some(PartyId(2)));
+    }
+
+    #[test]
+    fn a_missing_broadcast_is_not_a_proof_and_nobody_is_framed() {
+        let (mut a, mut b) = (round(1), round(2));
+        receive(&mut b, 3, b"card");
+        a.echo(false);
+        a.hear(PartyId(2), &b.echo(false), &keys(1))
+            .expect("signed");
+        let err = a.verdict(3, None).expect_err("differs");
+        assert_eq!(
+            err.blamed(),
+            None,
+            "player 3 omitted it to player 1, or 2 lies"
+        );
+        // If this player's own failure already named the sender, it deviated either way.
         assert_eq!(
             a.verdict(3, Some(PartyId(3))).expect_err("").blamed(),
             Some(PartyId(3))
@@ -436,25 +773,31 @@ mod tests {
     #[test]
     fn a_peer_misreporting_what_this_player_sent_is_blamed() {
         let (mut a, mut b) = (round(1), round(2));
-        a.record(PartyId(1), b"mine");
-        b.record(PartyId(1), b"forged");
+        let sig = keys(1).sign(1, 0, b"mine");
+        a.record_own(0, b"mine", sig);
+        let mut eb = b.echo(false);
+        eb.chains[0].push((digest(b"forged"), sig));
         a.echo(false);
-        a.hear(PartyId(2), &b.echo(false)).expect("decodes");
-        assert_eq!(a.verdict(3, None).expect_err("").blamed(), Some(PartyId(2)));
+        let err = a.hear(PartyId(2), &eb, &keys(1)).expect_err("forged");
+        assert_eq!(err.blamed(), Some(PartyId(2)));
     }
 
     #[test]
     fn a_failing_echo_compares_prefixes_and_agreeing_chains_keep_the_verdict() {
         let (mut a, mut b) = (round(1), round(2));
-        a.record(PartyId(3), b"deck");
-        a.record(PartyId(3), b"later");
-        b.record(PartyId(3), b"deck");
-        a.hear(PartyId(2), &b.echo(true)).expect("decodes");
+        receive(&mut a, 3, b"deck");
+        receive(&mut a, 3, b"later");
+        receive(&mut b, 3, b"deck");
+        a.hear(PartyId(2), &b.echo(true), &keys(1))
+            .expect("decodes");
         assert!(!a.differs_anywhere(), "a prefix agrees");
         assert_eq!(
             a.verdict(3, None),
             Err(EchoError::GaveUp { peer: PartyId(2) })
         );
-        assert!(a.hear(PartyId(2), &b.echo(true)).is_err(), "a second echo");
+        assert!(
+            a.hear(PartyId(2), &b.echo(true), &keys(1)).is_err(),
+            "a second echo"
+        );
     }
 }

@@ -28,7 +28,7 @@
 
 use std::collections::VecDeque;
 
-use crate::echo::{EarlyEchoes, EchoError, EchoMessage, EchoRound};
+use crate::echo::{BroadcastKeys, EarlyEchoes, EchoError, EchoMessage, EchoRound, Sig};
 use crate::op::{Seen, TableOp};
 use crate::table::Capabilities;
 use crate::PartyId;
@@ -184,6 +184,7 @@ impl CausalClock {
 struct Waiting {
     depth: u32,
     payload: Vec<u8>,
+    signature: Option<Sig>,
 }
 
 /// Messages received but not yet handed to the engine, one FIFO queue per sender.
@@ -202,12 +203,17 @@ impl Inbox {
         }
     }
 
-    /// Queues a message from `from` (ignored when `from` is not a player: the transport
-    /// authenticates senders, so it cannot happen).
-    pub fn push(&mut self, from: PartyId, depth: u32, payload: Vec<u8>) {
+    /// Queues a message from `from`, with its broadcast signature if it came with one
+    /// (ignored when `from` is not a player: the transport authenticates senders, so it
+    /// cannot happen).
+    pub fn push(&mut self, from: PartyId, depth: u32, payload: Vec<u8>, signature: Option<Sig>) {
         if let Some(q) = self.queues.get_mut(from.index()).filter(|_| from.0 != 0) {
             self.bytes += payload.len();
-            q.push_back(Waiting { depth, payload });
+            q.push_back(Waiting {
+                depth,
+                payload,
+                signature,
+            });
         }
     }
 
@@ -267,6 +273,17 @@ pub enum SeatError<E: std::error::Error + 'static> {
     Echo(#[from] EchoError),
 }
 
+impl<E: std::error::Error + 'static> SeatError<E> {
+    /// The peer that gave up first, when that (with every broadcast agreeing) is the whole
+    /// verdict: its abort, which follows, says why.
+    pub fn gave_up(&self) -> Option<PartyId> {
+        match self {
+            SeatError::Echo(EchoError::GaveUp { peer }) => Some(*peer),
+            _ => None,
+        }
+    }
+}
+
 impl<E: std::error::Error + Blame + 'static> Blame for SeatError<E> {
     fn blamed(&self) -> Option<PartyId> {
         match self {
@@ -287,6 +304,25 @@ pub struct Stamped {
     pub depth: u32,
     /// The encoded message.
     pub payload: Vec<u8>,
+    /// The sender's signature, on a broadcast of an echoed operation ([`crate::echo`]).
+    pub signature: Option<Signed>,
+}
+
+/// A broadcast's signature and the slot it signs (the slot travels implied: the recipient
+/// knows the operation and counts the sender's broadcasts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Signed {
+    /// The operation's number.
+    pub op: u32,
+    /// The broadcast's index among the sender's broadcasts of the operation to this recipient.
+    pub index: u32,
+    /// The signature.
+    pub sig: Sig,
+}
+
+/// The bytes one delivery of `payload` with `signature` costs.
+pub fn delivery_bytes(payload: &[u8], signature: Option<&Signed>) -> u64 {
+    (payload.len() + signature.map_or(0, |s| s.sig.len())) as u64
 }
 
 /// An engine with its clock, its inbox, the outcome of the operation under way and its echo
@@ -302,13 +338,16 @@ pub struct Seat<E: Engine> {
     round: Option<EchoRound>,
     early: EarlyEchoes,
     failure: Option<E::Error>,
+    keys: BroadcastKeys,
+    /// Per recipient, the broadcasts this player signed for it in the operation.
+    signed: Vec<u32>,
 }
 
 type SeatResult<T, E> = Result<T, SeatError<<E as Engine>::Error>>;
 
 impl<E: Engine> Seat<E> {
-    /// Seats `engine`.
-    pub fn new(engine: E) -> Seat<E> {
+    /// Seats `engine`, which signs its broadcasts with `keys`.
+    pub fn new(engine: E, keys: BroadcastKeys) -> Seat<E> {
         let parties = engine.parties();
         Seat {
             engine,
@@ -320,6 +359,8 @@ impl<E: Engine> Seat<E> {
             round: None,
             early: EarlyEchoes::new(parties),
             failure: None,
+            keys,
+            signed: vec![0; parties],
         }
     }
 
@@ -349,6 +390,7 @@ impl<E: Engine> Seat<E> {
         self.clock.begin_op();
         self.seen = None;
         self.failure = None;
+        self.signed.iter_mut().for_each(|n| *n = 0);
         self.op = self.op.saturating_add(1);
         let view = op.seen_by(self.engine.me());
         self.round = self
@@ -363,19 +405,21 @@ impl<E: Engine> Seat<E> {
         self.settle(out)
     }
 
-    /// A message of the engine arrived from `from`: queued, then handed over if (and once)
-    /// the engine awaits its sender. Returns what to send. Once the operation has failed at
-    /// this player (its echo round is deciding whom to blame) engine messages are dropped.
+    /// A message of the engine arrived from `from`, with the signature that came with it:
+    /// queued, then handed over if (and once) the engine awaits its sender. Returns what to
+    /// send. Once the operation has failed at this player (its echo round is deciding whom to
+    /// blame) engine messages are dropped.
     pub fn offer(
         &mut self,
         from: PartyId,
         depth: u32,
         payload: Vec<u8>,
+        signature: Option<Sig>,
     ) -> SeatResult<Vec<Stamped>, E> {
-        if self.round.as_ref().is_some_and(EchoRound::failing) {
+        if self.failure.is_some() {
             return Ok(Vec::new());
         }
-        self.inbox.push(from, depth, payload);
+        self.inbox.push(from, depth, payload, signature);
         let out = self.drain()?;
         self.settle(out)
     }
@@ -389,6 +433,39 @@ impl<E: Engine> Seat<E> {
     ) -> SeatResult<Vec<Stamped>, E> {
         self.early.push(from, depth, payload)?;
         self.settle(Vec::new())
+    }
+
+    /// A peer aborted: in an echoed operation it counts as a peer that gave up (with its echo
+    /// if that came first), so this player sends its own failing echo and still judges by
+    /// the others' echoes — an equivocation they show is then named, not lost behind the
+    /// abort. `None` without an echo round: the abort ends the operation.
+    pub fn peer_aborted(&mut self, from: PartyId) -> Option<SeatResult<Vec<Stamped>, E>> {
+        self.round.as_ref()?;
+        // What already arrived and is awaited is judged first: a fault in it is this
+        // player's own evidence.
+        let mut out = match self.drain() {
+            Ok(out) => out,
+            Err(e) => return Some(Err(e)),
+        };
+        let op = self.op;
+        let parties = self.engine.parties();
+        let queued = (self.early.front_op(from) == Some(op))
+            .then(|| self.early.pop(from))
+            .flatten();
+        let round = self.round.as_mut()?;
+        let heard = match queued {
+            Some((_, payload)) => EchoMessage::from_bytes(&payload, parties, from)
+                .and_then(|echo| round.hear_abort(from, Some(&echo), &self.keys)),
+            None => round.hear_abort(from, None, &self.keys),
+        };
+        if let Err(e) = heard {
+            return Some(Err(e.into()));
+        }
+        if !round.sent() {
+            let mine = round.echo(true);
+            out.push(self.stamp_echo(&mine));
+        }
+        Some(self.settle(out))
     }
 
     /// How many messages the engine (or its echo round) has been handed so far (a driver's
@@ -442,8 +519,13 @@ impl<E: Engine> Seat<E> {
         let parties = self.engine.parties();
         let verdict = self.round.take().map(|r| r.verdict(parties, own));
         match (verdict, self.failure.take()) {
-            // The echo confirms whom the engine blamed: the engine's error says why.
-            (Some(Err(echo)), Some(e)) if own.is_some() && echo.blamed() == own => {
+            // The echo confirms whom the engine blamed, or only says that a peer gave up
+            // (every broadcast agreeing): the engine's own evidence is the verdict, whether
+            // the peer's abort came before the faulty message or after it.
+            (Some(Err(echo)), Some(e))
+                if own.is_some()
+                    && (echo.blamed() == own || matches!(echo, EchoError::GaveUp { .. })) =>
+            {
                 SeatError::Engine(e)
             }
             (Some(Err(e)), _) => SeatError::Echo(e),
@@ -461,6 +543,9 @@ impl<E: Engine> Seat<E> {
             return Err(SeatError::Engine(e));
         };
         self.failure = Some(e);
+        if round.sent() {
+            return Ok(Vec::new());
+        }
         let echo = round.echo(true);
         Ok(vec![self.stamp_echo(&echo)])
     }
@@ -473,6 +558,7 @@ impl<E: Engine> Seat<E> {
             to: To::All,
             depth,
             payload: echo.to_bytes(),
+            signature: None,
         }
     }
 
@@ -499,6 +585,9 @@ impl<E: Engine> Seat<E> {
         if round.failing() || round.differs_anywhere() {
             return Err(self.resolve());
         }
+        // Later signatures bind what this operation agreed on (after the setup: every
+        // player's fresh hello), so none verifies in another game of the same roster.
+        self.keys = self.keys.after(&round.agreed());
         self.round = None;
         Ok(out)
     }
@@ -531,11 +620,14 @@ impl<E: Engine> Seat<E> {
                 }
                 .into());
             };
+            if round.aborted(from) {
+                continue;
+            }
             if !round.sent() && !echo.failing {
                 self.early.unpop(from, depth, payload);
                 continue;
             }
-            round.hear(from, &echo)?;
+            round.hear(from, &echo, &self.keys)?;
             self.clock.received(depth);
             self.handed += 1;
             let mut out = Vec::new();
@@ -567,7 +659,9 @@ impl<E: Engine> Seat<E> {
     fn drain(&mut self) -> SeatResult<Vec<Stamped>, E> {
         let mut out = Vec::new();
         loop {
-            if self.round.as_ref().is_some_and(EchoRound::failing) {
+            // After this player's own failure nothing more is judged; after a peer's, what
+            // arrives is still this player's own evidence until the echoes decide.
+            if self.failure.is_some() {
                 return Ok(out);
             }
             let awaiting = self.engine.awaiting();
@@ -576,11 +670,7 @@ impl<E: Engine> Seat<E> {
             };
             self.clock.received(w.depth);
             self.handed += 1;
-            if let Some(round) = self.round.as_mut() {
-                if self.engine.is_broadcast(&w.payload) {
-                    round.record(from, &w.payload);
-                }
-            }
+            self.check_signature(from, &w)?;
             match self.engine.receive(from, &w.payload) {
                 Ok(step) => out.extend(self.stamp(step, Some(w.depth))),
                 Err(e) => {
@@ -600,19 +690,67 @@ impl<E: Engine> Seat<E> {
         for m in step.send {
             let depth = self.clock.depth(m.after, trigger);
             self.clock.sent(depth);
-            if let Some(round) = self.round.as_mut() {
-                if self.engine.is_broadcast(&m.payload) {
-                    round.record(me, &m.payload);
-                }
-            }
+            let signature = self.sign(me, &m);
             out.push(Stamped {
                 kind: Kind::Engine,
                 to: m.to,
                 depth,
                 payload: m.payload,
+                signature,
             });
         }
         out
+    }
+
+    /// Signs an own broadcast of an echoed operation, as the next broadcast each recipient
+    /// gets from this player, and records it in this player's own chain.
+    fn sign(&mut self, me: PartyId, m: &Outgoing) -> Option<Signed> {
+        let round = self.round.as_mut()?;
+        if !self.engine.is_broadcast(&m.payload) {
+            return None;
+        }
+        let first = match m.to {
+            To::Party(p) => p,
+            To::All => PartyId::all(self.engine.parties()).find(|&p| p != me)?,
+        };
+        let index = *self.signed.get(first.index())?;
+        for (j, n) in self.signed.iter_mut().enumerate() {
+            if m.to == To::All || j == first.index() {
+                *n = n.saturating_add(1);
+            }
+        }
+        let sig = self.keys.sign(round.op(), index, &m.payload);
+        round.record_own(index, &m.payload, sig);
+        Some(Signed {
+            op: round.op(),
+            index,
+            sig,
+        })
+    }
+
+    /// Signs `payload` again for the slot of `signed`: a test tap that rewrites this
+    /// player's broadcast models this player sending the rewritten one, signed.
+    pub fn resign(&self, signed: &mut Signed, payload: &[u8]) {
+        signed.sig = self.keys.sign(signed.op, signed.index, payload);
+    }
+
+    /// A broadcast of an echoed operation must come signed, and is then recorded for the
+    /// echo. A signature on anything else proves nothing and is ignored: the engine judges
+    /// the message itself (garbage fails there, naming its sender).
+    fn check_signature(&mut self, from: PartyId, w: &Waiting) -> Result<(), EchoError> {
+        let Some(round) = self.round.as_mut() else {
+            return Ok(());
+        };
+        if !self.engine.is_broadcast(&w.payload) {
+            return Ok(());
+        }
+        match &w.signature {
+            Some(sig) => round.record(from, &w.payload, sig, &self.keys),
+            None => Err(EchoError::Malformed {
+                from,
+                reason: "an unsigned broadcast",
+            }),
+        }
     }
 }
 
@@ -639,10 +777,10 @@ mod tests {
     #[test]
     fn the_inbox_hands_out_awaited_senders_in_fifo_order() {
         let mut inbox = Inbox::new(3);
-        inbox.push(PartyId(2), 1, vec![1]);
-        inbox.push(PartyId(3), 1, vec![2, 2]);
-        inbox.push(PartyId(2), 2, vec![3]);
-        inbox.push(PartyId(9), 1, vec![9]);
+        inbox.push(PartyId(2), 1, vec![1], None);
+        inbox.push(PartyId(3), 1, vec![2, 2], None);
+        inbox.push(PartyId(2), 2, vec![3], None);
+        inbox.push(PartyId(9), 1, vec![9], None);
         assert_eq!((inbox.len(), inbox.bytes()), (4 - 1, 4));
         assert!(inbox.pop_for(&[PartyId(1)]).is_none());
         let (from, w) = inbox.pop_for(&[PartyId(1), PartyId(2)]).expect("queued");

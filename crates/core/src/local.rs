@@ -17,8 +17,9 @@
 
 use std::collections::VecDeque;
 
+use crate::echo::BroadcastKeys;
 use crate::echo::EchoError;
-use crate::engine::{Blame, Engine, Kind, Seat, SeatError, Stamped, To};
+use crate::engine::{delivery_bytes, Blame, Engine, Kind, Seat, SeatError, Signed, Stamped, To};
 use crate::op::{Seen, TableOp};
 use crate::table::{Capabilities, FaceDownTable, TableError};
 use crate::{Cost, PartyId};
@@ -97,6 +98,9 @@ pub struct Delivery {
     pub depth: u32,
     /// The encoded message.
     pub payload: Vec<u8>,
+    /// The sender's signature, on a broadcast of an echoed operation (a tap that rewrites the
+    /// payload needs not touch it: the driver signs the rewritten payload as the sender).
+    pub signature: Option<Signed>,
 }
 
 /// What one operation cost.
@@ -162,6 +166,15 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
     /// As [`new`](LocalDriver::new), with a [`Tap`] that sees (and may rewrite or drop) every
     /// delivery, the setup's included.
     pub fn tapped(engines: Vec<E>, tap: T) -> Result<Self, DriveError<E::Error>> {
+        let mut driver = LocalDriver::seated(engines, tap)?;
+        driver.run(&TableOp::Setup)?;
+        Ok(driver)
+    }
+
+    /// As [`tapped`](LocalDriver::tapped) without running the setup: the caller's first
+    /// operation must be [`Setup`](TableOp::Setup). For a test that wants every player's
+    /// verdict on a failed setup ([`later_failures`](LocalDriver::later_failures)).
+    pub fn seated(engines: Vec<E>, tap: T) -> Result<Self, DriveError<E::Error>> {
         let parties = engines.len();
         for (j, e) in engines.iter().enumerate() {
             let me = PartyId::from_index(j);
@@ -172,15 +185,20 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                 }));
             }
         }
-        let mut driver = LocalDriver {
-            seats: engines.into_iter().map(Seat::new).collect(),
+        let driver = LocalDriver {
+            seats: engines
+                .into_iter()
+                .map(|e| {
+                    let keys = BroadcastKeys::in_process(e.me(), parties);
+                    Seat::new(e, keys)
+                })
+                .collect(),
             len: 0,
             cost: Cost::ZERO,
             ops: Vec::new(),
             tap,
             later_failures: Vec::new(),
         };
-        driver.run(&TableOp::Setup)?;
         Ok(driver)
     }
 
@@ -233,13 +251,13 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
         let mut failed = vec![false; self.seats.len()];
         while let Some(mut d) = queue.pop_front() {
             let j = d.to.index();
-            if failed[j] || !self.tap.deliver(&mut d) {
+            if failed[j] || !self.deliver(&mut d) {
                 continue;
             }
             self.count(&d);
             let seat = &mut self.seats[j];
             let out = match d.kind {
-                Kind::Engine => seat.offer(d.from, d.depth, d.payload),
+                Kind::Engine => seat.offer(d.from, d.depth, d.payload, d.signature.map(|s| s.sig)),
                 Kind::Echo => seat.offer_echo(d.from, d.depth, d.payload),
             };
             match out {
@@ -282,9 +300,23 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
         Ok(seen)
     }
 
+    /// The tap sees the delivery; a rewritten broadcast is signed again by its sender.
+    fn deliver(&mut self, d: &mut Delivery) -> bool {
+        let original = d.signature.map(|_| d.payload.clone());
+        if !self.tap.deliver(d) {
+            return false;
+        }
+        if let (Some(original), Some(signed)) = (original, d.signature.as_mut()) {
+            if original != d.payload {
+                self.seats[d.from.index()].resign(signed, &d.payload);
+            }
+        }
+        true
+    }
+
     fn count(&mut self, d: &Delivery) {
         self.cost.messages += 1;
-        self.cost.bytes += d.payload.len() as u64;
+        self.cost.bytes += delivery_bytes(&d.payload, d.signature.as_ref());
         self.cost.rounds = self.cost.rounds.max(u64::from(d.depth));
     }
 
@@ -304,6 +336,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
                     to,
                     depth: m.depth,
                     payload: m.payload.clone(),
+                    signature: m.signature,
                 });
             }
         }

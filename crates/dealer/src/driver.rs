@@ -24,7 +24,7 @@ use facedown_core::{Cost, PartyId};
 use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
 
-use crate::audit::{audit, AuditReport};
+use crate::audit::{audit_with, AuditReport, Signatures};
 use crate::deal::DealShape;
 use crate::error::DealerError;
 use crate::messages::{Envelope, Roster, SessionId};
@@ -230,7 +230,7 @@ impl Table {
         while !queue.is_empty() {
             cost.rounds += 1;
             link_messages += links(&queue, n_players);
-            let mut next = Vec::new();
+            let mut delivered = Vec::with_capacity(queue.len());
             for env in queue {
                 let (c, back) = deliver_cost(&env, n_players);
                 cost.messages += c.messages;
@@ -246,17 +246,9 @@ impl Table {
                     }
                 }
                 self.transcript.envelopes.push(back.clone());
-                for p in &mut self.players {
-                    if back.is_for(p.id()) {
-                        let (out, l) = p.receive(&back)?;
-                        next.extend(out);
-                        if let Some(l) = l {
-                            learned.push((p.id(), l));
-                        }
-                    }
-                }
+                delivered.push(back);
             }
-            queue = next;
+            queue = self.deliver_round(&delivered, &mut learned)?;
         }
         let aborted = ops
             .iter()
@@ -274,6 +266,39 @@ impl Table {
             learned,
             aborted,
         })
+    }
+
+    /// Hands one round's envelopes to their receivers (each player batch-verifies the
+    /// signatures of his own) and returns the next round, in the order and with the first
+    /// error that delivering them one by one would give.
+    fn deliver_round(
+        &mut self,
+        round: &[Envelope],
+        learned: &mut Vec<(PartyId, Learned)>,
+    ) -> Result<Vec<Envelope>, DealerError> {
+        let mut answers: Vec<_> = self
+            .players
+            .iter_mut()
+            .map(|p| {
+                let mine: Vec<&Envelope> = round.iter().filter(|e| e.is_for(p.id())).collect();
+                p.receive_round(&mine).into_iter()
+            })
+            .collect();
+        let mut next = Vec::new();
+        for env in round {
+            for (p, answers) in self.players.iter().zip(&mut answers) {
+                if !env.is_for(p.id()) {
+                    continue;
+                }
+                // A player's answers stop at his first error, which is returned here first.
+                if let Some(answer) = answers.next() {
+                    let (out, l) = answer?;
+                    next.extend(out);
+                    learned.extend(l.map(|l| (p.id(), l)));
+                }
+            }
+        }
+        Ok(next)
     }
 
     /// Deals `hand` cards privately to every player: player `p` gets positions
@@ -329,13 +354,27 @@ impl Table {
             cost,
             link_messages,
         });
-        let audit = audit(&self.transcript)?;
+        let audit = audit_with(&self.transcript, signatures_checked(&self.transcript))?;
         Ok(Finished {
             transcript: self.transcript,
             audit,
             phases: self.phases,
             views: done.into_iter().map(PlayerDone::into_view).collect(),
         })
+    }
+}
+
+/// Whether the in-memory audit may skip the signatures: every envelope of the transcript
+/// reached at least one player at the table, who verified it before acting on it (a failed
+/// check ends the deal with its error, so a transcript that reaches the audit holds only
+/// verified envelopes). If an envelope reached no player, the audit checks them all.
+fn signatures_checked(t: &Transcript) -> Signatures {
+    let players = t.params.scheme.players;
+    let received = |e: &Envelope| PartyId::all(players).any(|p| e.is_for(p));
+    if t.envelopes.iter().all(received) {
+        Signatures::Checked
+    } else {
+        Signatures::Check
     }
 }
 

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commit::{commit, Commitment, Salt};
 use crate::error::DealerError;
-use crate::messages::{Body, Envelope, Opening, Roster, SessionId, VerifyingKeys};
+use crate::messages::{verify_all, Body, Envelope, Opening, Roster, SessionId, VerifyingKeys};
 use crate::rank::rank;
 use crate::scheme::{Half, Operation, Plan, Recipient, Scheme, Slot};
 
@@ -145,9 +145,12 @@ impl Core {
         env
     }
 
-    /// Signature, recipient and replay checks common to every received message.
-    fn check(&mut self, env: &Envelope) -> Result<(), DealerError> {
-        env.verify_with(&self.params.session, &self.keys)?;
+    /// Signature, recipient and replay checks common to every received message (the
+    /// signature only when it is not among those `signed` says were batch-verified).
+    fn check(&mut self, env: &Envelope, signed: Signed) -> Result<(), DealerError> {
+        if signed == Signed::Unchecked {
+            env.verify_with(&self.params.session, &self.keys)?;
+        }
         if !env.is_for(self.me) {
             return Err(DealerError::WrongRecipient {
                 from: env.from,
@@ -299,6 +302,26 @@ impl Player {
     }
 }
 
+/// Whether a message's signature is still to be checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Signed {
+    /// Check it.
+    Unchecked,
+    /// It was checked in a batch with the others of its round.
+    BatchVerified,
+}
+
+impl Core {
+    /// Batch-verifies the signatures of `msgs`; when the batch fails every message is checked
+    /// on its own as it is handled, so the error is the one it would be without batching.
+    fn verify_batch(&self, msgs: &[&Envelope]) -> Signed {
+        match verify_all(msgs, &self.params.session, &self.keys) {
+            Ok(()) => Signed::BatchVerified,
+            Err(_) => Signed::Unchecked,
+        }
+    }
+}
+
 /// A player who has committed and waits for everyone's commitments and his helper halves.
 #[derive(Debug)]
 pub struct PlayerAwaitingSetup {
@@ -319,8 +342,9 @@ impl PlayerAwaitingSetup {
         let me = self.core.me;
         let mut commits: BTreeMap<PartyId, Vec<(Slot, Commitment)>> = BTreeMap::new();
         let mut helpers: BTreeMap<(u16, Half), Perm> = BTreeMap::new();
+        let signed = self.core.verify_batch(&msgs.iter().collect::<Vec<_>>());
         for env in msgs {
-            self.core.check(env)?;
+            self.core.check(env, signed)?;
             let unexpected = |what: &str| DealerError::Unexpected {
                 from: env.from,
                 what: what.into(),
@@ -391,6 +415,10 @@ impl PlayerAwaitingSetup {
         })
     }
 }
+
+/// What handling a play message gives: the messages to send on, and the card if this player
+/// learned one.
+pub type Received = (Vec<Envelope>, Option<Learned>);
 
 #[derive(Clone, Debug)]
 struct OpState {
@@ -525,11 +553,29 @@ impl PlayerReady {
 
     /// Handles a play message: checks it (signature, recipient, replay, operation, hop,
     /// range), then forwards along the plan or learns the card.
-    pub fn receive(
-        &mut self,
-        env: &Envelope,
-    ) -> Result<(Vec<Envelope>, Option<Learned>), DealerError> {
-        self.core.check(env)?;
+    pub fn receive(&mut self, env: &Envelope) -> Result<Received, DealerError> {
+        self.receive_signed(env, Signed::Unchecked)
+    }
+
+    /// Handles one round's messages to this player, in order, as [`receive`](Self::receive)
+    /// would one by one, with their signatures checked in one batch. The results stop at the
+    /// first error, which is the error `receive` would give.
+    pub fn receive_round(&mut self, round: &[&Envelope]) -> Vec<Result<Received, DealerError>> {
+        let signed = self.core.verify_batch(round);
+        let mut out = Vec::with_capacity(round.len());
+        for env in round {
+            let r = self.receive_signed(env, signed);
+            let failed = r.is_err();
+            out.push(r);
+            if failed {
+                break;
+            }
+        }
+        out
+    }
+
+    fn receive_signed(&mut self, env: &Envelope, signed: Signed) -> Result<Received, DealerError> {
+        self.core.check(env, signed)?;
         let me = self.core.me;
         let n = self.core.n();
         let unexpected = |what: &str| DealerError::Unexpected {
@@ -619,7 +665,7 @@ pub struct PlayerDone {
 impl PlayerDone {
     /// Records another player's reveal message (checked like any other).
     pub fn receive_reveal(&mut self, env: &Envelope) -> Result<(), DealerError> {
-        self.core.check(env)?;
+        self.core.check(env, Signed::Unchecked)?;
         match env.body {
             Body::Reveal { .. } if env.to == Recipient::All => Ok(()),
             _ => Err(DealerError::Unexpected {

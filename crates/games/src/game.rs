@@ -240,6 +240,14 @@ pub trait Bot<G: Game> {
     fn cheat(&mut self) -> Option<crate::session::Cheat> {
         None
     }
+
+    /// The same for a game whose cheats are asked for by name (Golf's
+    /// [`GolfCheat`](crate::session::golf::GolfCheat), Девятка's
+    /// [`DevyatkaCheat`](crate::session::devyatka::DevyatkaCheat)), so that one bot can sit at
+    /// either: a name the game does not know is ignored.
+    fn cheat_named(&mut self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// Chooses uniformly among the legal moves.

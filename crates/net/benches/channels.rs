@@ -37,6 +37,7 @@ fn tcp_mesh(n: usize) -> Vec<TcpMesh> {
                 id: PartyId::from_index(j),
                 address: l.local_addr().expect("address"),
                 public_key: k.public,
+                signing_key: k.signing_public(),
             })
             .collect(),
     };

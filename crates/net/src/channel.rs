@@ -28,6 +28,7 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use facedown_core::echo::BroadcastKeys;
 use facedown_core::{Cost, PartyId};
 use serde::{Deserialize, Serialize};
 
@@ -77,6 +78,13 @@ pub trait Channel {
     /// The bounds this end enforces (the defaults unless it was built with others).
     fn limits(&self) -> Limits {
         Limits::default()
+    }
+
+    /// This player's broadcast signing key and every player's verifying key
+    /// ([`facedown_core::echo`]); `None` for a channel that has none, which the game driver
+    /// refuses (a wrapper must forward its inner channel's).
+    fn broadcast_keys(&self) -> Option<BroadcastKeys> {
+        None
     }
 }
 
@@ -221,6 +229,10 @@ impl<C: Channel + ?Sized> Channel for &mut C {
 
     fn stats(&self) -> WireStats {
         (**self).stats()
+    }
+
+    fn broadcast_keys(&self) -> Option<BroadcastKeys> {
+        (**self).broadcast_keys()
     }
 }
 

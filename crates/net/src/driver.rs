@@ -15,10 +15,15 @@
 //! timeout that only **progress** renews — the engine being handed an awaited message — so
 //! frames that do not advance the protocol cannot keep a player waiting forever. On the
 //! deadline this player tells its peers whom it waits for ([`Wire::Waiting`]) and gives the
-//! awaited peer one more timeout: an honest peer stuck on a cheater says the same meanwhile,
-//! and is then not named ([`NetError::Stuck`], nobody blamed); only a peer that said nothing
-//! is named, so a player waiting on an honest player that waits on a silent cheater does not
-//! blame the honest one. At most [`MAX_WAITING_FRAMES`] frames and
+//! awaited peer one more timeout. A peer told that someone waits for it answers at once
+//! whom it awaits itself, so an honest peer stuck on a cheater says so within that timeout,
+//! however late its own deadline. Such a claim is worth one postponement: the claimant's
+//! own verdict (its abort, whose accusation is reported as a claim) is due within two
+//! timeouts per honest player that can stand between it and a cheater; if it neither goes
+//! on nor gives up by then, it is named. A peer that said nothing is named after the grace
+//! timeout. So a player waiting on an honest player that waits on a silent cheater does not
+//! blame the honest one, and a silent cheater claiming to wait on an honest player is still
+//! named. At most [`MAX_WAITING_FRAMES`] frames and
 //! [`MAX_WAITING_BYTES`] bytes wait at once; beyond, the peer with the oldest waiting frame is
 //! named ([`NetError::Flooded`]). Under these, every transport bounds what one peer can queue
 //! ([`crate::Limits`]); engine frames that arrive after the game ended are dropped and counted
@@ -44,7 +49,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use facedown_core::engine::{Engine, Kind, Seat, Stamped, To};
+use facedown_core::engine::{delivery_bytes, Engine, Kind, Seat, Stamped, To};
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Cost, PartyId, Seen, TableOp};
 use serde::{Deserialize, Serialize};
@@ -59,6 +64,17 @@ pub const MAX_WAITING_FRAMES: usize = 4096;
 pub const MAX_WAITING_BYTES: usize = 64 << 20;
 /// Longest a player that aborts waits for its peers to close their links.
 pub const ABORT_LINGER: Duration = Duration::from_millis(500);
+
+/// Where a wait for the next step of an operation stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    /// Within the first timeout.
+    First,
+    /// This player said whom it waits for; one more timeout.
+    Grace,
+    /// The awaited peer said it waits for another: its verdict is awaited (once).
+    Postponed,
+}
 
 /// The cost of one operation, from this player's account.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -80,6 +96,12 @@ pub struct NetDriver<E: Engine, C: Channel> {
     byes: BTreeSet<PartyId>,
     /// Peers that said they wait for another ([`Wire::Waiting`]) since the last progress.
     stuck: BTreeMap<PartyId, PartyId>,
+    /// Peers told whom this player waits for since the last progress.
+    told: BTreeSet<PartyId>,
+    /// The first abort read during an echoed operation (kept while the echoes decide) and
+    /// every peer that aborted.
+    abort: Option<NetError>,
+    aborted: BTreeSet<PartyId>,
     len: usize,
     cost: Cost,
     phases: Vec<PhaseCost>,
@@ -107,12 +129,18 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 chan.players()
             )));
         }
+        let keys = chan.broadcast_keys().ok_or_else(|| {
+            NetError::Config("the channel carries no broadcast signing keys".into())
+        })?;
         let mut driver = NetDriver {
-            seat: Seat::new(engine),
+            seat: Seat::new(engine, keys),
             chan,
             timeout,
             byes: BTreeSet::new(),
             stuck: BTreeMap::new(),
+            told: BTreeSet::new(),
+            abort: None,
+            aborted: BTreeSet::new(),
             len: 0,
             cost: Cost::ZERO,
             phases: Vec::new(),
@@ -152,32 +180,61 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         }
     }
 
+    /// One operation; a peer's abort read meanwhile ends it, unless the echoes name someone.
     fn step(&mut self, op: &TableOp) -> Result<Seen, NetError> {
+        let result = self.step_echoed(op);
+        let Some(abort) = self.abort.take() else {
+            return result;
+        };
+        match result {
+            Err(e) if e.blamed().is_some() => Err(e),
+            _ => Err(abort),
+        }
+    }
+
+    fn step_echoed(&mut self, op: &TableOp) -> Result<Seen, NetError> {
         let before = (self.cost, self.seat.clock().now());
-        let out = self.seat.start(op).map_err(NetError::protocol)?;
+        let out = match self.seat.start(op) {
+            Ok(out) => out,
+            Err(e) => return Err(self.seat_error(e)),
+        };
         self.send(out)?;
         let mut deadline = Deadline::after(self.timeout);
-        let mut grace = false;
+        let mut wait = Wait::First;
         while !self.seat.is_done() {
+            if let Some(abort) = self.abort_settled() {
+                return Err(abort);
+            }
             let handed = self.seat.handed();
             if !self.receive_one(deadline)? {
+                if let Some(abort) = self.abort.take() {
+                    return Err(abort);
+                }
                 // A failed operation decides with the echoes that came.
                 if let Some(e) = self.seat.give_up() {
-                    return Err(NetError::protocol(e));
+                    return Err(self.seat_error(e));
                 }
-                if grace {
-                    return Err(self.timed_out(op));
-                }
-                // The awaited peer may itself be stuck on another: say whom this player
-                // waits for, and give the peer one more timeout to say the same.
-                self.say_waiting()?;
-                grace = true;
-                deadline = Deadline::after(self.timeout);
+                let budget;
+                (wait, budget) = match (wait, self.claimed_stuck()) {
+                    // The awaited peer may itself be stuck on another: say whom this player
+                    // waits for, and give the peer one more timeout to say the same.
+                    (Wait::First, _) => {
+                        self.say_waiting()?;
+                        (Wait::Grace, self.timeout)
+                    }
+                    // It says it waits for another: its own verdict (its abort, which
+                    // reports it) is due within two timeouts per honest player along the
+                    // chain. The claim postpones this player's verdict once, that long.
+                    (Wait::Grace, Some(_)) => (Wait::Postponed, self.postponement()),
+                    _ => return Err(self.timed_out(op, wait)),
+                };
+                deadline = Deadline::after(budget);
             }
             if self.seat.handed() > handed {
                 deadline = Deadline::after(self.timeout);
-                grace = false;
+                wait = Wait::First;
                 self.stuck.clear();
+                self.told.clear();
             }
         }
         self.len += op.new_cards();
@@ -201,46 +258,120 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         let frame = match self.chan.recv_by(deadline) {
             Ok(Some(frame)) => frame,
             Ok(None) => return Ok(false),
-            Err(NetError::Disconnected { peer }) if self.byes.contains(&peer) => return Ok(true),
+            Err(NetError::Disconnected { peer })
+                if self.byes.contains(&peer) || self.aborted.contains(&peer) =>
+            {
+                return Ok(true)
+            }
             Err(e) => return Err(e),
         };
         match Wire::from_bytes(&frame.payload, frame.from)? {
-            Wire::Engine(payload) => {
-                let out = self
-                    .seat
-                    .offer(frame.from, frame.depth, payload)
-                    .map_err(NetError::protocol)?;
-                self.check_waiting()?;
-                self.send(out)?;
+            Wire::Engine(payload) => self.offer(frame.from, frame.depth, payload, None)?,
+            Wire::Signed { payload, signature } => {
+                let sig = signature.try_into().map_err(|_| NetError::Malformed {
+                    peer: frame.from,
+                    reason: "a broadcast signature that is not 64 bytes".into(),
+                })?;
+                self.offer(frame.from, frame.depth, payload, Some(sig))?;
             }
             Wire::Echo(payload) => {
-                let out = self
-                    .seat
-                    .offer_echo(frame.from, frame.depth, payload)
-                    .map_err(NetError::protocol)?;
+                let out = self.seat.offer_echo(frame.from, frame.depth, payload);
+                let out = out.map_err(|e| self.seat_error(e))?;
                 self.send(out)?;
             }
-            // This player's own failure, judged by the echoes so far, comes before a claim.
+            // In an echoed operation the others' echoes still decide (see `step`); a verdict
+            // that names someone comes before the abort's claim.
             Wire::Abort { claim, reason } => {
-                return Err(match self.seat.give_up() {
-                    Some(e) => NetError::protocol(e),
-                    None => NetError::Aborted {
-                        peer: frame.from,
-                        claim: claim.map(PartyId),
-                        reason,
-                        later: Vec::new(),
-                    },
-                })
+                let abort = NetError::Aborted {
+                    peer: frame.from,
+                    claim: claim.map(PartyId),
+                    reason,
+                    later: Vec::new(),
+                };
+                self.aborted.insert(frame.from);
+                let first = match self.abort.take() {
+                    Some(first) => first.with_later_claims(abort.claims()),
+                    None => abort,
+                };
+                // Every abort counts as its sender's (empty) echo, so the round still ends
+                // when every peer has echoed or aborted. Without a round, what the others
+                // already sent is still judged (`abort_settled` says when nothing more can
+                // come), so the verdict does not depend on whether the abort came first.
+                self.abort = Some(first);
+                if let Some(out) = self.seat.peer_aborted(frame.from) {
+                    let out = out.map_err(|e| self.seat_error(e))?;
+                    self.send(out)?;
+                }
             }
             Wire::Bye => {
                 self.byes.insert(frame.from);
             }
-            // Kept once per peer until the next progress, so it cannot grow.
+            // Kept once per peer until the next progress, so it cannot grow. A peer waiting
+            // for this player learns at once whom this player itself awaits (once per wait),
+            // so an honest stuck player answers before the waiting one's grace ends.
             Wire::Waiting { on } => {
                 self.stuck.entry(frame.from).or_insert(PartyId(on));
+                if PartyId(on) == self.chan.me() && self.told.insert(frame.from) {
+                    if let Some(&mine) = self.seat.awaiting().first() {
+                        let notice = Wire::Waiting { on: mine.0 }.to_bytes()?;
+                        // Best effort, as in `say_waiting`.
+                        let _ = self.chan.send(frame.from, 0, &notice);
+                    }
+                }
             }
         }
         Ok(true)
+    }
+
+    fn offer(
+        &mut self,
+        from: PartyId,
+        depth: u32,
+        payload: Vec<u8>,
+        sig: Option<facedown_core::echo::Sig>,
+    ) -> Result<(), NetError> {
+        let out = self.seat.offer(from, depth, payload, sig);
+        let out = out.map_err(|e| self.seat_error(e))?;
+        self.check_waiting()?;
+        self.send(out)
+    }
+
+    /// The verdict of a seat error. When it is only that a peer gave up (every broadcast
+    /// agreeing), that peer's abort follows and says why: it is read (within a timeout) and
+    /// returned, with its claim, unless the peer already aborted (then `step` returns that).
+    fn seat_error(&mut self, e: facedown_core::engine::SeatError<E::Error>) -> NetError {
+        let Some(peer) = e.gave_up().filter(|p| !self.aborted.contains(p)) else {
+            return NetError::protocol(e);
+        };
+        let deadline = Deadline::after(self.timeout);
+        let mut later = Vec::new();
+        while let Ok(Some(frame)) = self.chan.recv_by(deadline) {
+            if let Ok(Wire::Abort { claim, reason }) = Wire::from_bytes(&frame.payload, frame.from)
+            {
+                let claim = claim.map(PartyId);
+                if frame.from == peer {
+                    return NetError::Aborted {
+                        peer,
+                        claim,
+                        reason,
+                        later,
+                    };
+                }
+                later.extend(claim.map(|c| (frame.from, c)));
+            }
+        }
+        NetError::protocol(e)
+    }
+
+    /// The abort read during this operation, once the engine awaits only peers that
+    /// aborted: nothing more that could be judged is on its way.
+    fn abort_settled(&mut self) -> Option<NetError> {
+        self.abort.as_ref()?;
+        let awaiting = self.seat.awaiting();
+        if awaiting.iter().any(|p| !self.aborted.contains(p)) {
+            return None;
+        }
+        self.abort.take()
     }
 
     /// Tells every peer whom this player has waited a timeout for (once per wait).
@@ -249,6 +380,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             return Ok(());
         };
         let frame = Wire::Waiting { on: on.0 }.to_bytes()?;
+        self.told.extend(self.peers());
         for p in self.peers() {
             // Best effort: a peer that is gone is named by the wait itself.
             let _ = self.chan.send(p, 0, &frame);
@@ -256,7 +388,22 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
         Ok(())
     }
 
-    fn timed_out(&self, op: &TableOp) -> NetError {
+    /// Whom the awaited peer says it waits for, if it said so (and not this player).
+    fn claimed_stuck(&self) -> Option<PartyId> {
+        let peer = *self.seat.awaiting().first()?;
+        let me = self.chan.me();
+        self.stuck.get(&peer).copied().filter(|&on| on != me)
+    }
+
+    /// How long a claim to be stuck postpones the verdict: two timeouts (the claimant's own
+    /// deadline and grace) per honest player that can stand between it and a cheater, and
+    /// the abort's linger.
+    fn postponement(&self) -> Duration {
+        let hops = u32::try_from(self.chan.players().saturating_sub(2).max(1)).unwrap_or(1);
+        self.timeout.saturating_mul(2 * hops) + ABORT_LINGER
+    }
+
+    fn timed_out(&self, op: &TableOp, wait: Wait) -> NetError {
         let awaiting = self.seat.awaiting();
         if self.seat.is_echoing() {
             // A missing echo is no evidence: its sender may itself be waiting for a cheater.
@@ -267,23 +414,22 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
             };
         }
         let peer = awaiting.first().copied().unwrap_or(self.chan.me());
-        let me = self.chan.me();
-        // The awaited peer said it is itself waiting for another: no evidence against it.
-        if let Some(&on) = self.stuck.get(&peer).filter(|&&on| on != me) {
-            return NetError::Stuck {
-                peer,
-                on,
-                after: self.timeout.saturating_mul(2),
-            };
-        }
-        NetError::Timeout {
-            peer,
-            what: format!(
+        let what = match (wait, self.claimed_stuck()) {
+            (Wait::Postponed, Some(on)) => format!(
+                "its part of the {} operation; it said it waits for {on}, then neither went \
+                 on nor gave up",
+                op.name()
+            ),
+            _ => format!(
                 "its part of the {} operation, and then for its abort saying whom it waits for",
                 op.name()
             ),
-            after: self.timeout.saturating_mul(2),
-        }
+        };
+        let after = match wait {
+            Wait::Postponed => self.timeout.saturating_mul(2) + self.postponement(),
+            _ => self.timeout.saturating_mul(2),
+        };
+        NetError::Timeout { peer, what, after }
     }
 
     fn check_waiting(&self) -> Result<(), NetError> {
@@ -307,10 +453,14 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     .filter(|&p| p != me)
                     .collect(),
             };
-            let len = m.payload.len() as u64;
-            let frame = match m.kind {
-                Kind::Engine => Wire::Engine(m.payload),
-                Kind::Echo => Wire::Echo(m.payload),
+            let len = delivery_bytes(&m.payload, m.signature.as_ref());
+            let frame = match (m.kind, m.signature) {
+                (Kind::Engine, None) => Wire::Engine(m.payload),
+                (Kind::Engine, Some(s)) => Wire::Signed {
+                    payload: m.payload,
+                    signature: s.sig.to_vec(),
+                },
+                (Kind::Echo, _) => Wire::Echo(m.payload),
             }
             .to_bytes()?;
             for to in recipients {
@@ -403,9 +553,10 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     Wire::Bye => {
                         self.byes.insert(frame.from);
                     }
-                    Wire::Engine(_) | Wire::Echo(_) | Wire::Waiting { .. } => {
-                        dropped.note(&frame)?
-                    }
+                    Wire::Engine(_)
+                    | Wire::Signed { .. }
+                    | Wire::Echo(_)
+                    | Wire::Waiting { .. } => dropped.note(&frame)?,
                 },
                 // A missing goodbye is no evidence: its sender may be waiting for a cheater.
                 Ok(None) => {

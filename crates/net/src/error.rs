@@ -33,18 +33,6 @@ pub enum NetError {
         /// How long this player waited.
         after: Duration,
     },
-    /// This player waited two timeouts for `peer`, which said meanwhile that it is itself
-    /// waiting for `on` ([`crate::wire::Wire::Waiting`]). Nobody is blamed: `peer` may be an
-    /// honest player stuck on a cheater; its word is a claim ([`NetError::claims`]).
-    #[error("timed out after {after:?} waiting for {peer}, which says it is itself waiting for {on} (unattributable, nobody blamed)")]
-    Stuck {
-        /// The peer this player awaited.
-        peer: PartyId,
-        /// Whom that peer says it awaits.
-        on: PartyId,
-        /// How long this player waited.
-        after: Duration,
-    },
     /// `peer` closed its connection (or its process died) before the end of the protocol.
     #[error("{peer} disconnected before the end of the protocol")]
     Disconnected {
@@ -203,7 +191,6 @@ impl NetError {
             | NetError::Io { peer, .. } => Some(*peer),
             NetError::Protocol { blame, .. } => *blame,
             NetError::Aborted { .. }
-            | NetError::Stuck { .. }
             | NetError::Unanswered { .. }
             | NetError::UnknownParty(_)
             | NetError::Config(_)
@@ -224,9 +211,8 @@ impl NetError {
     }
 
     /// Every accusation of the aborts this player received, `(accuser, accused)`, in the
-    /// order they arrived: the abort that stopped it, then those read while it lingered (or
-    /// the awaited peer's word that it waits for another, [`NetError::Stuck`]). Claims, never
-    /// verdicts.
+    /// order they arrived: the abort that stopped it, then those read while it lingered.
+    /// Claims, never verdicts.
     pub fn claims(&self) -> Vec<(PartyId, PartyId)> {
         match self {
             NetError::Aborted {
@@ -236,7 +222,6 @@ impl NetError {
                 .into_iter()
                 .chain(later.iter().copied())
                 .collect(),
-            NetError::Stuck { peer, on, .. } => vec![(*peer, *on)],
             _ => Vec::new(),
         }
     }

@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use facedown_core::echo::BroadcastKeys;
 use facedown_core::PartyId;
 
 use crate::channel::{Channel, Frame, Limits, WireStats};
@@ -273,6 +274,12 @@ impl Channel for MemoryChannel {
                 .map(|(g, _)| g)
                 .unwrap_or_else(|p| p.into_inner().0);
         }
+    }
+
+    /// The in-process keys ([`BroadcastKeys::in_process`]): the in-memory network runs
+    /// every player in one process, as the in-memory driver does, and signs alike.
+    fn broadcast_keys(&self) -> Option<BroadcastKeys> {
+        Some(BroadcastKeys::in_process(self.me, self.boxes.len()))
     }
 
     fn limits(&self) -> Limits {

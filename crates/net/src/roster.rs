@@ -11,7 +11,15 @@
 //! id = 1
 //! address = "127.0.0.1:40001"
 //! public_key = "8a0e…"      # 64 hex digits
+//! signing_key = "3b6a…"     # 64 hex digits
 //! ```
+//!
+//! The `signing_key` is the player's ed25519 broadcast key ([`StaticKeypair::signing_key`],
+//! derived from the same key file): every broadcast of a game is signed with it, so that two
+//! different versions of one broadcast are a proof against their signer that every player can
+//! check ([`facedown_core::echo`]). It sits in the roster, not in a first round of the game,
+//! because a key a player announces itself could be announced differently to each peer, and
+//! that split could not be attributed.
 //!
 //! A roster is checked before it is used ([`Roster::validate`], called by the parser and by
 //! [`crate::TcpMesh::connect`]): every public key must be a canonical encoding of a point of
@@ -24,10 +32,13 @@ use std::net::SocketAddr;
 use std::path::Path;
 
 use curve25519_dalek::montgomery::MontgomeryPoint;
+use ed25519_dalek::{SigningKey, VerifyingKey};
+use facedown_core::echo::BroadcastKeys;
 use facedown_core::input::read_text;
 use facedown_core::PartyId;
 use rand::{CryptoRng, RngCore};
 use serde::{Deserialize, Serialize};
+use sha3::{Digest, Sha3_256};
 
 use crate::error::NetError;
 
@@ -76,6 +87,14 @@ pub enum RosterError {
         /// The address.
         address: SocketAddr,
     },
+    /// Two players share one signing key: either could sign for the other.
+    #[error("{first} and {second} have the same signing key")]
+    DuplicateSigningKey {
+        /// The first player with the key.
+        first: PartyId,
+        /// The second.
+        second: PartyId,
+    },
     /// A public key that authenticates nobody: not a canonical field element, or a point of
     /// small order (the all-zero key is one), whose Diffie–Hellman outputs anyone can compute.
     #[error("the public key of {party} is unusable: {reason}")]
@@ -114,6 +133,16 @@ pub fn weak_key_reason(key: &[u8; 32]) -> Option<&'static str> {
         return Some("a point of small order (every Diffie–Hellman with it is predictable)");
     }
     None
+}
+
+/// Why an ed25519 verifying key cannot be used, if it cannot: not a point, or of small order
+/// (a signature under it proves nothing).
+pub fn weak_signing_key_reason(key: &[u8; 32]) -> Option<&'static str> {
+    match VerifyingKey::from_bytes(key) {
+        Err(_) => Some("a signing key that is not a curve point"),
+        Ok(k) if k.is_weak() => Some("a signing key of small order"),
+        Ok(_) => None,
+    }
 }
 
 /// A static X25519 key pair (the `s` of Noise).
@@ -174,6 +203,21 @@ impl StaticKeypair {
         )
     }
 
+    /// The ed25519 broadcast signing key of this key pair:
+    /// `SHA3-256("facedown/roster-signing-key/v1" ‖ private)` as the ed25519 seed, so one key
+    /// file holds both keys.
+    pub fn signing_key(&self) -> SigningKey {
+        let mut h = Sha3_256::new();
+        h.update(b"facedown/roster-signing-key/v1");
+        h.update(self.private);
+        SigningKey::from_bytes(&h.finalize().into())
+    }
+
+    /// The verifying key of [`signing_key`](Self::signing_key), as the roster lists it.
+    pub fn signing_public(&self) -> [u8; 32] {
+        self.signing_key().verifying_key().to_bytes()
+    }
+
     /// Parses a key file; fails if the public key does not belong to the private key.
     pub fn from_toml(text: &str) -> Result<StaticKeypair, NetError> {
         let f: KeyFile = toml::from_str(text)
@@ -225,6 +269,8 @@ pub struct Party {
     pub address: SocketAddr,
     /// Its static public key.
     pub public_key: [u8; 32],
+    /// Its ed25519 broadcast verifying key ([`StaticKeypair::signing_public`]).
+    pub signing_key: [u8; 32],
 }
 
 /// Every player of a game: numbers `1..=N`, addresses and static public keys, and the session
@@ -248,6 +294,7 @@ struct PartyFile {
     id: u16,
     address: String,
     public_key: String,
+    signing_key: String,
 }
 
 impl Roster {
@@ -291,6 +338,7 @@ impl Roster {
                 ))
             })?;
             let public_key = hex32(&p.public_key, &format!("public_key of party {}", p.id))?;
+            let signing_key = hex32(&p.signing_key, &format!("signing_key of party {}", p.id))?;
             let slot = &mut parties[usize::from(p.id) - 1];
             if slot.is_some() {
                 return Err(RosterError::DuplicateId(p.id).into());
@@ -299,6 +347,7 @@ impl Roster {
                 id: PartyId(p.id),
                 address,
                 public_key,
+                signing_key,
             });
         }
         let parties = parties
@@ -331,6 +380,12 @@ impl Roster {
                     reason,
                 });
             }
+            if let Some(reason) = weak_signing_key_reason(&p.signing_key) {
+                return Err(RosterError::WeakKey {
+                    party: p.id,
+                    reason,
+                });
+            }
             if p.address.port() == 0 || p.address.ip().is_unspecified() {
                 return Err(RosterError::UndialableAddress {
                     party: p.id,
@@ -342,6 +397,15 @@ impl Roster {
                 .find(|q| q.public_key == p.public_key)
             {
                 return Err(RosterError::DuplicateKey {
+                    first: q.id,
+                    second: p.id,
+                });
+            }
+            if let Some(q) = self.parties[..j]
+                .iter()
+                .find(|q| q.signing_key == p.signing_key)
+            {
+                return Err(RosterError::DuplicateSigningKey {
                     first: q.id,
                     second: p.id,
                 });
@@ -362,13 +426,34 @@ impl Roster {
         let mut out = format!("session = \"{}\"\n", hex::encode(self.session));
         for p in &self.parties {
             out.push_str(&format!(
-                "\n[[party]]\nid = {}\naddress = \"{}\"\npublic_key = \"{}\"\n",
+                "\n[[party]]\nid = {}\naddress = \"{}\"\npublic_key = \"{}\"\nsigning_key = \"{}\"\n",
                 p.id.0,
                 p.address,
-                hex::encode(p.public_key)
+                hex::encode(p.public_key),
+                hex::encode(p.signing_key)
             ));
         }
         out
+    }
+
+    /// Player `me`'s broadcast keys: its signing key from `key` and every player's verifying
+    /// key, bound to this roster's session. Fails if `key` is not the roster's for `me`.
+    pub fn broadcast_keys(
+        &self,
+        me: PartyId,
+        key: &StaticKeypair,
+    ) -> Result<BroadcastKeys, NetError> {
+        let keys = self
+            .parties
+            .iter()
+            .map(|p| VerifyingKey::from_bytes(&p.signing_key))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| NetError::Config(format!("roster: a signing key: {e}")))?;
+        BroadcastKeys::new(me, key.signing_key(), keys, self.session.to_vec()).ok_or_else(|| {
+            NetError::Config(format!(
+                "the key file's signing key is not the roster's for {me}"
+            ))
+        })
     }
 
     /// Reads `parties.toml` (at most [`MAX_ROSTER_BYTES`]).
@@ -400,10 +485,14 @@ mod tests {
         let roster = Roster {
             session: [7; 32],
             parties: (1..=3)
-                .map(|i| Party {
-                    id: PartyId(i),
-                    address: format!("127.0.0.1:{}", 40000 + i).parse().expect("addr"),
-                    public_key: StaticKeypair::generate_with_rng(&mut rng).public,
+                .map(|i| {
+                    let k = StaticKeypair::generate_with_rng(&mut rng);
+                    Party {
+                        id: PartyId(i),
+                        address: format!("127.0.0.1:{}", 40000 + i).parse().expect("addr"),
+                        public_key: k.public,
+                        signing_key: k.signing_public(),
+                    }
                 })
                 .collect(),
         };

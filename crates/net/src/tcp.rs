@@ -40,6 +40,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use facedown_core::echo::BroadcastKeys;
 use facedown_core::PartyId;
 use snow::TransportState;
 
@@ -252,6 +253,7 @@ pub struct TcpMesh {
     limits: Limits,
     stats: WireStats,
     fault: Option<WireFault>,
+    keys: BroadcastKeys,
 }
 
 impl core::fmt::Debug for TcpMesh {
@@ -391,6 +393,8 @@ impl TcpMesh {
         roster.party(me)?;
         let players = roster.players();
         let established = crate::handshake::establish(roster, me, key, listener, timeouts)?;
+        // After the handshakes: a key file that is not the roster's fails them first.
+        let keys = roster.broadcast_keys(me, key)?;
         let stats = WireStats {
             wire_bytes_sent: established.sent,
             wire_bytes_received: established.received,
@@ -442,6 +446,7 @@ impl TcpMesh {
             limits,
             stats,
             fault: None,
+            keys,
         })
     }
 
@@ -544,6 +549,10 @@ impl Channel for TcpMesh {
 
     fn stats(&self) -> WireStats {
         self.stats
+    }
+
+    fn broadcast_keys(&self) -> Option<BroadcastKeys> {
+        Some(self.keys.clone())
     }
 
     fn limits(&self) -> Limits {

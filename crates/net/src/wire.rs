@@ -37,6 +37,15 @@ pub enum Wire {
         /// The player the sender awaits.
         on: u16,
     },
+    /// A broadcast of the player's engine in an echoed operation, with the sender's ed25519
+    /// signature over its slot and digest ([`facedown_core::echo`]); the 64 bytes of the
+    /// signature count as the message's.
+    Signed {
+        /// The engine's message, as the engine encoded it.
+        payload: Vec<u8>,
+        /// The signature (64 bytes).
+        signature: Vec<u8>,
+    },
 }
 
 fn options() -> impl Options {
@@ -82,6 +91,10 @@ mod tests {
             },
             Wire::Bye,
             Wire::Waiting { on: 3 },
+            Wire::Signed {
+                payload: vec![6],
+                signature: vec![7; 64],
+            },
         ] {
             let bytes = w.to_bytes().expect("encode");
             assert_eq!(Wire::from_bytes(&bytes, PartyId(1)).expect("decode"), w);

@@ -118,6 +118,7 @@
 //! itself is judged at the endings.
 
 mod defect;
+pub mod exact;
 mod leakage;
 pub mod state;
 mod verdict;
@@ -127,6 +128,7 @@ use facedown_core::Symbol;
 use serde::ser::{Serialize, Serializer};
 
 pub use defect::Defect;
+pub use exact::{Arithmetic, Exact};
 pub use leakage::{q_f64, uniformized, ViewDistribution};
 pub use state::{is_bottom, State};
 pub use verdict::{Runtime, Security};
@@ -153,6 +155,10 @@ pub struct AnalysisOptions {
     pub max_shuffle_work: usize,
     /// Whether to record the state tree (for [`crate::tree`]).
     pub record_tree: bool,
+    /// The states' arithmetic: [`Arithmetic::Small`] (the default) is machine integers
+    /// falling back to big rationals on overflow; [`Arithmetic::Big`] is big rationals
+    /// throughout. Both give the same numbers.
+    pub arithmetic: Arithmetic,
 }
 
 impl Default for AnalysisOptions {
@@ -163,6 +169,7 @@ impl Default for AnalysisOptions {
             max_views: 1 << 20,
             max_shuffle_work: 1 << 26,
             record_tree: false,
+            arithmetic: Arithmetic::Small,
         }
     }
 }
@@ -329,6 +336,9 @@ pub struct Analysis {
     pub defects: Vec<Defect>,
     /// Remarks that are not defects.
     pub notes: Vec<Note>,
+    /// The arithmetic the states used ([`AnalysisOptions::arithmetic`]; `big` also when the
+    /// small path overflowed and fell back). It changes the time, never a number.
+    pub arithmetic: Arithmetic,
 }
 
 impl Analysis {
@@ -403,6 +413,7 @@ struct AnalysisJson<'a> {
     branches: Vec<BranchJson>,
     errors: Vec<String>,
     notes: Vec<String>,
+    arithmetic: Arithmetic,
 }
 
 impl Serialize for Analysis {
@@ -451,6 +462,7 @@ impl Serialize for Analysis {
             branches,
             errors: self.errors(),
             notes: self.notes.iter().map(ToString::to_string).collect(),
+            arithmetic: self.arithmetic,
         }
         .serialize(serializer)
     }

@@ -1,15 +1,17 @@
 //! The state algebra of the KWH tree: a state maps every card sequence that can lie on the
 //! table to its per-input probabilities, and each action of the model is an operation on it.
 //!
-//! Every operation here is exact and allocation-light: additions and products skip the
-//! big-integer work when a term is 0 or 1, which most terms are. (An exact small-integer fast
-//! path would replace [`Q`] here and in the masses of the walk, nowhere else.)
+//! Every operation here is exact and allocation-light: the probabilities are [`Exact`], machine
+//! integers while they fit (see [`super::exact`]), and additions and products skip the work when
+//! a term is 0 or 1, which most terms are. What leaves a state (column sums, for the masses of
+//! the walk) is a [`Q`].
 
 use std::collections::BTreeMap;
 
 use facedown_core::{Perm, Symbol};
 use num_traits::{One, Zero};
 
+use super::exact::Exact;
 use crate::model::Q;
 use crate::protocol::Sequence;
 
@@ -17,7 +19,7 @@ use crate::protocol::Sequence;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct State {
     /// Sequence → `Pr[sequence | input i, view so far]` for each input `i`.
-    pub entries: BTreeMap<Sequence, Vec<Q>>,
+    pub entries: BTreeMap<Sequence, Vec<Exact>>,
 }
 
 /// Moves the card at position `i` to `π(i)`. `p.len()` must equal `s.len()`.
@@ -40,20 +42,20 @@ impl State {
             state
                 .entries
                 .entry(row.clone())
-                .or_insert_with(|| vec![Q::zero(); k])[i] = Q::one();
+                .or_insert_with(|| vec![Exact::zero(); k])[i] = Exact::one();
         }
         state
     }
 
     /// The per-input total mass.
     pub fn column_sums(&self, inputs: usize) -> Vec<Q> {
-        let mut sums = vec![Q::zero(); inputs];
+        let mut sums = vec![Exact::zero(); inputs];
         for v in self.entries.values() {
             for (s, x) in sums.iter_mut().zip(v) {
                 add_to(s, x);
             }
         }
-        sums
+        sums.iter().map(Exact::to_q).collect()
     }
 
     /// Applies a public permutation.
@@ -70,12 +72,12 @@ impl State {
     /// Applies a permutation that depends on the input: input `i`'s sequences move by
     /// `perm_of(i)` (a private input permutation).
     pub fn permute_per_input<'p>(&self, perm_of: impl Fn(usize) -> &'p Perm) -> State {
-        let mut out: BTreeMap<Sequence, Vec<Q>> = BTreeMap::new();
+        let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
         for (s, v) in &self.entries {
             for (i, x) in v.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
                 let slot = out
                     .entry(permute(perm_of(i), s))
-                    .or_insert_with(|| vec![Q::zero(); v.len()]);
+                    .or_insert_with(|| vec![Exact::zero(); v.len()]);
                 add_to(&mut slot[i], x);
             }
         }
@@ -84,11 +86,12 @@ impl State {
 
     /// Applies a shuffle with the given support: `F(π)·state[s]` accumulates at `π(s)`.
     pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
-        let mut out: BTreeMap<Sequence, Vec<Q>> = BTreeMap::new();
+        let dist: Vec<(&Perm, Exact)> = dist.iter().map(|(p, w)| (p, Exact::from_q(w))).collect();
+        let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
         for (s, v) in &self.entries {
-            for (p, w) in dist {
+            for (p, w) in &dist {
                 let t = permute(p, s);
-                let slot = out.entry(t).or_insert_with(|| vec![Q::zero(); v.len()]);
+                let slot = out.entry(t).or_insert_with(|| vec![Exact::zero(); v.len()]);
                 for (acc, x) in slot.iter_mut().zip(v) {
                     if !x.is_zero() {
                         add_to(acc, &mul(w, x));
@@ -124,10 +127,11 @@ impl State {
 
     /// Divides each input's column by its total (columns with total 0 stay 0).
     pub fn normalize(&mut self, sums: &[Q]) {
+        let sums: Vec<Exact> = sums.iter().map(Exact::from_q).collect();
         for v in self.entries.values_mut() {
-            for (x, s) in v.iter_mut().zip(sums) {
+            for (x, s) in v.iter_mut().zip(&sums) {
                 if !s.is_zero() && !s.is_one() && !x.is_zero() {
-                    *x = &*x / s;
+                    *x = x.div(s);
                 }
             }
         }
@@ -143,7 +147,7 @@ impl State {
     }
 
     /// Column `i`, without zero entries.
-    pub fn column(&self, i: usize) -> Vec<(&Sequence, &Q)> {
+    pub fn column(&self, i: usize) -> Vec<(&Sequence, &Exact)> {
         self.entries
             .iter()
             .filter_map(|(s, v)| v.get(i).filter(|x| !x.is_zero()).map(|x| (s, x)))
@@ -153,7 +157,7 @@ impl State {
 
 /// Whether a sequence with per-input probabilities `v` is ⊥: inputs with **different** outputs
 /// both have positive probability on it. Inputs that share an output never make it ⊥.
-pub fn is_bottom(v: &[Q], outputs: &[bool]) -> bool {
+pub fn is_bottom<T: Zero>(v: &[T], outputs: &[bool]) -> bool {
     let mut seen = [false, false];
     for (x, &o) in v.iter().zip(outputs) {
         if !x.is_zero() {
@@ -163,20 +167,26 @@ pub fn is_bottom(v: &[Q], outputs: &[bool]) -> bool {
     seen[0] && seen[1]
 }
 
-/// `acc += x`, skipping the big-integer work when a term is 0.
-pub(crate) fn add_to(acc: &mut Q, x: &Q) {
+/// `acc += x`, skipping the work when a term is 0.
+pub(crate) fn add_to<T: Zero + Clone>(acc: &mut T, x: &T)
+where
+    for<'a> &'a T: std::ops::Add<&'a T, Output = T>,
+{
     if x.is_zero() {
     } else if acc.is_zero() {
         *acc = x.clone();
     } else {
-        *acc += x;
+        *acc = &*acc + x;
     }
 }
 
-/// `a · b`, skipping the big-integer work when a factor is 0 or 1 (most factors are).
-pub(crate) fn mul(a: &Q, b: &Q) -> Q {
+/// `a · b`, skipping the work when a factor is 0 or 1 (most factors are).
+pub(crate) fn mul<T: Zero + One + Clone + PartialEq>(a: &T, b: &T) -> T
+where
+    for<'a> &'a T: std::ops::Mul<&'a T, Output = T>,
+{
     if a.is_zero() || b.is_zero() {
-        Q::zero()
+        T::zero()
     } else if a.is_one() {
         b.clone()
     } else if b.is_one() {
@@ -208,11 +218,15 @@ mod tests {
         Q::new(BigInt::from(n), BigInt::from(d))
     }
 
+    fn x(n: i64, d: i64) -> Exact {
+        Exact::from_q(&q(n, d))
+    }
+
     #[test]
     fn pitfall_2_shuffle_multiplies_by_the_weight() {
         let mut st = State::default();
-        st.entries.insert(obs("CH"), vec![q(1, 2)]);
-        st.entries.insert(obs("HC"), vec![q(1, 2)]);
+        st.entries.insert(obs("CH"), vec![x(1, 2)]);
+        st.entries.insert(obs("HC"), vec![x(1, 2)]);
         let perms = ["id", "(1 2)"].map(|c| Perm::parse_cycles(2, c).expect("valid"));
         let dist = Shuffle::Set {
             perms: perms.to_vec(),
@@ -221,8 +235,8 @@ mod tests {
         .distribution(2)
         .expect("valid");
         let out = st.shuffle(&dist);
-        assert_eq!(out.entries[&obs("CH")], vec![q(1, 2)]);
-        assert_eq!(out.entries[&obs("HC")], vec![q(1, 2)]);
+        assert_eq!(out.entries[&obs("CH")], vec![x(1, 2)]);
+        assert_eq!(out.entries[&obs("HC")], vec![x(1, 2)]);
         assert_eq!(out.column_sums(1), vec![Q::one()], "never 3/2");
     }
 

@@ -512,6 +512,7 @@ impl Exploration {
             branches: self.branch_probabilities(&reachable),
             defects,
             notes,
+            arithmetic: self.arithmetic,
         }
     }
 }

@@ -8,6 +8,7 @@ use facedown_core::{Perm, Symbol};
 use num_traits::{One, Zero};
 
 use super::defect::Defect;
+use super::exact::{Arithmetic, Tracker};
 use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
@@ -79,7 +80,7 @@ pub struct Node {
 }
 
 /// A vertex of the recorded state tree.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TreeVertex {
     /// The state after the incoming edge's action.
     pub state: State,
@@ -90,7 +91,7 @@ pub struct TreeVertex {
 }
 
 /// An edge of the recorded state tree.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TreeEdge {
     /// Source vertex.
     pub from: usize,
@@ -101,7 +102,7 @@ pub struct TreeEdge {
 }
 
 /// The KWH state tree as a graph (loops are edges back to label vertices).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StateTree {
     /// Vertices.
     pub vertices: Vec<TreeVertex>,
@@ -139,10 +140,14 @@ pub struct Exploration {
     /// in the public model, where every pair of inputs that must look alike does.
     pub players: Vec<String>,
     pub(super) max_views: usize,
+    /// Which arithmetic the states used: small integers throughout, or big rationals (asked
+    /// for, or after an overflow).
+    pub arithmetic: Arithmetic,
 }
 
 /// Explores a protocol: walks every segment and records what it finds.
 pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploration, AnalysisError> {
+    let arithmetic = Tracker::start(opts.arithmetic);
     let k = protocol.input_count();
     let mut exact = Exact {
         protocol,
@@ -207,6 +212,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
             Vec::new()
         },
         max_views: opts.max_views,
+        arithmetic: arithmetic.used(),
     })
 }
 

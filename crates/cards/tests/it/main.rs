@@ -2,6 +2,7 @@
 
 mod canonical;
 mod diagnostics;
+mod fast_path;
 mod format;
 mod interpreter;
 mod loops;

@@ -314,6 +314,17 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         }
         let lane = &open.lanes[l];
         let audience = lane.audience;
+        if audience == Audience::All {
+            t.shown.extend(
+                lane.items
+                    .iter()
+                    .zip(&cards)
+                    .map(|((_, route), &card)| Shown {
+                        route: route.clone(),
+                        card,
+                    }),
+            );
+        }
         let targets: Vec<Target> = lane.items.iter().map(|(t, _)| *t).collect();
         for (target, card) in targets.into_iter().zip(cards) {
             self.view.push(shown(audience, card));
@@ -331,6 +342,33 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         self.table()?.pending = Pending::Open(open);
         Ok(step)
     }
+}
+
+/// A card turned for everyone through other holders' layers, as it was shown.
+#[derive(Clone, Debug)]
+pub(super) struct Shown {
+    route: Route,
+    card: Symbol,
+}
+
+/// Checks every card shown to everyone against the layers opened at the end. A holder's layer
+/// is checked only at the end, so a holder who shows another card than his layer gives (his
+/// committed bit swapped at the turn, say) is caught here: named when he was the route's only
+/// holder (an announcement after a deal); on a route through several holders this player saw
+/// only the last one's message, so the error names nobody rather than risk an honest player.
+pub(super) fn check_shown(t: &super::Table) -> Result<()> {
+    for s in &t.shown {
+        let truth = t.row.card_at_end(&s.route)?;
+        if truth != s.card {
+            let holders = s.route.holders();
+            return Err(EngineError::FalseCard {
+                party: (holders.len() == 1).then(|| holders[0]),
+                shown: s.card,
+                truth,
+            });
+        }
+    }
+    Ok(())
 }
 
 fn visible(audience: Audience, me: PartyId) -> bool {

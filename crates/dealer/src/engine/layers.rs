@@ -9,7 +9,7 @@ use super::{EngineError, Result, MAX_ROW};
 use crate::commit::{commit, verify, Commitment, Salt};
 use crate::error::DealerError;
 use crate::messages::{Body, Envelope, Opening};
-use crate::rank::rank;
+use crate::rank::{rank, unrank};
 use crate::scheme::{Recipient, Slot};
 
 /// A secret layer this player drew.
@@ -33,6 +33,8 @@ struct Layer {
     public: Option<Perm>,
     /// This player's own layer.
     own: Option<Secret>,
+    /// Another holder's layer once he opened it at the end: its inverse.
+    opened: Option<Perm>,
     commitment: Option<Commitment>,
 }
 
@@ -136,6 +138,7 @@ impl Row {
             reach,
             public: None,
             own: None,
+            opened: None,
             commitment: None,
         });
         Ok(self.layers.len() - 1)
@@ -158,6 +161,7 @@ impl Row {
             reach: (0..n).map(|x| vec![inverse.apply(x)]).collect(),
             public: Some(inverse),
             own: None,
+            opened: None,
             commitment: None,
         });
         Ok(())
@@ -202,6 +206,7 @@ impl Row {
                 reach: reach.clone(),
                 public: None,
                 own: None,
+                opened: None,
                 commitment: None,
             });
         }
@@ -290,10 +295,12 @@ impl Row {
     pub(super) fn apply(&self, layers: &[usize], x: usize) -> Result<usize> {
         layers.iter().try_fold(x, |x, &i| {
             let l = &self.layers[i];
-            let inverse = match (&l.public, &l.own) {
-                (Some(inv), _) => inv,
-                (None, Some(own)) => &own.inverse,
-                (None, None) => return Err(EngineError::OutOfOrder("a layer of another player")),
+            let inverse = match (&l.public, &l.own, &l.opened) {
+                (Some(inv), _, _) | (None, None, Some(inv)) => inv,
+                (None, Some(own), _) => &own.inverse,
+                (None, None, None) => {
+                    return Err(EngineError::OutOfOrder("a layer of another player"))
+                }
             };
             Ok(if x < l.n { inverse.apply(x) } else { x })
         })
@@ -301,6 +308,17 @@ impl Row {
 
     fn layers_of(&self, party: PartyId) -> impl Iterator<Item = &Layer> {
         self.layers.iter().filter(move |l| l.holder == Some(party))
+    }
+
+    /// The card at the end of `route`, once every layer on it is known (this player's own,
+    /// the public ones, and the others' opened at the end).
+    pub(super) fn card_at_end(&self, route: &Route) -> Result<Symbol> {
+        let x = route
+            .segments
+            .iter()
+            .try_fold(route.start, |x, (_, layers)| self.apply(layers, x))?;
+        self.card(x)
+            .ok_or(EngineError::OutOfOrder("a route that leaves the row"))
     }
 }
 
@@ -406,7 +424,7 @@ impl Reveals {
     }
 
     /// Checks every opening of `from` against the commitment he broadcast.
-    pub(super) fn receive(&mut self, row: &Row, from: PartyId, env: &Envelope) -> Result<()> {
+    pub(super) fn receive(&mut self, row: &mut Row, from: PartyId, env: &Envelope) -> Result<()> {
         let Body::Reveal { openings } = &env.body else {
             return Err(DealerError::Unexpected {
                 from,
@@ -425,6 +443,12 @@ impl Reveals {
             if !opened {
                 return Err(EngineError::AuditMismatch { party: from });
             }
+        }
+        let held = row.layers.iter_mut().filter(|l| l.holder == Some(from));
+        for (o, l) in openings.iter().zip(held) {
+            let perm =
+                unrank(l.n, &o.rank).map_err(|_| EngineError::AuditMismatch { party: from })?;
+            l.opened = Some(perm.inverse());
         }
         self.waiting.retain(|&p| p != from);
         Ok(())

@@ -124,6 +124,20 @@ pub enum EngineError {
         /// Its first finding.
         finding: String,
     },
+    /// A card turned for everyone that is not the card the layers opened at the end put there:
+    /// a holder on its route showed or forwarded another (named when he was its only holder).
+    #[error(
+        "a card turned for everyone as {shown} is {truth} by the layers opened at the end \
+         (its route's only holder: {party:?})"
+    )]
+    FalseCard {
+        /// The route's only holder, who showed it.
+        party: Option<PartyId>,
+        /// The card shown.
+        shown: Symbol,
+        /// The card the opened layers give.
+        truth: Symbol,
+    },
     /// An operation started out of order (before the setup, during another, after the end).
     #[error("operation out of order: {0}")]
     OutOfOrder(&'static str),
@@ -135,6 +149,7 @@ impl Blame for EngineError {
             EngineError::Dealer(e) => e.blamed(),
             EngineError::AuditMismatch { party } => Some(*party),
             EngineError::DealAudit { blame, .. } => *blame,
+            EngineError::FalseCard { party, .. } => *party,
             _ => None,
         }
     }
@@ -297,6 +312,9 @@ struct Table {
     /// The next lane id of the layer model's openings.
     next_lane: u32,
     deal: Option<deal::Deal>,
+    /// The cards turned for everyone on the layer model's routes through other holders, kept
+    /// to be checked against the layers opened at the end.
+    shown: Vec<lanes::Shown>,
     pending: Pending,
 }
 
@@ -391,6 +409,14 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
     /// he received and the cards shown to him.
     pub fn view(&self) -> &[ViewEvent] {
         &self.view
+    }
+
+    /// The session id every signature of this game binds, once the setup is done.
+    pub fn session(&self) -> Option<SessionId> {
+        match &self.stage {
+            Stage::Table(t) => Some(t.session),
+            _ => None,
+        }
     }
 
     /// The deal's audit as this player ran it, after the end of a game with a deal.
@@ -500,6 +526,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             row: layers::Row::default(),
             next_lane: 0,
             deal: None,
+            shown: Vec::new(),
             pending: Pending::Idle,
         }));
         Ok(Step::done(Seen::default()))
@@ -645,7 +672,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         env: Envelope,
     ) -> Result<Step> {
         let t = self.table()?;
-        reveals.receive(&t.row, from, &env)?;
+        reveals.receive(&mut t.row, from, &env)?;
         if reveals.is_done() {
             return self.after_reveals(Step::wait());
         }
@@ -655,8 +682,10 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
 }
 
 impl<R: RngCore + CryptoRng> DealerEngine<R> {
-    /// Every layer is opened: the game ends here, or goes on to the end of its deal.
+    /// Every layer is opened: every card turned through another holder's layers is checked
+    /// against them, and the game ends here, or goes on to the end of its deal.
     fn after_reveals(&mut self, mut step: Step) -> Result<Step> {
+        lanes::check_shown(self.table()?)?;
         if self.table()?.deal.is_some() {
             step.send.extend(self.finish_deal()?.send);
             return Ok(step);

@@ -2,12 +2,16 @@
 //! protocols and the deal, what each player sees, and what a cheating player or network is
 //! refused (named).
 
+use std::sync::{Arc, OnceLock};
+
+use facedown_core::adversary::{self, Adversary, At, Rule};
+use facedown_core::engine::Engine as _;
 use facedown_core::local::Delivery;
 use facedown_core::rng::party_rng;
 use facedown_core::table::{FaceDownTable, ShuffleSet, TableError};
 use facedown_core::{Blame, DriveError, LocalDriver, PartyId, Perm, Symbol};
 use facedown_dealer::engine::{DealerMessage, EngineError, ViewEvent};
-use facedown_dealer::{Body, DealerEngine, DealerError, Deviation};
+use facedown_dealer::{Body, DealerEngine, DealerError, Deviation, Envelope, Recipient, SessionId};
 use rand_chacha::ChaCha20Rng;
 
 type Engine = DealerEngine<ChaCha20Rng>;
@@ -333,4 +337,133 @@ fn a_hello_without_a_valid_signature_key_is_refused_naming_its_sender() {
     };
     let err = LocalDriver::tapped(engines(3, 10), bad_key).expect_err("an invalid key");
     assert_eq!(err.blamed(), Some(PartyId(2)), "{err}");
+}
+
+/// Player `cheater`'s own signing key: the first 32 bytes of the generator his engine got.
+fn own_key(seed: u64, cheater: PartyId) -> ed25519_dalek::SigningKey {
+    let mut secret = [0u8; 32];
+    rand::RngCore::fill_bytes(&mut party_rng(seed, 0, cheater), &mut secret);
+    ed25519_dalek::SigningKey::from_bytes(&secret)
+}
+
+/// The cheater's broadcast of turned cards with the first two swapped, signed anew by him:
+/// his own engine says another bit than the one he committed, and the signature holds.
+fn swap_shown_cards(
+    key: ed25519_dalek::SigningKey,
+    session: Arc<OnceLock<SessionId>>,
+) -> impl Fn(&[u8]) -> Vec<u8> {
+    move |bytes| {
+        let Ok(DealerMessage::Envelope(env)) = DealerMessage::from_bytes(bytes, CHEATER) else {
+            return bytes.to_vec();
+        };
+        let (
+            Body::Values {
+                lane,
+                hop,
+                mut values,
+            },
+            Some(session),
+        ) = (env.body, session.get())
+        else {
+            return bytes.to_vec();
+        };
+        values.swap(0, 1);
+        let body = Body::Values { lane, hop, values };
+        let env = Envelope::sign(session, &key, env.from, env.to, env.seq, body);
+        DealerMessage::Envelope(env).to_bytes()
+    }
+}
+
+const CHEATER: PartyId = PartyId(1);
+
+/// A broadcast of two turned cards: the turn of a one-bit announcement.
+fn is_turned_pair(bytes: &[u8]) -> bool {
+    matches!(
+        DealerMessage::from_bytes(bytes, CHEATER),
+        Ok(DealerMessage::Envelope(Envelope {
+            to: Recipient::All,
+            body: Body::Values { ref values, .. },
+            ..
+        })) if values.len() == 2
+    )
+}
+
+#[test]
+fn a_committer_whose_own_engine_shows_another_bit_after_the_deal_is_named_at_finish_by_every_honest_player(
+) {
+    let seed = 6;
+    let session = Arc::new(OnceLock::new());
+    let swap = swap_shown_cards(own_key(seed, CHEATER), session.clone());
+    let rules = vec![Rule {
+        at: At::Matching(Arc::new(is_turned_pair)),
+        deviation: adversary::Deviation::Forge(Arc::new(swap)),
+    }];
+    let players = engines(3, seed)
+        .into_iter()
+        .map(|e| {
+            let rules = if e.me() == CHEATER {
+                rules.clone()
+            } else {
+                Vec::new()
+            };
+            Adversary::new(e, rules)
+        })
+        .collect();
+    let mut t = LocalDriver::new(players).expect("honest setup");
+    let id = t.engine(CHEATER).and_then(|a| a.inner().session());
+    session.set(id.expect("set up")).expect("set once");
+    facedown_core::table::deal(&mut t, 9, 3, 0).expect("deal");
+    t.commit(CHEATER, &bit(true)).expect("his announcement");
+    // The others see ♣♥ (0) where he committed ♥♣ (1); he sees his own bit, so the views of
+    // the turn differ, and the signature and the echo hold: nothing is refused at the turn.
+    let turned = t.turn(&[9, 10]);
+    assert!(
+        matches!(turned, Err(DriveError::Inconsistent { .. })),
+        "{turned:?}"
+    );
+    let forged: Vec<usize> = t.engines().map(|a| a.deviated()).collect();
+    assert!(forged[0] > 0 && forged[1..] == [0, 0], "{forged:?}");
+    let failed = t.finish().expect_err("the end opens his layer");
+    let verdicts: Vec<&DriveError<EngineError>> =
+        std::iter::once(&failed).chain(t.later_failures()).collect();
+    for honest in [PartyId(2), PartyId(3)] {
+        let verdict = verdicts
+            .iter()
+            .find(|e| matches!(e, DriveError::Engine { party, .. } if *party == honest))
+            .unwrap_or_else(|| panic!("{honest} reaches a verdict: {verdicts:?}"));
+        let DriveError::Engine { source, .. } = verdict else {
+            unreachable!("matched above");
+        };
+        assert!(
+            matches!(
+                source,
+                EngineError::FalseCard {
+                    party: Some(CHEATER),
+                    ..
+                }
+            ),
+            "{honest}: {source}"
+        );
+        assert_eq!(source.blamed(), Some(CHEATER));
+    }
+    for e in &verdicts {
+        if let DriveError::Engine { party, source } = e {
+            if *party != CHEATER {
+                assert_eq!(source.blamed(), Some(CHEATER), "no honest player is named");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_honest_committer_after_the_deal_passes_the_check_of_shown_cards_at_finish() {
+    for b in [false, true] {
+        let mut t = table(3, 6);
+        facedown_core::table::deal(&mut t, 9, 3, 0).expect("deal");
+        t.commit(PartyId(2), &bit(b)).expect("commit");
+        t.commit(PartyId(3), &bit(!b)).expect("commit");
+        assert_eq!(t.turn(&[9, 10, 11, 12]).expect("turned")[..2], bit(b));
+        t.finish()
+            .expect("every card shown is the one its layer gives");
+    }
 }

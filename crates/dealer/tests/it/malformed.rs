@@ -11,13 +11,14 @@ use facedown_dealer::{
 };
 use rand::RngCore;
 
-struct Fixture {
+pub(crate) struct Fixture {
     keys: Vec<SigningKey>,
     params: Params,
-    players: Vec<PlayerReady>,
+    pub(crate) players: Vec<PlayerReady>,
 }
 
-fn fixture() -> Fixture {
+/// Three players in play (deterministic: two calls give equal tables).
+pub(crate) fn fixture() -> Fixture {
     let mut rng = seeded_rng(42);
     let keys: Vec<SigningKey> = (0..3)
         .map(|_| {

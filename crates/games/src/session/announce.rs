@@ -111,6 +111,21 @@ pub fn announce<T: FaceDownTable>(
     decode(&cards, widths).map_err(|pair| AnnounceError::Malformed { by, pair })
 }
 
+/// [`announce`], with an announcement whose cards encode no number told apart from a failure:
+/// `Ok(Err(pair))` names the first bad pair, for which the announcer alone is to blame.
+pub fn hear<T: FaceDownTable>(
+    table: &mut T,
+    by: PartyId,
+    mine: Option<&[u16]>,
+    widths: &[u8],
+) -> Result<Result<Vec<u16>, usize>, super::SessionError<T::Error>> {
+    match announce(table, by, mine, widths) {
+        Ok(values) => Ok(Ok(values)),
+        Err(AnnounceError::Malformed { pair, .. }) => Ok(Err(pair)),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// The bits needed to name any of `n` things.
 pub fn width_for(n: usize) -> u8 {
     let mut w = 0u8;

@@ -17,24 +17,29 @@
 //! as soon as the passer plays a card he denied. A false pass whose card is never played is
 //! named by the end-of-deal audit ([`crate::game::audit`]), which opens every card.
 //!
-//! The encrypted deck could prove a pass at play time (`TableOp::ProveNoneOf`: "none of my
-//! cards may go down"); that waits on one decision the Ninety-Nine session makes for a revoke
-//! first — how the others learn, without a timeout, that a passer's engine refused to prove.
+//! On a table that offers the legal-play check ([`proves_legal_play`]: the encrypted deck's
+//! zero-knowledge proof, the ideal table's own check) a pass is proved when it is made, as a
+//! revoke is in [`super::ninety_nine`]: the passer announces one bit, "I prove" or "I cannot",
+//! and on "I prove" shows with [`TableOp::ProveNoneOf`] that none of his cards in hand may go
+//! down. A false pass is then named at the pass. The dealer cannot prove it, and there the
+//! completion and the end-of-deal audit decide.
 //!
-//! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]):
+//! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]), or his bot
+//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
 //!
-//! * `false-pass` — he passes while holding a card that may go down;
+//! * `false-pass` — he passes while holding a card that may go down (his engine will not prove
+//!   a falsehood, so on a table that checks passes he announces "I cannot");
 //! * `not-in-hand` — he names a position of another player's hand;
 //! * `not-playable` — he puts down a card of his that may not go down yet.
 
 use facedown_core::op::Opening;
 use facedown_core::table::FaceDownTable;
-use facedown_core::PartyId;
+use facedown_core::{PartyId, Symbol, TableOp};
 use rand::RngCore;
 use serde::Serialize;
 
-use super::announce::{announce, width_for, AnnounceError};
-use super::ninety_nine::Tables;
+use super::announce::{hear, width_for};
+use super::ninety_nine::{proves_legal_play, Tables};
 use super::row::Row;
 use super::{SessionError, Verdict};
 use crate::cards::Card;
@@ -113,6 +118,12 @@ pub struct DealReport {
     pub outcome: Option<MultiOutcome>,
     /// Announcements made.
     pub announcements: usize,
+    /// Passes proved at play time ([`TableOp::ProveNoneOf`]; none on a table that cannot).
+    pub proofs: usize,
+    /// The cards still in hand when the deal ended: the rules show them to nobody but their
+    /// owners, and the end-of-deal audit turns them (on the dealer its own audit would open
+    /// them anyway).
+    pub never_shown: usize,
 }
 
 type Res<T, E> = Result<T, SessionError<E>>;
@@ -133,6 +144,7 @@ struct Deal<'t, T> {
     /// Per seat, the cards (as a mask of card indices) he denied holding by passing.
     denied: Vec<u64>,
     announcements: usize,
+    proofs: usize,
     verdict: Verdict,
 }
 
@@ -154,6 +166,7 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
             said: Vec::new(),
             denied: vec![0; players],
             announcements: 0,
+            proofs: 0,
             verdict: Verdict::default(),
         })
     }
@@ -245,6 +258,9 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
         let mine = self.my_cards();
         let can = |c: Card| card_index(c).is_some_and(|i| playable_on(table, i));
         let playable: Vec<(usize, Card)> = mine.iter().copied().filter(|&(_, c)| can(c)).collect();
+        if let Some(kind) = seat.bot.cheat_named().and_then(DevyatkaCheat::from_name) {
+            (seat.cheat, seat.cheated) = (Some(kind), false);
+        }
         if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
             let said = match cheat {
                 DevyatkaCheat::FalsePass => playable.first().map(|_| Said::Pass),
@@ -304,20 +320,12 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
                 Said::Play(p) => vec![p as u16],
                 Said::Pass => vec![PASS],
             });
-            self.announcements += 1;
             let index = self.said.len();
             let widths = [width_for(usize::from(PASS))];
-            let heard = match announce(&mut *self.table, mover, mine.as_deref(), &widths) {
-                Ok(v) => v[0],
-                Err(AnnounceError::Malformed { by, pair }) => {
-                    let why = format!(
-                        "move {index}: {by} announced cards that encode no move (pair {pair})"
-                    );
-                    self.blame(by, why);
-                    return Ok(());
-                }
-                Err(e) => return Err(e.into()),
+            let Some(heard) = self.hear_move(index, mover, mine.as_deref(), &widths)? else {
+                return Ok(());
             };
+            let heard = heard[0];
             let said = match heard {
                 PASS => Said::Pass,
                 p if usize::from(p) < CARDS => Said::Play(usize::from(p)),
@@ -344,11 +352,84 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
                 by: mover,
                 mv: said,
             });
+            if said == Said::Pass && !self.check_pass(mover, game.playable_mask())? {
+                return Ok(());
+            }
         }
+    }
+
+    /// Hears `by`'s announcement of move `index` (making it when `mine` is given); `None` when
+    /// its cards encode no number, and `by` is blamed.
+    fn hear_move(
+        &mut self,
+        index: usize,
+        by: PartyId,
+        mine: Option<&[u16]>,
+        widths: &[u8],
+    ) -> Res<Option<Vec<u16>>, T::Error> {
+        self.announcements += 1;
+        let heard = hear(&mut *self.table, by, mine, widths)?;
+        if let Err(pair) = heard {
+            let why =
+                format!("move {index}: {by} announced cards that encode no move (pair {pair})");
+            self.blame(by, why);
+        }
+        Ok(heard.ok())
+    }
+
+    /// The play-time check of `passer`'s pass on a table that offers it ([`proves_legal_play`]),
+    /// the cards of `playable` being those that may go down. He announces one bit — 1: "I
+    /// prove that none of my cards may go down", 0: "I cannot" — and on 1 proves it
+    /// ([`TableOp::ProveNoneOf`] over his cards in hand, against the cards that may go down).
+    /// Saying 0 admits a false pass: it is how a passer whose own engine refuses to prove a
+    /// falsehood ends, named at once by every player, himself included. A player who says 1
+    /// and gives no valid proof fails the table's operation, and its error names him.
+    fn check_pass(&mut self, passer: PartyId, playable: u64) -> Res<bool, T::Error> {
+        let may_go_down = |card: Option<Card>| {
+            card.and_then(card_index)
+                .is_some_and(|i| playable & 1 << i != 0)
+        };
+        let positions = self.holding(passer.index());
+        let excluded: Vec<Symbol> = (0..self.row.pack.len())
+            .filter(|&k| may_go_down(Some(self.row.pack[k])))
+            .map(|k| Symbol::Card(k as u16))
+            .collect();
+        if !proves_legal_play(&*self.table) || positions.is_empty() || excluded.is_empty() {
+            return Ok(true);
+        }
+        let can_prove = (passer == self.me).then(|| {
+            let holds = positions.iter().any(|&q| may_go_down(self.row.mine[q]));
+            [u16::from(!holds)]
+        });
+        let index = self.said.len() - 1;
+        let Some(heard) =
+            self.hear_move(index, passer, can_prove.as_ref().map(|b| &b[..]), &[1])?
+        else {
+            return Ok(false);
+        };
+        if heard != [1] {
+            let why = format!(
+                "move {index}: {passer} passed while able to play: he announced he cannot prove \
+                 that none of his {} cards may go down",
+                positions.len()
+            );
+            self.blame(passer, why);
+            return Ok(false);
+        }
+        self.proofs += 1;
+        self.table
+            .apply(&TableOp::ProveNoneOf {
+                owner: passer,
+                positions,
+                excluded,
+            })
+            .map_err(SessionError::Table)?;
+        Ok(true)
     }
 
     /// The end-of-deal rule audit: every card still face down is turned and the log replayed.
     fn close(mut self) -> Res<DealReport, T::Error> {
+        let never_shown = self.row.public.iter().filter(|c| c.is_none()).count();
         let deck = self.row.turn_all(self.table)?;
         let setup = MultiSetup::dealt(self.players, self.first, &deck);
         let mut log = Log::<MultiDevyatka>::new(setup.clone());
@@ -373,6 +454,8 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
             verdict: self.verdict,
             outcome: audited.outcome,
             announcements: self.announcements,
+            proofs: self.proofs,
+            never_shown,
         })
     }
 }

@@ -20,7 +20,8 @@
 //! [`crate::game::audit`] replays the round's log; the game's rounds are audited together by
 //! [`audit_match`].
 //!
-//! The cheats a test or the command line can make one player try ([`GolfCheat`]):
+//! The cheats a test or the command line can make one player try ([`GolfCheat`]), or his bot
+//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
 //!
 //! * `peek` — after drawing, he turns one of his face-down grid cards without placing a card
 //!   on it, to learn it. Refused before the card is turned; he is named.
@@ -144,6 +145,9 @@ pub struct RoundReport {
     pub outcome: Option<Outcome>,
     /// Announcements made.
     pub announcements: usize,
+    /// The stock cards the round never drew: the rules show them to nobody, and the
+    /// end-of-round audit turns them (on the dealer its own audit would open them anyway).
+    pub never_shown: usize,
 }
 
 type Res<T, E> = Result<T, SessionError<E>>;
@@ -395,6 +399,9 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
     /// The move this player makes: his bot's, or his cheat when it has its chance.
     fn choose(&mut self, seat: &mut Seat<'_>, rng: &mut dyn RngCore) -> Res<Said, T::Error> {
         let game = self.replay(&self.row.mine)?;
+        if let Some(kind) = seat.bot.cheat_named().and_then(GolfCheat::from_name) {
+            (seat.cheat, seat.cheated) = (Some(kind), false);
+        }
         if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
             if let Some(said) = self.cheat(cheat, &game) {
                 seat.cheated = true;
@@ -469,6 +476,9 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
 
     /// The end-of-round rule audit: every card still face down is turned and the log replayed.
     fn close(mut self) -> Res<(RoundReport, Log<Golf>), T::Error> {
+        let never_shown = (self.next_stock..self.row.pack.len())
+            .filter(|&p| self.row.public[p].is_none())
+            .count();
         let deck = self.row.turn_all(self.table)?;
         let setup = Setup {
             rules: self.rules,
@@ -493,6 +503,7 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
             verdict: self.verdict,
             outcome: audited.outcome,
             announcements: self.announcements,
+            never_shown,
         };
         Ok((report, log))
     }

@@ -1,7 +1,7 @@
 //! Девятка among distrustful players on the ideal table, one thread and one session per
 //! player: honest deals for two to four players where nobody is blamed and every player agrees,
-//! and each cheat named by every player — a false pass by the end-of-deal audit or as soon as
-//! the card he denied is put down.
+//! and each cheat named by every player — a false pass at the pass itself, since the ideal
+//! table checks a pass when it is made (the "I prove" bit and `ProveNoneOf`).
 
 use std::time::Duration;
 
@@ -10,7 +10,7 @@ use facedown_games::cards::Rank;
 use facedown_games::devyatka::multi::MultiView;
 use facedown_games::devyatka::{Move, MultiDevyatka};
 use facedown_games::game::{Bot, RandomBot};
-use facedown_games::session::devyatka::{play_game, DealReport, DevyatkaCheat, Seat};
+use facedown_games::session::devyatka::{play_game, DealReport, DevyatkaCheat, Said, Seat};
 use facedown_games::session::ideal::IdealGame;
 use rand::RngCore;
 
@@ -104,16 +104,46 @@ fn a_false_pass_is_named_by_every_player() {
 }
 
 #[test]
-fn a_false_pass_stops_the_deal_once_the_record_contradicts_it_and_everyone_names_the_passer() {
-    // The passer keeps his nines to the last, and still the record betrays him: he puts down
-    // the card he denied, or another's pass leaves no deal that fits, and the audit names him.
+fn a_false_pass_is_named_at_the_pass_itself_because_the_passer_cannot_prove_it() {
+    // The passer keeps his nines to the last, so only the play-time proof can catch him at once.
     for seed in 0..10 {
         let reports = play(4, seed, Some((1, DevyatkaCheat::FalsePass)));
         let v = &reports[0].verdict;
-        assert_named(&reports, 1, "passed while able to play");
+        assert_named(&reports, 1, "cannot prove that none of his");
         assert!(v.at_play_time, "{v:?}");
         assert!(reports.iter().all(|r| r.verdict == *v), "everyone agrees");
+        let last = reports[0].said.last().expect("moves");
+        assert_eq!(
+            (last.by, last.mv),
+            (PartyId(1), Said::Pass),
+            "named at his pass"
+        );
+        let passes = reports[0]
+            .said
+            .iter()
+            .filter(|e| e.mv == Said::Pass)
+            .count();
+        assert_eq!(
+            reports[0].proofs + 1,
+            passes,
+            "every earlier pass was proved"
+        );
     }
+}
+
+#[test]
+fn every_honest_pass_is_proved_at_play_time_on_a_table_that_checks_passes() {
+    let mut proved = 0;
+    for players in [2, 3, 4] {
+        for seed in 0..3 {
+            for r in play(players, seed, None) {
+                let passes = r.said.iter().filter(|e| e.mv == Said::Pass).count();
+                assert_eq!(r.proofs, passes, "{players} players, seed {seed}");
+                proved += r.proofs;
+            }
+        }
+    }
+    assert!(proved > 0, "some deal has a pass");
 }
 
 #[test]

@@ -10,17 +10,17 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use facedown_core::adversary::{Adversary, At, Deviation, Edit, Predicate, Rule};
+use facedown_core::adversary::{Adversary, At, Deviation, Edit, ForkRng, Predicate, Rule, Twin};
 use facedown_core::engine::Engine;
+use facedown_core::local::Untapped;
 use facedown_core::rng::party_rng;
 use facedown_core::table::{deal, Dealt, FaceDownTable};
-use facedown_core::{Blame, DriveError, LocalDriver, PartyId};
+use facedown_core::{Blame, DriveError, LocalDriver, PartyId, TableOp};
 use facedown_dealer::engine::DealerMessage;
 use facedown_dealer::DealerEngine;
 use facedown_net::wire::Wire;
 use facedown_net::{memory_network, Channel, NetDriver, NetError};
 use facedown_poker::PokerEngine;
-use rand_chacha::ChaCha20Rng;
 
 const CONTEXT: &[u8] = b"adversary tests";
 const CHEATER: PartyId = PartyId(3);
@@ -37,29 +37,50 @@ enum Backend {
 
 const BACKENDS: [Backend; 2] = [Backend::Dealer, Backend::Poker];
 
-/// A player of `backend`; player 3 deviates by `rules`, the others are honest.
-fn player(backend: Backend, me: PartyId, n: usize, rules: &[Rule]) -> Box<dyn PlayerEngine> {
+/// How player 3 cheats.
+#[derive(Clone, Debug)]
+enum Cheat {
+    /// By rules on its messages.
+    Rules(Vec<Rule>),
+    /// From operation `from_op` on (the setup is 1), `to` gets the messages of a twin engine
+    /// with other randomness: second versions that are valid and correctly signed.
+    Twin { from_op: usize, to: PartyId },
+}
+
+/// Player `me`'s engine built by `build` from its random source; player 3 cheats by `cheat`.
+fn seated<E: Engine>(me: PartyId, cheat: &Cheat, build: impl Fn(ForkRng) -> E) -> Adversary<E> {
     let rng = party_rng(14, 0, me);
-    let rules = if me == CHEATER {
-        rules.to_vec()
-    } else {
-        Vec::new()
-    };
+    match cheat {
+        _ if me != CHEATER => Adversary::new(build(ForkRng::unforked(rng)), Vec::new()),
+        Cheat::Rules(rules) => Adversary::new(build(ForkRng::unforked(rng)), rules.clone()),
+        Cheat::Twin { from_op, to } => {
+            let (twin_rng, fork) = ForkRng::new(rng.clone(), party_rng(14, 1, me));
+            let twin = Twin {
+                engine: build(twin_rng),
+                fork,
+                from_op: *from_op,
+                to: *to,
+            };
+            Adversary::with_twin(build(ForkRng::unforked(rng)), twin)
+        }
+    }
+}
+
+/// A player of `backend`; player 3 cheats by `cheat`, the others are honest.
+fn player(backend: Backend, me: PartyId, n: usize, cheat: &Cheat) -> Box<dyn PlayerEngine> {
     match backend {
-        Backend::Dealer => {
-            let e = DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player");
-            Box::new(Adversary::new(e, rules))
-        }
-        Backend::Poker => {
-            let e = PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player");
-            Box::new(Adversary::new(e, rules))
-        }
+        Backend::Dealer => Box::new(seated(me, cheat, |rng| {
+            DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+        })),
+        Backend::Poker => Box::new(seated(me, cheat, |rng| {
+            PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+        })),
     }
 }
 
 /// What a test needs of either backend's (wrapped) engine, object-safe.
 trait PlayerEngine: Send {
-    fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict;
+    fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, control: Control) -> Verdict;
 }
 
 /// How one player (or, in memory, the table) ended.
@@ -73,8 +94,8 @@ enum Verdict {
     },
 }
 
-type Dealer = Adversary<DealerEngine<ChaCha20Rng>>;
-type Poker = Adversary<PokerEngine<ChaCha20Rng>>;
+type Dealer = Adversary<DealerEngine<ForkRng>>;
+type Poker = Adversary<PokerEngine<ForkRng>>;
 
 fn failed<E: std::error::Error + Blame>(e: &E, claims: Vec<(PartyId, PartyId)>) -> Verdict {
     Verdict::Failed {
@@ -87,11 +108,14 @@ fn failed<E: std::error::Error + Blame>(e: &E, claims: Vec<(PartyId, PartyId)>) 
 /// The whole table in memory: the deal, or the verdict of every honest player that failed
 /// (the cheater's own seat is not a witness).
 fn local_run<E: Engine>(engines: Vec<E>) -> Result<Dealt, Vec<Verdict>> {
-    let mut t = match LocalDriver::new(engines) {
+    let mut t = match LocalDriver::seated(engines, Untapped) {
         Ok(t) => t,
         Err(e) => return Err(honest_failures(e, &[])),
     };
-    let dealt = deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2).and_then(|d| t.finish().map(|()| d));
+    let dealt = t
+        .run(&TableOp::Setup)
+        .and_then(|_| deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2))
+        .and_then(|d| t.finish().map(|()| d));
     dealt.map_err(|e| honest_failures(e, t.later_failures()))
 }
 
@@ -110,20 +134,45 @@ fn honest_failures<E: std::error::Error + Blame>(
         .collect()
 }
 
-/// One networked player; `abort_as` makes it (player 3) forge an abort blaming player 1 right
-/// after the setup.
-fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict {
+/// A control message player 3 forges right after the setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Control {
+    /// None: it plays by its rules.
+    None,
+    /// An abort blaming player 1.
+    Abort,
+    /// `Waiting { on: 1 }` to both others, then silence (it never gives up).
+    WaitingOn1,
+}
+
+/// How long the silent claimant of [`Control::WaitingOn1`] holds its links open.
+const LIAR_HOLDS: Duration = Duration::from_secs(10);
+
+/// One networked player; `control` makes it (player 3) forge a control message after the setup.
+fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, control: Control) -> Verdict {
     let run = || -> Result<Dealt, NetError> {
         let mut t = NetDriver::start(engine, &mut *chan, TIMEOUT)?;
-        if abort_as {
-            let forged = Wire::Abort {
+        let forged = match control {
+            Control::None => None,
+            Control::Abort => Some(Wire::Abort {
                 claim: Some(1),
                 reason: "player 1 cheated (forged)".into(),
+            }),
+            Control::WaitingOn1 => Some(Wire::Waiting { on: 1 }),
+        };
+        if let Some(forged) = forged {
+            if control == Control::WaitingOn1 {
+                // Once the others wait for it in the next operation.
+                thread::sleep(TIMEOUT / 2);
             }
-            .to_bytes()?;
+            let forged = forged.to_bytes()?;
             for p in [PartyId(1), PartyId(2)] {
                 t.channel_mut().send(p, 0, &forged)?;
             }
+        }
+        if control == Control::WaitingOn1 {
+            thread::sleep(LIAR_HOLDS);
+            return Err(NetError::Config("the liar leaves".into()));
         }
         let d = deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2)?;
         t.finish()?;
@@ -139,8 +188,8 @@ fn net_run<E: Engine>(engine: E, mut chan: Box<dyn Channel + Send>, abort_as: bo
 macro_rules! player_engine {
     ($t:ty) => {
         impl PlayerEngine for $t {
-            fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, abort_as: bool) -> Verdict {
-                net_run(*self, chan, abort_as)
+            fn net(self: Box<Self>, chan: Box<dyn Channel + Send>, control: Control) -> Verdict {
+                net_run(*self, chan, control)
             }
         }
     };
@@ -156,28 +205,27 @@ fn in_memory(backend: Backend, rules: &[Rule]) -> Result<Dealt, Vec<Verdict>> {
 
 /// [`in_memory`] at a table of `n` players.
 fn in_memory_of(backend: Backend, n: usize, rules: &[Rule]) -> Result<Dealt, Vec<Verdict>> {
-    let rng = |me| party_rng(14, 0, me);
-    let rules_of = |me: PartyId| {
-        if me == CHEATER {
-            rules.to_vec()
-        } else {
-            Vec::new()
-        }
-    };
+    in_memory_cheating(backend, n, &Cheat::Rules(rules.to_vec()))
+}
+
+/// The whole table of `n` players in memory, player 3 cheating by `cheat`.
+fn in_memory_cheating(backend: Backend, n: usize, cheat: &Cheat) -> Result<Dealt, Vec<Verdict>> {
     match backend {
         Backend::Dealer => local_run(
             PartyId::all(n)
                 .map(|me| {
-                    let e = DealerEngine::with_rng(me, n, CONTEXT, rng(me)).expect("player");
-                    Adversary::new(e, rules_of(me))
+                    seated(me, cheat, |rng| {
+                        DealerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+                    })
                 })
                 .collect(),
         ),
         Backend::Poker => local_run(
             PartyId::all(n)
                 .map(|me| {
-                    let e = PokerEngine::with_rng(me, n, CONTEXT, rng(me)).expect("player");
-                    Adversary::new(e, rules_of(me))
+                    seated(me, cheat, |rng| {
+                        PokerEngine::with_rng(me, n, CONTEXT, rng).expect("player")
+                    })
                 })
                 .collect(),
         ),
@@ -190,7 +238,17 @@ fn networked(
     backend: Backend,
     rules: &[Rule],
     chans: Vec<Box<dyn Channel + Send>>,
-    abort_as: bool,
+    control: Control,
+) -> (Vec<Verdict>, Duration) {
+    networked_cheating(backend, &Cheat::Rules(rules.to_vec()), chans, control)
+}
+
+/// [`networked`], player 3 cheating by `cheat`.
+fn networked_cheating(
+    backend: Backend,
+    cheat: &Cheat,
+    chans: Vec<Box<dyn Channel + Send>>,
+    control: Control,
 ) -> (Vec<Verdict>, Duration) {
     let start = Instant::now();
     let n = chans.len();
@@ -198,8 +256,12 @@ fn networked(
         .into_iter()
         .map(|chan| {
             let me = chan.me();
-            let engine = player(backend, me, n, rules);
-            let forge = abort_as && me == CHEATER;
+            let engine = player(backend, me, n, cheat);
+            let forge = if me == CHEATER {
+                control
+            } else {
+                Control::None
+            };
             thread::spawn(move || {
                 let v = engine.net(chan, forge);
                 (v, start.elapsed())
@@ -302,7 +364,7 @@ fn on_every_path(what: &str, backend: Backend, rules: &[Rule], seed: u64) {
         );
     }
     for (path, chans) in network_paths(seed) {
-        let (verdicts, slowest) = networked(backend, rules, chans, false);
+        let (verdicts, slowest) = networked(backend, rules, chans, Control::None);
         check_honest(
             &format!("{what} on {backend:?}, {path}"),
             &verdicts,
@@ -342,7 +404,7 @@ fn an_honest_table_of_wrapped_engines_deals_on_every_path() {
     for backend in BACKENDS {
         assert!(in_memory(backend, &[]).is_ok());
         for (path, chans) in network_paths(148) {
-            let (verdicts, slowest) = networked(backend, &[], chans, false);
+            let (verdicts, slowest) = networked(backend, &[], chans, Control::None);
             check_honest(&format!("no attack, {path}"), &verdicts, slowest);
             assert!(verdicts.iter().all(|v| matches!(v, Verdict::Dealt(_))));
         }
@@ -366,7 +428,7 @@ fn a_forged_abort_is_a_claim_and_blames_nobody() {
 /// Player 3 forges an abort blaming player 1 over `chans`: players 1 and 2 stop, report the
 /// claim and blame nobody.
 fn forged_abort_on(backend: Backend, path: &str, chans: Vec<Box<dyn Channel + Send>>) {
-    let (verdicts, slowest) = networked(backend, &[], chans, true);
+    let (verdicts, slowest) = networked(backend, &[], chans, Control::Abort);
     check_honest(&format!("forged abort, {path}"), &verdicts, slowest);
     for v in &verdicts[..2] {
         let Verdict::Failed { blamed, claims, .. } = v else {
@@ -382,11 +444,63 @@ fn forged_abort_on(backend: Backend, path: &str, chans: Vec<Box<dyn Channel + Se
     }
 }
 
+/// Every honest player stopped naming the cheater (in memory: every honest verdict).
+fn all_name_the_cheater(what: &str, verdicts: &[Verdict]) {
+    let honest = verdicts
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| PartyId::from_index(*j) != CHEATER);
+    for (j, v) in honest {
+        assert!(
+            matches!(
+                v,
+                Verdict::Failed {
+                    blamed: Some(CHEATER),
+                    ..
+                }
+            ),
+            "{what}: player {} does not name the equivocator: {verdicts:?}",
+            j + 1
+        );
+    }
+}
+
+/// Player 3 sends player 2 a second version of a broadcast, signed as the first: at 3 and 4
+/// players, in memory and over both network paths, every honest player stops naming it.
+fn second_version_names_the_cheater(what: &str, backend: Backend, cheat: &Cheat, seed: u64) {
+    for n in [3, 4] {
+        let what = format!("{what} on {backend:?}, {n} players");
+        match in_memory_cheating(backend, n, cheat) {
+            Ok(d) => panic!("{what} in memory: dealt {d:?}"),
+            Err(local) => {
+                assert_eq!(
+                    local.len(),
+                    n - 1,
+                    "{what}: every honest verdict: {local:?}"
+                );
+                all_name_the_cheater(&format!("{what} in memory"), &local);
+            }
+        }
+        let paths = [
+            ("memory", memory_chans_of(n)),
+            ("TCP", tcp_chans_of(n, seed + n as u64)),
+        ];
+        for (path, chans) in paths {
+            let (verdicts, slowest) = networked_cheating(backend, cheat, chans, Control::None);
+            let what = format!("{what}, {path}");
+            check_honest(&what, &verdicts, slowest);
+            all_name_the_cheater(&what, &verdicts);
+        }
+    }
+}
+
 #[test]
-fn an_equivocating_hello_stops_everyone_and_frames_nobody() {
-    // Issue 14, item 5: another nonce to player 2 than to player 1 splits the session ids.
-    // Without the echo the honest players blamed each other's proofs and signatures.
-    for (backend, seed) in BACKENDS.into_iter().zip([142, 143]) {
+fn a_second_valid_hello_names_the_equivocator() {
+    // Issue 14, item 5: another nonce to player 2 than to the others is a valid hello, and
+    // the seat signs it as the first. Player 2's echo shows the others player 3's signature
+    // on it, beside the one they hold for the same slot: a proof. Before the signatures the
+    // split was caught but nobody could be named.
+    for (backend, seed) in BACKENDS.into_iter().zip([142, 152]) {
         let rules = [Rule {
             at: At::Message(0),
             deviation: Deviation::Equivocate {
@@ -394,15 +508,24 @@ fn an_equivocating_hello_stops_everyone_and_frames_nobody() {
                 edit: flip(nonce_byte(backend)),
             },
         }];
-        on_every_path("equivocating hello", backend, &rules, seed);
-        for (path, chans) in network_paths(seed + 100) {
-            let (verdicts, _) = networked(backend, &rules, chans, false);
-            assert!(failed_all(&verdicts), "{path}: {verdicts:?}");
-            let found = verdicts[..2].iter().any(|v| {
-                matches!(v, Verdict::Failed { reason, .. } if reason.contains("broadcast differently"))
-            });
-            assert!(found, "{path}: the echo names the split: {verdicts:?}");
-        }
+        let cheat = Cheat::Rules(rules.to_vec());
+        second_version_names_the_cheater("a second hello", backend, &cheat, seed);
+    }
+}
+
+#[test]
+fn a_second_valid_shuffle_names_the_equivocator() {
+    // Issue 14, item 4 with a valid second version: from the deal's shuffle (operation 3,
+    // after the setup and the placing of the deck) player 2 gets the messages of a twin of
+    // player 3 that draws other randomness: another layer commitment (dealer) or another
+    // Bayer-Groth shuffle with a proof that verifies (poker), each correctly signed. Only
+    // the two signatures side by side in the echo show the split, and they name player 3.
+    for (backend, seed) in BACKENDS.into_iter().zip([242, 252]) {
+        let cheat = Cheat::Twin {
+            from_op: 3,
+            to: PartyId(2),
+        };
+        second_version_names_the_cheater("a second shuffle", backend, &cheat, seed);
     }
 }
 
@@ -421,7 +544,7 @@ fn a_broadcast_forged_for_one_peer_blames_only_the_cheater() {
         }];
         on_every_path("equivocating broadcast", backend, &rules, 144);
         for (path, chans) in network_paths(244) {
-            let (verdicts, _) = networked(backend, &rules, chans, false);
+            let (verdicts, _) = networked(backend, &rules, chans, Control::None);
             assert!(failed_all(&verdicts), "{backend:?} {path}: {verdicts:?}");
         }
     }
@@ -484,7 +607,7 @@ fn an_envelope_left_out_of_the_exchange_blames_nobody_and_the_deal_stands() {
         assert!(local.is_empty(), "{local:?}");
     }
     for (path, chans) in network_paths(145) {
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("omitted envelope, {path}"), &verdicts, slowest);
         assert!(
             verdicts.iter().all(|v| matches!(v, Verdict::Dealt(_))),
@@ -529,7 +652,7 @@ fn a_forged_envelope_in_the_exchange_blames_its_relayer() {
         "{local:?}"
     );
     for (path, chans) in network_paths(147) {
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("forged envelope, {path}"), &verdicts, slowest);
         for v in &verdicts[..2] {
             assert!(blames_cheater(v), "{path}: {v:?}");
@@ -554,7 +677,7 @@ fn a_silent_cheater_gets_no_honest_player_blamed_for_waiting_on_it() {
                     ("memory", memory_chans_of(n)),
                     ("TCP", tcp_chans_of(n, 150 + k as u64)),
                 ] {
-                    let (verdicts, slowest) = networked(backend, &rules, chans, false);
+                    let (verdicts, slowest) = networked(backend, &rules, chans, Control::None);
                     check_honest(&format!("{what}, {path}"), &verdicts, slowest);
                     eprintln!("{what}, {path}: {verdicts:?}");
                 }
@@ -573,7 +696,7 @@ fn a_player_stuck_on_a_silent_cheater_is_not_blamed_by_those_waiting_for_it() {
             at: At::From(7),
             deviation: Deviation::Omit { to: PartyId(2) },
         }];
-        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, false);
+        let (verdicts, slowest) = networked(Backend::Dealer, &rules, chans, Control::None);
         check_honest(&format!("silent to player 2, {path}"), &verdicts, slowest);
         assert!(failed_all(&verdicts), "{path}: {verdicts:?}");
         // Whoever times out first (player 2 on player 3, or player 3 itself on player 2),
@@ -587,6 +710,190 @@ fn a_player_stuck_on_a_silent_cheater_is_not_blamed_by_those_waiting_for_it() {
             for (_, accused) in honest_claims {
                 assert_eq!(*accused, CHEATER, "{path}: {verdicts:?}");
             }
+        }
+    }
+}
+
+#[test]
+fn a_forged_signature_in_an_echo_names_the_relayer_not_the_purported_signer() {
+    // Player 3's echo to player 2 shows "player 1's hello" with another digest under player
+    // 1's signature: a second version only if the signature verifies. It does not, so player
+    // 2 names player 3, who showed it, and nobody names player 1.
+    use facedown_core::echo::EchoMessage;
+    use facedown_core::engine::Kind;
+    use facedown_core::local::Delivery;
+    for backend in BACKENDS {
+        let tap = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == CHEATER && d.to == PartyId(2) {
+                let mut echo = EchoMessage::from_bytes(&d.payload, PLAYERS, CHEATER).expect("echo");
+                if let Some(entry) = echo.chains[0].first_mut() {
+                    entry.0[0] ^= 1;
+                }
+                d.payload = echo.to_bytes();
+            }
+            true
+        };
+        let verdicts = tapped(backend, 14, Run::Setup, tap);
+        assert!(!verdicts.is_empty(), "{backend:?}: the forgery is caught");
+        for v in &verdicts {
+            assert!(
+                matches!(v, Verdict::Failed { blamed: Some(CHEATER), reason, .. } if reason.contains("signature")),
+                "{backend:?}: {verdicts:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_silent_cheater_claiming_to_wait_on_an_honest_player_is_still_named() {
+    // Issue 14: after the setup player 3 tells both others it waits for player 1, then says
+    // nothing more and never gives up. Player 1 ignores a claim about itself; player 2 takes
+    // it as one postponement of its verdict (player 3's own abort is due by then), and then
+    // names player 3. Player 1 is named by nobody.
+    for (backend, seed) in BACKENDS.into_iter().zip([161, 163]) {
+        for (path, chans) in network_paths(seed) {
+            let (verdicts, slowest) = networked(backend, &[], chans, Control::WaitingOn1);
+            let what = format!("a false claim to wait, {backend:?}, {path}");
+            check_honest(&what, &verdicts, slowest);
+            // Player 2 names player 3 after the postponement, or first hears player 1's
+            // abort naming it and reports that claim; player 1 is never accused by an honest
+            // player.
+            for v in &verdicts[..2] {
+                let Verdict::Failed { blamed, claims, .. } = v else {
+                    panic!("{what}: a silent player stops the game: {v:?}");
+                };
+                let honest_claims: Vec<_> =
+                    claims.iter().filter(|(by, _)| *by != CHEATER).collect();
+                assert!(
+                    *blamed == Some(CHEATER)
+                        || (blamed.is_none()
+                            && !honest_claims.is_empty()
+                            && honest_claims.iter().all(|(_, a)| *a == CHEATER)),
+                    "{what}: {verdicts:?}"
+                );
+            }
+            assert!(
+                matches!(
+                    verdicts[0],
+                    Verdict::Failed {
+                        blamed: Some(CHEATER),
+                        ..
+                    }
+                ),
+                "{what}: player 1 ignores a claim about itself and names player 3: {verdicts:?}"
+            );
+        }
+    }
+}
+
+/// The deal's shuffle: the third operation of a session (setup, place, shuffle).
+const SHUFFLE_OP: u32 = 3;
+
+/// How much of a game [`tapped`] plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Setup,
+    Game,
+}
+
+/// Honest engines of `backend` from seed `seed` in memory (in one process every game has the
+/// same keys and context: the same roster) under `tap`: the setup, or the setup, the deal and
+/// the finish. Every honest player's verdict, empty if all passed.
+fn tapped<T: facedown_core::local::Tap>(
+    backend: Backend,
+    seed: u64,
+    run: Run,
+    tap: T,
+) -> Vec<Verdict> {
+    let rng = |me| party_rng(seed, 0, me);
+    match backend {
+        Backend::Dealer => tapped_run(
+            PartyId::all(PLAYERS)
+                .map(|me| DealerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
+                .collect(),
+            run,
+            tap,
+        ),
+        Backend::Poker => tapped_run(
+            PartyId::all(PLAYERS)
+                .map(|me| PokerEngine::with_rng(me, PLAYERS, CONTEXT, rng(me)).expect("player"))
+                .collect(),
+            run,
+            tap,
+        ),
+    }
+}
+
+fn tapped_run<E: Engine, T: facedown_core::local::Tap>(
+    engines: Vec<E>,
+    run: Run,
+    tap: T,
+) -> Vec<Verdict> {
+    let mut t = LocalDriver::seated(engines, tap).expect("seated");
+    let played = t.run(&TableOp::Setup).and_then(|_| match run {
+        Run::Setup => Ok(()),
+        Run::Game => deal(&mut t, SHAPE.0, SHAPE.1, SHAPE.2).and_then(|_| t.finish()),
+    });
+    match played {
+        Ok(()) => Vec::new(),
+        Err(e) => honest_failures(e, t.later_failures()),
+    }
+}
+
+#[test]
+fn a_broadcast_replayed_from_another_game_of_the_same_roster_names_the_relayer() {
+    // Replay across games: two games with the same roster and other seeds. In the second,
+    // player 3's echo of the deal's shuffle shows player 2, as player 1's broadcast, the one
+    // player 1 signed in the first game. While signatures bound only the roster it verified,
+    // and stood beside player 1's real broadcast as a second version: player 1 was named.
+    // Every signature after the setup now binds the game's hellos, so it does not verify,
+    // and player 3, who relayed it, is named.
+    use facedown_core::echo::{EchoMessage, Entry};
+    use facedown_core::engine::Kind;
+    use facedown_core::local::Delivery;
+    use std::sync::Mutex;
+    for backend in BACKENDS {
+        let recorded: Mutex<Option<Vec<Entry>>> = Mutex::new(None);
+        let record = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == PartyId(2) && d.to == CHEATER {
+                let echo = EchoMessage::from_bytes(&d.payload, PLAYERS, d.from).expect("echo");
+                if echo.op == SHUFFLE_OP {
+                    *recorded.lock().expect("lock") = Some(echo.chains[0].clone());
+                }
+            }
+            true
+        };
+        assert!(
+            tapped(backend, 14, Run::Game, record).is_empty(),
+            "{backend:?}: game one"
+        );
+        let old = recorded
+            .lock()
+            .expect("lock")
+            .clone()
+            .expect("player 1 broadcast");
+        assert!(
+            !old.is_empty(),
+            "{backend:?}: player 1 broadcasts in the shuffle"
+        );
+        let replay = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == CHEATER && d.to == PartyId(2) {
+                let mut echo = EchoMessage::from_bytes(&d.payload, PLAYERS, CHEATER).expect("echo");
+                if echo.op == SHUFFLE_OP {
+                    echo.chains[0].clone_from(&old);
+                    d.payload = echo.to_bytes();
+                }
+            }
+            true
+        };
+        let verdicts = tapped(backend, 15, Run::Game, replay);
+        assert!(!verdicts.is_empty(), "{backend:?}: the replay is caught");
+        for v in &verdicts {
+            assert!(
+                matches!(v, Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+                    if reason.contains("signature by player 1 does not verify")),
+                "{backend:?}: {verdicts:?}"
+            );
         }
     }
 }

@@ -166,7 +166,9 @@ impl<C: Channel> Channel for Recorder<C> {
         self.inner.players()
     }
     fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
-        if let Ok(Wire::Engine(bytes)) = Wire::from_bytes(payload, self.me()) {
+        if let Ok(Wire::Engine(bytes) | Wire::Signed { payload: bytes, .. }) =
+            Wire::from_bytes(payload, self.me())
+        {
             let entry = (self.me(), to, bytes);
             self.log.lock().expect("log").push(entry);
         }
@@ -177,6 +179,9 @@ impl<C: Channel> Channel for Recorder<C> {
     }
     fn stats(&self) -> WireStats {
         self.inner.stats()
+    }
+    fn broadcast_keys(&self) -> Option<facedown_core::echo::BroadcastKeys> {
+        self.inner.broadcast_keys()
     }
 }
 
@@ -306,7 +311,10 @@ fn a_player_leaving_makes_the_others_stop_naming_it() {
 fn hello_frame(p: PartyId, seed: u64) -> Vec<u8> {
     let mut e = dealer(p, 3, seed);
     let step = e.start(&facedown_core::TableOp::Setup).expect("hello");
-    Wire::Engine(step.send[0].payload.clone())
+    let payload = step.send[0].payload.clone();
+    let keys = facedown_core::echo::BroadcastKeys::in_process(p, 3);
+    let signature = keys.sign(1, 0, &payload).to_vec();
+    Wire::Signed { payload, signature }
         .to_bytes()
         .expect("encodes")
 }

@@ -116,3 +116,56 @@ fn issue_14_connect_refuses_a_roster_built_in_code_with_a_shared_key() {
         other => panic!("connect must refuse the roster, got {other:?}"),
     }
 }
+
+#[test]
+fn issue_14_signing_keys_are_in_the_roster_checked_and_bound_to_the_key_file() {
+    let (roster, keys, _) = loopback(3, 41);
+    // Round trip through the file, signing keys included.
+    assert_eq!(
+        Roster::from_toml(&roster.to_toml()).expect("parses"),
+        roster
+    );
+    // The identity (small order) and a non-point are refused, naming the player.
+    let not_a_point = (2u8..=255)
+        .map(|b| {
+            let mut k = [0u8; 32];
+            k[0] = b;
+            k
+        })
+        .find(|k| ed25519_dalek::VerifyingKey::from_bytes(k).is_err())
+        .expect("some y is not on the curve");
+    let mut identity = [0u8; 32];
+    identity[0] = 1;
+    for key in [identity, not_a_point] {
+        let mut r = roster.clone();
+        r.parties[2].signing_key = key;
+        assert!(
+            matches!(
+                r.validate(),
+                Err(RosterError::WeakKey {
+                    party: PartyId(3),
+                    ..
+                })
+            ),
+            "{}: {:?}",
+            hex::encode(key),
+            r.validate()
+        );
+    }
+    // Two players with one signing key: either could sign for the other.
+    let mut shared = roster.clone();
+    shared.parties[1].signing_key = shared.parties[0].signing_key;
+    assert_eq!(
+        shared.validate(),
+        Err(RosterError::DuplicateSigningKey {
+            first: PartyId(1),
+            second: PartyId(2)
+        })
+    );
+    // A player's broadcast keys come from its own key file, and only from it.
+    assert!(roster.broadcast_keys(PartyId(1), &keys[0]).is_ok());
+    assert!(matches!(
+        roster.broadcast_keys(PartyId(1), &keys[1]),
+        Err(NetError::Config(_))
+    ));
+}

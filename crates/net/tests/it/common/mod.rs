@@ -25,6 +25,7 @@ pub fn loopback(n: usize, seed: u64) -> (Roster, Vec<StaticKeypair>, Vec<TcpList
             id: PartyId::from_index(j),
             address: l.local_addr().expect("address"),
             public_key: k.public,
+            signing_key: k.signing_public(),
         })
         .collect();
     let mut session = [0u8; 32];

@@ -1,0 +1,279 @@
+//! The state's numbers: exact rationals kept as a pair of machine integers while they fit, and
+//! as big rationals from the first operation that would overflow.
+//!
+//! Every probability of a library protocol has a small numerator and denominator, but
+//! `BigRational` allocates and reduces by a big-integer gcd on every operation. [`Exact`] holds
+//! a `Ratio<i64>` and does each operation with num-rational's checked arithmetic; when that
+//! reports an overflow, the operands are widened and the operation is redone in `BigRational`,
+//! and the value stays big from then on. Both forms are exact and in lowest terms, so every
+//! result is the same rational whichever form computed it — the choice changes the time, never
+//! a number.
+//!
+//! Which path an analysis took is recorded per thread ([`Tracker`]): it is
+//! [`Arithmetic::Small`] when no operation overflowed and [`Arithmetic::Big`] when one did, or
+//! when the caller asked for big rationals throughout (to compare the two paths).
+
+use std::cell::Cell;
+use std::cmp::Ordering;
+use std::fmt;
+
+use num_bigint::BigInt;
+use num_rational::Ratio;
+use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, One, ToPrimitive, Zero};
+use serde::{Deserialize, Serialize};
+
+use crate::model::Q;
+
+/// Which arithmetic the analyzer's states used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arithmetic {
+    /// Machine integers with overflow checks (the fast path), falling back to big rationals
+    /// on the first overflow. As an outcome: no operation overflowed.
+    #[default]
+    Small,
+    /// Big rationals throughout. As an outcome: some operation overflowed (or big rationals
+    /// were asked for).
+    Big,
+}
+
+impl fmt::Display for Arithmetic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Arithmetic::Small => "small",
+            Arithmetic::Big => "big",
+        })
+    }
+}
+
+thread_local! {
+    static FORCE_BIG: Cell<bool> = const { Cell::new(false) };
+    static OVERFLOWED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Sets the arithmetic of the analysis running on this thread, and reports which one it used.
+/// Dropping it restores the previous setting, so nested analyses do not disturb each other.
+pub(crate) struct Tracker {
+    force_big: bool,
+    overflowed: bool,
+}
+
+impl Tracker {
+    /// Starts tracking, with big rationals throughout if `arithmetic` is [`Arithmetic::Big`].
+    pub(crate) fn start(arithmetic: Arithmetic) -> Tracker {
+        Tracker {
+            force_big: FORCE_BIG.with(|c| c.replace(arithmetic == Arithmetic::Big)),
+            overflowed: OVERFLOWED.with(|c| c.replace(false)),
+        }
+    }
+
+    /// The arithmetic used since [`start`](Tracker::start).
+    pub(crate) fn used(&self) -> Arithmetic {
+        if FORCE_BIG.with(Cell::get) || OVERFLOWED.with(Cell::get) {
+            Arithmetic::Big
+        } else {
+            Arithmetic::Small
+        }
+    }
+}
+
+impl Drop for Tracker {
+    fn drop(&mut self) {
+        FORCE_BIG.with(|c| c.set(self.force_big));
+        let inner = OVERFLOWED.with(|c| c.replace(self.overflowed));
+        OVERFLOWED.with(|c| c.set(self.overflowed || inner));
+    }
+}
+
+/// An exact rational, small while it fits in `i64 / i64`.
+#[derive(Clone, Debug)]
+pub enum Exact {
+    /// Numerator and denominator fit in `i64` (lowest terms, positive denominator).
+    Small(Ratio<i64>),
+    /// Anything else (lowest terms, positive denominator).
+    Big(Q),
+}
+
+impl Exact {
+    /// From a big rational: small when it fits and big rationals were not asked for.
+    pub fn from_q(q: &Q) -> Exact {
+        // `i64::MIN` is left out: its gcd with anything would overflow.
+        let small = || {
+            let n = q.numer().to_i64().filter(|&n| n != i64::MIN)?;
+            Some(Ratio::new_raw(n, q.denom().to_i64()?))
+        };
+        match small().filter(|_| !FORCE_BIG.with(Cell::get)) {
+            Some(r) => Exact::Small(r),
+            None => Exact::Big(q.clone()),
+        }
+    }
+
+    /// As a big rational.
+    pub fn to_q(&self) -> Q {
+        match self {
+            Exact::Small(r) => widen(r),
+            Exact::Big(q) => q.clone(),
+        }
+    }
+
+    /// `self / other` (`other` non-zero).
+    pub fn div(&self, other: &Exact) -> Exact {
+        self.combine(other, |a, b| a.checked_div(b), |a, b| a / b)
+    }
+
+    fn combine(
+        &self,
+        other: &Exact,
+        small: impl Fn(&Ratio<i64>, &Ratio<i64>) -> Option<Ratio<i64>>,
+        big: impl Fn(&Q, &Q) -> Q,
+    ) -> Exact {
+        if let (Exact::Small(a), Exact::Small(b)) = (self, other) {
+            if let Some(r) = small(a, b) {
+                return Exact::Small(r);
+            }
+            OVERFLOWED.with(|c| c.set(true));
+        }
+        Exact::Big(big(&self.to_q(), &other.to_q()))
+    }
+}
+
+fn widen(r: &Ratio<i64>) -> Q {
+    Q::new_raw(BigInt::from(*r.numer()), BigInt::from(*r.denom()))
+}
+
+impl fmt::Display for Exact {
+    /// As `BigRational` writes it: `n/d`, or `n` when the denominator is 1.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exact::Small(r) => r.fmt(f),
+            Exact::Big(q) => q.fmt(f),
+        }
+    }
+}
+
+impl PartialEq for Exact {
+    fn eq(&self, other: &Exact) -> bool {
+        match (self, other) {
+            (Exact::Small(a), Exact::Small(b)) => a == b,
+            _ => self.to_q() == other.to_q(),
+        }
+    }
+}
+
+impl Eq for Exact {}
+
+impl PartialOrd for Exact {
+    fn partial_cmp(&self, other: &Exact) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Exact {
+    fn cmp(&self, other: &Exact) -> Ordering {
+        match (self, other) {
+            (Exact::Small(a), Exact::Small(b)) => a.cmp(b),
+            _ => self.to_q().cmp(&other.to_q()),
+        }
+    }
+}
+
+impl std::ops::Add for Exact {
+    type Output = Exact;
+    fn add(self, other: Exact) -> Exact {
+        &self + &other
+    }
+}
+
+impl std::ops::Add<&Exact> for &Exact {
+    type Output = Exact;
+    fn add(self, other: &Exact) -> Exact {
+        self.combine(other, |a, b| a.checked_add(b), |a, b| a + b)
+    }
+}
+
+impl std::ops::Mul for Exact {
+    type Output = Exact;
+    fn mul(self, other: Exact) -> Exact {
+        &self * &other
+    }
+}
+
+impl std::ops::Mul<&Exact> for &Exact {
+    type Output = Exact;
+    fn mul(self, other: &Exact) -> Exact {
+        self.combine(other, |a, b| a.checked_mul(b), |a, b| a * b)
+    }
+}
+
+impl Zero for Exact {
+    fn zero() -> Exact {
+        Exact::from_q(&Q::zero())
+    }
+    fn is_zero(&self) -> bool {
+        match self {
+            Exact::Small(r) => r.is_zero(),
+            Exact::Big(q) => q.is_zero(),
+        }
+    }
+}
+
+impl One for Exact {
+    fn one() -> Exact {
+        Exact::from_q(&Q::one())
+    }
+    fn is_one(&self) -> bool {
+        match self {
+            Exact::Small(r) => r.is_one(),
+            Exact::Big(q) => q.is_one(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> Q {
+        Q::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    #[test]
+    fn an_overflow_falls_back_to_the_same_big_rational() {
+        let _t = Tracker::start(Arithmetic::Small);
+        let big = Exact::from_q(&q(i64::MAX, 3));
+        assert!(matches!(big, Exact::Small(_)));
+        let sum = &big + &big;
+        assert!(matches!(sum, Exact::Big(_)), "2·(2^63 − 1)/3 does not fit");
+        assert_eq!(sum.to_q(), q(i64::MAX, 3) * q(2, 1));
+        let prod = &Exact::from_q(&q(1, 1 << 40)) * &Exact::from_q(&q(3, 1 << 40));
+        assert_eq!(prod.to_q(), q(1, 1 << 40) * q(3, 1 << 40));
+        assert_eq!(
+            Exact::from_q(&q(2, 3)).div(&Exact::from_q(&q(4, 9))),
+            Exact::from_q(&q(3, 2))
+        );
+    }
+
+    #[test]
+    fn the_tracker_reports_an_overflow_and_a_forced_big_path() {
+        let t = Tracker::start(Arithmetic::Small);
+        let x = Exact::from_q(&q(1, 3)) + Exact::from_q(&q(1, 6));
+        assert_eq!(x, Exact::from_q(&q(1, 2)));
+        assert_eq!(t.used(), Arithmetic::Small);
+        let _ = &Exact::from_q(&q(i64::MAX, 1)) * &Exact::from_q(&q(2, 1));
+        assert_eq!(t.used(), Arithmetic::Big);
+        drop(t);
+        let forced = Tracker::start(Arithmetic::Big);
+        assert!(matches!(Exact::one(), Exact::Big(_)));
+        assert_eq!(forced.used(), Arithmetic::Big);
+    }
+
+    #[test]
+    fn small_and_big_forms_of_a_value_are_equal_and_print_alike() {
+        let small = Exact::Small(Ratio::new(3, 4));
+        let big = Exact::Big(q(3, 4));
+        assert_eq!(small, big);
+        assert_eq!(small.to_string(), big.to_string());
+        assert_eq!(Exact::Small(Ratio::from_integer(5)).to_string(), "5");
+        assert!(Exact::Small(Ratio::new(1, 2)) < Exact::Big(q(2, 3)));
+    }
+}
