@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -306,6 +308,93 @@ if HAVE_HARNESS:
           f"coalitions of two: largest {max(r['excess_bits'] for r in big['rows'] if len(r['coalition']) == 2):.4f} bits")
 
 # %% [markdown]
+# ### Reusing helper permutations: leakage against the number of deals
+#
+# In a session of many deals the last player may hand out his helper halves once and keep them
+# (`dealer session --reuse-helpers`). Then what player 2 sees in one deal tells him about player
+# 3's cards in the next. Each point is the exact fraction of player 3's hidden cards player 2
+# reads in deal $d$ (exact enumeration, $N = 3$, $n = 4$, one card per hand, one public), and its
+# excess leakage in bits; the baseline draws fresh helpers every deal. Exact enumeration grows
+# fast: reused helpers to 3 deals and fresh helpers to 2 take a few seconds.
+
+# %%
+HAVE_SESSION = fdnb.has_subcommand("dealer", "session")
+if not HAVE_SESSION:
+    fdnb.skipped("02_dealer", "this facedown binary has no `dealer session`; rebuild it to draw "
+                 "the leakage against the number of deals")
+else:
+    session = {"reused": fdnb.run_json("dealer", "session", "--players", 3, "--cards", 4, "--deals", 3,
+                                       "--target", 3, "--reuse-helpers"),
+               "fresh": fdnb.run_json("dealer", "session", "--players", 3, "--cards", 4, "--deals", 2,
+                                      "--target", 3)}
+    for name, s in session.items():
+        assert s["method"] == "exact" and s["helpers"] == name
+        print(f"{name} helpers ({s['schedule']}, observer {s['observer']}, target {s['target']}, "
+              f"{fdnb.wall_ms(s):.0f} ms):",
+              ", ".join(f"deal {d['deal']}: reads {d['fraction_read']}, {d['excess_bits']:.4f} bits"
+                        for d in s["deals"]))
+    assert all(d["excess_is_zero"] for d in session["fresh"]["deals"]), "fresh helpers must leak nothing"
+    fig, ax = plt.subplots(figsize=(7, 4))
+    marks = {"reused": ("o-", "tab:red"), "fresh": ("s--", "tab:blue")}
+    for name, s in session.items():
+        style, colour = marks[name]
+        xs = [d["deal"] for d in s["deals"]]
+        ax.plot(xs, [fdnb.frac(d["fraction_read"]) for d in s["deals"]], style, color=colour, ms=8,
+                label=f"{name} helpers: fraction of player 3's cards read")
+        ax.plot(xs, [d["excess_bits"] for d in s["deals"]], style[0] + ":", color=colour, ms=5,
+                label=f"{name} helpers: excess leakage (bits)")
+    ax.set_xticks(range(1, 1 + max(len(s["deals"]) for s in session.values())))
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("deal d in the session")
+    ax.set_ylabel("fraction read / excess bits")
+    ax.set_title("Reused helper permutations: player 2 reads player 3 (exact, N = 3, n = 4)")
+    ax.legend(loc="center right")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fdnb.save(fig, "02_session_reuse")
+    plt.show()
+
+# %% [markdown]
+# ### Selective abort under each re-deal model
+#
+# Player 3 aborts whenever the first three public cards do not pair his hand ($n = 12$, one card
+# per hand, three public, up to two re-deals). What he gains depends on what an abort leads to:
+# a fresh deal (`again`), losing the hand (`forfeit`) or the same committed deal again (`resume`).
+# Bars: how often he ends with a pair, against the honest baseline, with the CLI's Wilson
+# intervals; 200 seeded games per model, so the intervals are wide.
+
+# %%
+if HAVE_HARNESS:
+    abort = fdnb.run_json("dealer", "cheat", "--players", 3, "--cards", 12, "--hand", 1, "--public", 3,
+                          "--flop", 3, "--redeals", 2, "--strategy", "selective-abort", "--redeal", "all",
+                          "--samples", 200, "--seed", SEED)
+    res = abort["results"]
+    print(f"{fdnb.wall_ms(abort):.0f} ms; {res[0]['result']['strategy'].split(';')[0]}\n")
+    print(f"{'re-deal':<8} {'games':>5} {'aborts':>6} {'named':>5} {'framed':>6} {'success':>7} {'baseline':>8}")
+    for r in res:
+        o = r["result"]
+        print(f"{r['redeal']:<8} {o['trials']:>5} {o['aborts']:>6} {o['named']:>5} {o['framed']:>6} "
+              f"{o['success']:>7} {o['baseline']:>8}")
+    assert all(r["result"]["framed"] == 0 for r in res), "no honest player may be named"
+    fig, ax = plt.subplots(figsize=(7, 4))
+    x = np.arange(len(res))
+    for dx, key, label in ((-0.2, "baseline", "honest baseline"), (0.2, "success", "with selective abort")):
+        mid = np.array([r["result"][key] / r["result"]["trials"] for r in res])
+        lo = np.array([r["result"][f"{key}_interval"][0] for r in res])
+        hi = np.array([r["result"][f"{key}_interval"][1] for r in res])
+        ax.bar(x + dx, mid, 0.4, yerr=[mid - lo, hi - mid], capsize=3, label=f"{label} (Wilson interval)")
+    ax.set_xticks(x, [r["redeal"] for r in res])
+    ax.set_ylim(0, 1.1)
+    ax.set_xlabel("what an abort leads to (re-deal model)")
+    ax.set_ylabel("fraction of games player 3 gets a pair")
+    ax.set_title(f"Selective abort gain per re-deal model ({res[0]['result']['trials']} games each)")
+    ax.legend(loc="lower right")
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fdnb.save(fig, "02_selective_abort")
+    plt.show()
+
+# %% [markdown]
 # ## Exercises
 #
 # 1. **Every cheat.** Run `facedown.deal(3, cards=12, hand=3, seed=SEED, cheat=f"{p}:{kind}")`
@@ -319,6 +408,10 @@ if HAVE_HARNESS:
 #    has no private path, and what does that mean for a hand dealt to him?
 # 4. **Tighter intervals.** Raise `CHEAT_GAMES` to 1000 and rerun the cheating harness: how much
 #    narrower is the lower end of the 99.9 % interval, and what does it cost in time?
+# 5. **Reuse and re-deals.** Run `dealer session` with `--reuse-helpers`, `--observer 1` and
+#    `--target 2`: does the leakage depend on who reads whom? Then explain from the abort table
+#    why `resume` gives player 3 nothing from aborting while `again` does, and which model a
+#    table of distrustful players should pick.
 
 # %%
 # A starting point for exercise 1.

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3
 #     language: python
@@ -42,7 +44,7 @@ SEED = 0
 print("facedown", facedown.__version__, "(Python package)")
 
 # %%
-cmp = facedown.compare(seed=SEED)
+cmp = facedown.compare(seed=SEED, games="none")   # the games have their own section below
 rows = cmp["rows"]
 workloads = list(dict.fromkeys(r["workload"] for r in rows))
 backends = list(dict.fromkeys(r["backend"] for r in rows))
@@ -161,6 +163,47 @@ if not leaky:
     print("no workload leaks to a single party on any backend where the harness applies")
 
 # %% [markdown]
+# ## Games as workloads: cost per trick or move
+#
+# `facedown compare --only game` plays one hand of each game (a Ninety-Nine deal, a Golf round, a
+# Девятка deal) among distrustful players on every backend. Each row's `game` field divides the
+# hand's cost by its tricks (or moves, `trick_unit`), so games of different length compare. The
+# ideal table sends nothing, so its messages and bytes are 0 and not drawn on the log scale.
+
+# %%
+games = facedown.compare(seed=SEED, only="game")
+grows = [r for r in games["rows"] if r.get("game")]
+gnames = list(dict.fromkeys(r["workload"] for r in grows))
+gcell = {(r["workload"], r["backend"]): r for r in grows}
+print(f"{'game':<44} {'backend':<10} {'tricks':>6} {'unit':<6} {'CPU ms/trick':>12} {'messages/trick':>14} "
+      f"{'bytes/trick':>11}")
+for r in grows:
+    g = r["game"]
+    t = g["per_trick"]
+    print(f"{r['workload']:<44} {r['backend']:<10} {g['tricks']:>6.0f} {g['trick_unit']:<6} {t['cpu_ms']:>12.3f} "
+          f"{t['messages']:>14.1f} {t['bytes']:>11,.0f}")
+fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+x = np.arange(len(gnames))
+w = 0.8 / len(backends)
+for ax, key, label in zip(axes, ("cpu_ms", "messages", "bytes"),
+                          ("CPU ms per trick/move", "messages per trick/move", "bytes per trick/move")):
+    for i, b in enumerate(backends):
+        vals = [gcell[(g, b)]["game"]["per_trick"][key] if (g, b) in gcell else None for g in gnames]
+        ax.bar(x + (i - (len(backends) - 1) / 2) * w, [v if v else np.nan for v in vals], w, label=b)
+    ax.set_yscale("log")
+    units = [gcell[(g, backends[0])]["game"]["trick_unit"] if (g, backends[0]) in gcell else "?" for g in gnames]
+    ax.set_xticks(x, [f"{g.removeprefix('game ').split(',')[0]}\n(per {u})" for g, u in zip(gnames, units)],
+                  rotation=20, ha="right", fontsize=9)
+    ax.set_ylabel(f"{label} (log)")
+    ax.set_title(label)
+    ax.grid(axis="y", alpha=0.3)
+axes[0].legend(title="backend", fontsize=9)
+fig.suptitle(f"Cost of one hand of each game per trick or move, on every backend (seed {games['seed']})")
+fig.tight_layout(rect=(0, 0, 1, 0.94))
+fdnb.save(fig, "04_games")
+plt.show()
+
+# %% [markdown]
 # ## Exercises
 #
 # 1. **Latency.** Rerun the comparison with `facedown.compare(seed=SEED, latency_ms=20)` (it takes
@@ -172,6 +215,9 @@ if not leaky:
 # 3. **Leakage.** Which rows have a non-zero `excess_bits`? Read their notes and explain what a
 #    single curious player learns there.
 # 4. **Seeds.** Run the comparison with two seeds. Which columns change, and which cannot?
+# 5. **A whole game.** Rerun the games section with `games="full"` (Ninety-Nine to 100, nine
+#    rounds of Golf). Does the cost per trick change from one hand to the whole game, and why
+#    does the encrypted deck's cost per trick differ between Golf and Ninety-Nine?
 
 # %%
 # A starting point for exercise 2.
