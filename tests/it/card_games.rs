@@ -1,6 +1,6 @@
 //! Golf and Девятка through `facedown::table_golf_devyatka`, every player on its own thread: on
 //! the ideal table and on the encrypted deck over the in-memory network, honest games agreed by
-//! all, a cheat named by all, and the dealer refused.
+//! all, a cheat named by all, and the dealer refused below three players.
 
 use std::time::Duration;
 
@@ -56,8 +56,12 @@ fn a_golf_cheat_on_the_encrypted_deck_is_named_by_every_player() {
 }
 
 #[test]
-fn the_dealer_is_refused_with_a_clear_error() {
-    let r = play_threads(&spec(GameBackend::Dealer, CardGame::Devyatka, 3));
-    let e = r[0].as_ref().expect_err("refused");
-    assert!(e.message.contains("dealer"), "{}", e.message);
+fn devyatka_on_the_dealer_needs_three_players_and_three_are_never_blamed() {
+    let two = play_threads(&spec(GameBackend::Dealer, CardGame::Devyatka, 2));
+    let e = two[0].as_ref().expect_err("two players are refused");
+    assert!(e.message.contains("at least 3"), "{}", e.message);
+    assert_eq!(
+        offenders(&spec(GameBackend::Dealer, CardGame::Devyatka, 3)),
+        vec![None; 3]
+    );
 }

@@ -2,20 +2,9 @@
 //! the in-memory network with a per-message delay, so their `wall_ms_at_latency` grows with the
 //! latency (round-dominated costs); rows without a networked run are marked as estimates.
 
-use std::process::Command;
-
 fn compare(extra: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(["compare", "--json", "--only", "ninety-nine"])
-        .args(extra)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON")
+    let args = [&["compare", "--json", "--only", "ninety-nine"][..], extra].concat();
+    crate::support::run_json(&args)
 }
 
 fn row<'a>(v: &'a serde_json::Value, backend: &str) -> &'a serde_json::Value {
@@ -67,10 +56,7 @@ fn without_latency_there_is_no_latency_column_and_bad_durations_are_refused() {
     let plain = compare(&[]);
     assert!(plain.get("latency_ms").is_none());
     assert!(row(&plain, "dealer").get("wall_ms_at_latency").is_none());
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(["compare", "--json", "--latency", "20 parsecs"])
-        .output()
-        .expect("runs");
+    let out = crate::support::facedown(&["compare", "--json", "--latency", "20 parsecs"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unit"));
 }
@@ -79,12 +65,7 @@ fn without_latency_there_is_no_latency_column_and_bad_durations_are_refused() {
 fn dealer_deals_have_zero_excess_leakage_from_the_closed_form() {
     // docs/leakage.md: no single player learns more than his hand and the public cards.
     for only in ["ninety-nine", "poker"] {
-        let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-            .args(["compare", "--json", "--only", only])
-            .output()
-            .expect("runs");
-        assert!(out.status.success());
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        let v = crate::support::run_json(&["compare", "--json", "--only", only]);
         let dealer = row(&v, "dealer");
         assert_eq!(dealer["excess_bits"].as_f64(), Some(0.0), "{only}");
         assert!(!dealer["notes"].to_string().contains("issue 4"));

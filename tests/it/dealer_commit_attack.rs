@@ -2,22 +2,10 @@
 //! scheme's parameters refuse it, a missing range check accepts an out-of-range opening, and
 //! the salt sweep counts the brute force's hashes exactly.
 
-use std::process::Command;
-
 use serde_json::Value;
 
 fn commit_attack(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args([&["dealer", "commit-attack"][..], args, &["--json"]].concat())
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
+    crate::support::run_json(&[&["dealer", "commit-attack"][..], args, &["--json"]].concat())
 }
 
 #[test]

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::json_of as json;
+
 use facedown_core::rng::seeded_rng;
 use facedown_dealer::{DealSchedule, Scheme};
 use facedown_leakage::collusion::{collusion_table, Method};
@@ -17,15 +19,6 @@ fn facedown(args: &[&str]) -> std::process::Output {
         .env_remove("RUST_BACKTRACE")
         .output()
         .expect("the binary runs")
-}
-
-fn json(out: &std::process::Output) -> serde_json::Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
 }
 
 fn example(name: &str) -> PathBuf {

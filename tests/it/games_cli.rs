@@ -7,21 +7,14 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+use crate::support::json_of as json;
+
 fn facedown(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_facedown"))
         .args(args)
         .env_remove("RUST_BACKTRACE")
         .output()
         .expect("the binary runs")
-}
-
-fn json(out: &Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
 }
 
 fn temp(name: &str) -> std::path::PathBuf {

@@ -2,18 +2,7 @@
 
 use std::process::Command;
 
-fn run(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("json")
-}
+use crate::support::run_json as run;
 
 #[test]
 fn collusion_json_has_the_promised_fields() {

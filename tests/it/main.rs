@@ -47,4 +47,5 @@ mod play_local_cleanup;
 mod poker_cli;
 mod repository;
 mod serve;
+mod support;
 mod table_game_confession;

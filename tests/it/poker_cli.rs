@@ -3,18 +3,7 @@
 use std::collections::BTreeSet;
 use std::process::Command;
 
-fn run_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .output()
-        .expect("the facedown binary runs");
-    assert!(
-        out.status.success(),
-        "facedown {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")
-}
+use crate::support::run_json;
 
 /// The deal report has the dealer's shape: players, cards, hands, public, audit, cost.
 #[test]
