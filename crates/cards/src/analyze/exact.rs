@@ -9,7 +9,7 @@
 //! result is the same rational whichever form computed it — the choice changes the time, never
 //! a number.
 //!
-//! Which path an analysis took is recorded per thread ([`Tracker`]): it is
+//! Which path an analysis took is recorded per thread (`Tracker`): it is
 //! [`Arithmetic::Small`] when no operation overflowed and [`Arithmetic::Big`] when one did, or
 //! when the caller asked for big rationals throughout (to compare the two paths).
 

@@ -4,7 +4,7 @@
 //! | Девятка | the table |
 //! |---|---|
 //! | the deal, 36 / N each | the pack placed, shuffled, hand `s` (positions `s·h .. (s+1)·h`) opened to player `s` alone |
-//! | putting a card down | its owner names one of his positions ([`announce`]); it is turned for all |
+//! | putting a card down | its owner names one of his positions ([`super::announce`]); it is turned for all |
 //! | a pass | announced; it denies every card that could go down now |
 //! | the end of the deal | every card still face down is turned: the rule audit |
 //!
