@@ -204,34 +204,20 @@ fn fmt_prints_checks_and_writes_the_canonical_form() {
 
 #[test]
 fn several_outputs_and_mixed_endings_check_and_their_json_names_the_outputs() {
-    let out = facedown(&[
-        "cards",
-        "check",
-        "half-adder",
-        "toy-mixed-and",
-        "--expect",
-        "perfect",
-    ]);
-    assert_eq!(status(&out), 0, "{}", String::from_utf8_lossy(&out.stdout));
-    // The broken variants fail the claims of the good ones.
-    let out = facedown(&[
-        "cards",
-        "check",
-        "toy-mixed-and-peek",
-        "--expect",
-        "perfect",
-    ]);
-    assert_eq!(status(&out), 3);
-    let out = facedown(&[
-        "cards",
-        "check",
-        "half-adder-sum-not-negated",
-        "--expect",
-        "correct",
-    ]);
-    assert_eq!(status(&out), 3);
-    let out = facedown(&["cards", "check", "toy-mixed-and", "--expect", "committed"]);
-    assert_eq!(status(&out), 3);
+    // The good protocols hold their claims and `perfect`; the broken variants fail them, and
+    // the mixed protocol is not `committed`.
+    for (protocols, expect, want) in [
+        (&["half-adder", "toy-mixed-and"][..], "perfect", 0),
+        (&["toy-mixed-and-peek"][..], "perfect", 3),
+        (&["half-adder-sum-not-negated"][..], "correct", 3),
+        (&["toy-mixed-and"][..], "committed", 3),
+    ] {
+        let mut args = vec!["cards", "check"];
+        args.extend(protocols);
+        args.extend(["--expect", expect]);
+        let out = facedown(&args);
+        assert_eq!(status(&out), want, "{protocols:?} --expect {expect}");
+    }
     let out = facedown(&["cards", "analyze", "half-adder", "--json"]);
     let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let outputs: Vec<(&str, &str)> = v["outputs"]
