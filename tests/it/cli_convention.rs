@@ -589,11 +589,12 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
                 "cheat",
                 "--strategy",
                 "chosen-river",
+                "--sweep-position",
                 "--shard",
                 "1/2",
                 "--json",
             ],
-            "--strategy",
+            "--sweep-position",
         ),
     ] {
         let out = facedown(&args);

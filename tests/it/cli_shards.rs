@@ -203,3 +203,58 @@ fn a_devyatka_importance_sample_in_three_shards_merges_to_the_unsplit_sample() {
         .sum();
     assert_eq!(counted, 9);
 }
+
+#[test]
+fn strategies_in_three_shards_merge_to_the_unsplit_strategy_rows() {
+    let river = merges_to_the_unsplit_run(
+        &[
+            "dealer",
+            "cheat",
+            "--cards",
+            "12",
+            "--hand",
+            "1",
+            "--public",
+            "2",
+            "--strategy",
+            "chosen-river",
+            "--card",
+            "11",
+            "--samples",
+            "7",
+        ],
+        "dealer cheat",
+        ("3", "4"),
+    );
+    assert_eq!(river["result"]["trials"], 7);
+    assert_eq!(river["result"]["framed"], 0);
+    let abort = merges_to_the_unsplit_run(
+        &[
+            "dealer",
+            "cheat",
+            "--cards",
+            "12",
+            "--hand",
+            "1",
+            "--public",
+            "3",
+            "--strategy",
+            "selective-abort",
+            "--flop",
+            "3",
+            "--redeals",
+            "1",
+            "--redeal",
+            "all",
+            "--samples",
+            "6",
+        ],
+        "dealer cheat",
+        ("11", "12"),
+    );
+    let results = abort["results"]
+        .as_array()
+        .expect("one result per re-deal model");
+    assert_eq!(results.len(), 3);
+    assert!(results.iter().all(|r| r["result"]["trials"] == 6));
+}

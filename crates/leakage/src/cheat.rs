@@ -32,7 +32,7 @@
 
 use std::collections::BTreeMap;
 
-use facedown_cards::search::{in_shard_order, MergeError, Shard, Trials};
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_dealer::{Deviation, Scheme};
@@ -42,7 +42,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::LeakageError;
-use crate::harness::wilson;
+use crate::harness::{add_up_shards, wilson};
 use crate::montecarlo::Z;
 
 /// One deviation, measured.
@@ -253,46 +253,34 @@ pub fn merge_rows(
     parts: Vec<(Shard, Vec<CheatRow>)>,
     trials: u64,
 ) -> Result<Vec<CheatRow>, MergeError> {
-    let parts = in_shard_order(parts, |(s, _)| Some(*s))?;
-    let mut sums: Vec<CheatRow> = Vec::new();
-    for (shard, (_, rows)) in &parts {
-        let differs = |what: String| MergeError::Inconsistent {
-            shard: *shard,
-            what,
-        };
-        let share = Trials::share(trials, Some(*shard)).len();
-        if let Some(r) = rows.iter().find(|r| r.trials != share) {
-            return Err(differs(format!(
-                "{} games of {}, its share is {share}",
-                r.trials, r.deviation
-            )));
-        }
-        if sums.is_empty() {
-            sums.clone_from(rows);
-            continue;
-        }
-        if rows.len() != sums.len() {
-            return Err(differs(format!(
-                "{} rows, the first shard {}",
-                rows.len(),
-                sums.len()
-            )));
-        }
-        for (sum, row) in sums.iter_mut().zip(rows) {
+    let (_, sums) = add_up_shards(
+        parts,
+        trials,
+        (None, |r: &CheatRow| r.trials),
+        |sum: &mut Option<CheatRow>, row, one| {
             if (row.player, &row.deviation, &row.models)
-                != (sum.player, &sum.deviation, &sum.models)
+                != (one.player, &one.deviation, &one.models)
             {
-                return Err(differs(format!(
+                return Err(format!(
                     "a row of player {} deviating by {}",
                     row.player, row.deviation
-                )));
+                ));
             }
-            *sum = sum
-                .checked_add(row)
-                .ok_or_else(|| differs(format!("its counts of {} do not add up", row.deviation)))?;
-        }
-    }
-    Ok(sums.into_iter().map(CheatRow::with_intervals).collect())
+            let added = match sum {
+                None => Some(row.clone()),
+                Some(s) => s.checked_add(row),
+            };
+            *sum = Some(
+                added.ok_or_else(|| format!("its counts of {} do not add up", row.deviation))?,
+            );
+            Ok(())
+        },
+    )?;
+    Ok(sums
+        .into_iter()
+        .flatten()
+        .map(CheatRow::with_intervals)
+        .collect())
 }
 
 /// Runs every deviation `trials` times on a deal of `hand` cards per player and `public`

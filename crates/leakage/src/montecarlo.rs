@@ -25,7 +25,7 @@
 //! integer counts, and [`merge_rows`] adds the shards' counts and computes the fraction and the
 //! intervals from the sums, so the merge is the unsplit run's rows exactly.
 
-use facedown_cards::search::{in_shard_order, MergeError, Shard, Trials};
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_dealer::Scheme;
 use rand::Rng;
@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::attack::recover;
 use crate::dealer::{play_schedule, DealerTarget, Schedule};
 use crate::error::LeakageError;
-use crate::harness::{wilson, Coalition};
+use crate::harness::{add_up_shards, wilson, Coalition};
 
 /// Normal quantile of the intervals (99.9 % two-sided).
 pub const Z: f64 = 3.290_527;
@@ -139,52 +139,27 @@ impl McRow {
 /// in the unsplit run's order) into the unsplit run's rows. Refuses shards whose rows are of
 /// other coalitions or targets, or whose trials are not their share.
 pub fn merge_rows(parts: Vec<(Shard, Vec<McRow>)>, trials: u64) -> Result<Vec<McRow>, MergeError> {
-    let parts = in_shard_order(parts, |(s, _)| Some(*s))?;
-    let first = &parts[0].1 .1;
-    let mut sums = vec![Tally::default(); first.len()];
-    for (shard, (_, rows)) in &parts {
-        let differs = |what: String| MergeError::Inconsistent {
-            shard: *shard,
-            what,
-        };
-        let share = Trials::share(trials, Some(*shard)).len();
-        if rows.len() != first.len() {
-            return Err(differs(format!(
-                "{} rows, the first shard {}",
-                rows.len(),
-                first.len()
-            )));
-        }
-        for ((row, one), sum) in rows.iter().zip(first).zip(&mut sums) {
+    let (first, sums) = add_up_shards(
+        parts,
+        trials,
+        (Tally::default(), |r: &McRow| r.trials),
+        |sum, row, one| {
             if (&row.coalition, &row.target, row.hidden)
                 != (&one.coalition, &one.target, one.hidden)
             {
-                return Err(differs(format!(
+                return Err(format!(
                     "a row of coalition {:?} against {}",
                     row.coalition, row.target
-                )));
-            }
-            if row.trials != share {
-                return Err(differs(format!(
-                    "{} trials, its share is {share}",
-                    row.trials
-                )));
+                ));
             }
             sum.checked_add(&row.counts())
-                .ok_or_else(|| differs("its counts overflow the sums".into()))?;
-        }
-    }
+                .ok_or_else(|| "its counts overflow the sums".to_owned())
+        },
+    )?;
     Ok(first
-        .iter()
+        .into_iter()
         .zip(&sums)
-        .map(|(one, sum)| {
-            McRow::from_counts(
-                one.coalition.clone(),
-                one.target.clone(),
-                (trials, one.hidden),
-                sum,
-            )
-        })
+        .map(|(one, sum)| McRow::from_counts(one.coalition, one.target, (trials, one.hidden), sum))
         .collect())
 }
 

@@ -43,7 +43,7 @@
 
 use std::collections::HashMap;
 
-use facedown_cards::search::{in_shard_order, MergeError, Shard, Trials};
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use num_bigint::BigInt;
@@ -55,7 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dealer::{all_perms, Node, Schedule};
 use crate::error::LeakageError;
-use crate::harness::{summarize, Joint, Q};
+use crate::harness::{add_up_shards, summarize, Joint, Q};
 
 /// Whether the last player's helper halves (and so `A_N`) are kept from deal to deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -204,40 +204,29 @@ pub fn merge_readings(
     parts: Vec<(Shard, Vec<McReading>)>,
     trials: u64,
 ) -> Result<Vec<McReading>, MergeError> {
-    let parts = in_shard_order(parts, |(s, _)| Some(*s))?;
-    let first = &parts[0].1 .1;
-    let mut sums = vec![Tally::default(); first.len()];
-    for (shard, (_, rows)) in &parts {
-        let differs = |what: String| MergeError::Inconsistent {
-            shard: *shard,
-            what,
-        };
-        let share = Trials::share(trials, Some(*shard)).len();
-        if rows.len() != first.len() {
-            return Err(differs(format!(
-                "{} deals, the first shard {}",
-                rows.len(),
-                first.len()
-            )));
-        }
-        for ((row, one), sum) in rows.iter().zip(first).zip(&mut sums) {
-            if (row.deal, row.target_cards) != (one.deal, one.target_cards) || row.trials != share {
-                return Err(differs(format!(
-                    "deal {} of {} cards in {} trials, its share is deal {} of {} in {share}",
-                    row.deal, row.target_cards, row.trials, one.deal, one.target_cards
-                )));
+    let (first, sums) = add_up_shards(
+        parts,
+        trials,
+        (Tally::default(), |r: &McReading| r.trials),
+        |sum, row, one| {
+            if (row.deal, row.target_cards) != (one.deal, one.target_cards) {
+                return Err(format!(
+                    "deal {} of {} cards where the first shard has deal {} of {}",
+                    row.deal, row.target_cards, one.deal, one.target_cards
+                ));
             }
             let add = |a: u64, b: u64| {
                 a.checked_add(b)
-                    .ok_or_else(|| differs("its counts overflow the sums".into()))
+                    .ok_or_else(|| "its counts overflow the sums".to_owned())
             };
             *sum = Tally {
                 read: add(sum.read, row.cards_read)?,
                 known: add(sum.known, row.points_known)?,
                 wrong: add(sum.wrong, row.wrong_cards)?,
             };
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(first
         .iter()
         .zip(&sums)

@@ -181,9 +181,10 @@ pub struct CheatArgs {
     /// Seed of the games (game t uses stream t of this seed).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Play only shard I of K of the games of the deviation table (game t when t mod K =
-    /// I − 1) and print a shard envelope; `facedown merge --json` adds the K shards up.
-    #[arg(long, requires = "json", conflicts_with_all = ["coalition", "strategy"])]
+    /// Play only shard I of K of the games (game t when t mod K = I − 1) of the deviation
+    /// table or of a strategy and print a shard envelope; `facedown merge --json` adds the K
+    /// shards up.
+    #[arg(long, requires = "json", conflicts_with_all = ["coalition", "sweep_position"])]
     pub shard: Option<Shard>,
     /// Output format.
     #[command(flatten)]
@@ -669,9 +670,32 @@ pub fn merge_collusion(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
 /// ([`facedown_leakage::cheat::merge_rows`]).
 pub fn merge_cheat(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
     let bodies = harness_shards(shards, CHEAT)?;
-    let trials: u64 = shard_field::<u64>(&bodies[..1], "/trials")?[0].1;
-    let rows = cheating::merge_rows(shard_field(&bodies, "/rows")?, trials)?;
-    print_merged(CHEAT, shards, &bodies, vec![("rows", json!(rows))])
+    let trials: u64 = serde_json::from_value(shards[0].1.query["samples"].clone())
+        .context("the shards' query has no samples")?;
+    let first = &bodies[0].1;
+    if first.get("rows").is_some() {
+        let rows = cheating::merge_rows(shard_field(&bodies, "/rows")?, trials)?;
+        return print_merged(CHEAT, shards, &bodies, vec![("rows", json!(rows))]);
+    }
+    // A strategy: one result, or one per re-deal model.
+    let merged_at = |pointer: &str| -> anyhow::Result<StrategyRow> {
+        let parts: Vec<(Shard, StrategyRow)> = shard_field(&bodies, pointer)?;
+        let parts = parts.into_iter().map(|(s, r)| (s, vec![r])).collect();
+        let mut rows = facedown_leakage::strategy::merge_rows(parts, trials)?;
+        rows.pop().context("a merged strategy row")
+    };
+    if first.get("result").is_some() {
+        let row = merged_at("/result")?;
+        return print_merged(CHEAT, shards, &bodies, vec![("result", json!(row))]);
+    }
+    let models = first["results"].as_array().map_or(0, Vec::len);
+    let mut results = Vec::with_capacity(models);
+    for i in 0..models {
+        let mut one = first["results"][i].clone();
+        one["result"] = json!(merged_at(&format!("/results/{i}/result"))?);
+        results.push(one);
+    }
+    print_merged(CHEAT, shards, &bodies, vec![("results", json!(results))])
 }
 
 /// `facedown dealer collusion`.
@@ -1206,10 +1230,7 @@ fn cheat_doc(
         "wall_ms": ms(wall),
     });
     body[field] = serde_json::to_value(result)?;
-    Doc::new("dealer cheat")
-        .seed(a.seed)
-        .parameters(params)
-        .print(&body)
+    print_harness(CHEAT, (params, a.seed, a.shard), body)
 }
 
 /// `facedown dealer cheat --coalition … --forge …`.
@@ -1330,7 +1351,10 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
     }
     let (rows, wall) = timed_games(a.samples * list.len() as u64, |tick| {
         list.iter()
-            .map(|x| Ok((redeal_of(x), x.run(&sch, None, a.samples, a.seed, tick)?)))
+            .map(|x| {
+                let share = Trials::share(a.samples, a.shard);
+                Ok((redeal_of(x), x.run(&sch, None, share, a.seed, tick)?))
+            })
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
     if a.output.json {

@@ -172,6 +172,13 @@ pub struct Trials {
     shard: Option<Shard>,
 }
 
+impl From<u64> for Trials {
+    /// All `count` trials.
+    fn from(count: u64) -> Trials {
+        Trials::all(count)
+    }
+}
+
 impl Trials {
     /// All `count` trials.
     pub fn all(count: u64) -> Trials {
