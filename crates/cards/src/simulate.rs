@@ -72,6 +72,10 @@ pub enum SimulateError {
     /// interpreter, [`crate::sampled`], runs them).
     #[error("line {}, col {}: the compiled simulator has no private operations", .0.line, .0.col)]
     Private(Span),
+    /// Several outputs: the compiled simulator tallies one output bit (the sampled
+    /// interpreter, [`crate::sampled`], and the tracer run such protocols).
+    #[error("the compiled simulator reads one output, the protocol has {0}")]
+    SeveralOutputs(usize),
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -608,7 +612,7 @@ impl SimulationReport {
                 let from_views: u64 = self
                     .views
                     .iter()
-                    .filter(|v| outputs.get(&v.view) == Some(&Some(r.expected_output)))
+                    .filter(|v| outputs.get(&v.view) == Some(&Some(u32::from(r.expected_output))))
                     .map(|v| v.counts[column])
                     .sum();
                 committed + if r.non_committed > 0 { from_views } else { 0 }
@@ -626,6 +630,9 @@ impl Compiled {
         let n = protocol.cards();
         if n > 64 {
             return Err(SimulateError::TooManyCards(n));
+        }
+        if protocol.output_count() > 1 {
+            return Err(SimulateError::SeveralOutputs(protocol.output_count()));
         }
         let count = protocol.input_count();
         let initial = (0..count)
