@@ -57,6 +57,10 @@ pub struct TraceStep {
     pub observation: Option<String>,
     /// For a turn with branches, the branch taken.
     pub branch: Option<String>,
+    /// For a private look, what its holder alone saw (hidden from the other players; left out
+    /// of the JSON for every other action).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_observation: Option<String>,
     /// The actual row after the action (hidden from the players; for teaching).
     pub hidden_row: String,
 }
@@ -169,6 +173,7 @@ fn trace_step(protocol: &Protocol, step: &Step) -> TraceStep {
             )
         }),
         observation,
+        private_observation: step.privately_seen.as_deref().map(glyphs),
         hidden_row: glyphs(&step.row),
     }
 }

@@ -83,6 +83,13 @@ pub enum Defect {
     },
     /// Further leak messages were suppressed.
     MoreLeaks(usize),
+    /// A private look that names a bit (`as x`) can show two cards that are no commitment.
+    PrivateLookNoCommitment {
+        /// The look.
+        span: Span,
+        /// What it can show.
+        observation: Vec<Symbol>,
+    },
     /// A committed output on numbered cards whose two cards (its basis) are not the same in
     /// every sequence that reaches the `result` \[KSK19\]. Counted as incorrect: the output is
     /// no commitment in a fixed basis, and the basis itself can tell the inputs apart.
@@ -99,7 +106,12 @@ pub enum Defect {
 impl Defect {
     /// Whether the defect makes the protocol incorrect (rather than insecure).
     pub fn breaks_correctness(&self) -> bool {
-        !matches!(
+        !self.is_leak()
+    }
+
+    /// Whether the defect is a leak (it makes the protocol insecure, not incorrect).
+    pub fn is_leak(&self) -> bool {
+        matches!(
             self,
             Defect::Leak { .. } | Defect::PlayerLeak { .. } | Defect::MoreLeaks(_)
         )
@@ -182,6 +194,12 @@ impl fmt::Display for Defect {
                 inputs.1
             ),
             Defect::MoreLeaks(n) => write!(f, "… and {n} more observations that leak"),
+            Defect::PrivateLookNoCommitment { span, observation } => write!(
+                f,
+                "{}: the private look can show {}, which is no commitment, so it names no bit",
+                source_position(*span),
+                glyphs(observation)
+            ),
             Defect::ResultBasisVaries { span, pair, bases } => write!(
                 f,
                 "{}: result {} {}: the output's two cards differ between runs ({} vs {}), so the \

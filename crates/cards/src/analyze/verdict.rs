@@ -189,9 +189,16 @@ impl Exploration {
 
     /// Whether inputs `i` and `j` must look alike: to an outsider in the public model, to some
     /// player in the private model (see [`Exploration::sharing_player`]).
+    ///
+    /// In an exploration of one player's view ([`Exploration::viewer`]), only the inputs that
+    /// player cannot tell apart must look alike.
     pub(super) fn alike(&self, committed: bool, i: usize, j: usize) -> bool {
-        (committed || self.outputs[i] == self.outputs[j])
-            && (self.players.is_empty() || self.sharing_player(i, j).is_some())
+        let same_output = committed || self.outputs[i] == self.outputs[j];
+        same_output
+            && match self.viewer {
+                Some(p) => self.inputs[i].as_bytes().get(p) == self.inputs[j].as_bytes().get(p),
+                None => self.players.is_empty() || self.sharing_player(i, j).is_some(),
+            }
     }
 
     /// In the private model, the first player who cannot tell inputs `i` and `j` apart by his
@@ -293,11 +300,7 @@ impl Exploration {
         let mut input_poss = true;
         let mut output_poss = committed;
         let mut leaks = 0usize;
-        let values_present: Vec<bool> = [false, true]
-            .iter()
-            .map(|&o| self.outputs.contains(&o))
-            .collect();
-        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
+        for rec in self.merged_turns(reachable).iter() {
             let mut reported = false;
             for i in 0..k {
                 for j in (i + 1)..k {
@@ -320,15 +323,8 @@ impl Exploration {
                     }
                 }
             }
-            if committed && rec.mass.iter().any(|x| !x.is_zero()) {
-                for (o, &present) in values_present.iter().enumerate() {
-                    if present
-                        && !(0..k)
-                            .any(|j| usize::from(self.outputs[j]) == o && !rec.mass[j].is_zero())
-                    {
-                        output_poss = false;
-                    }
-                }
+            if committed && !self.output_possible(&rec.mass) {
+                output_poss = false;
             }
         }
         if leaks > 8 {
@@ -346,15 +342,31 @@ impl Exploration {
         (level, defects)
     }
 
+    /// Whether an observation with these per-input masses, if possible at all, is possible
+    /// under an input of each output value. In one player's view the inputs are those of his
+    /// own bit: what he may not rule out is an output among the inputs he cannot tell apart.
+    fn output_possible(&self, mass: &[Q]) -> bool {
+        let group = |i: usize| {
+            self.viewer
+                .map(|p| self.inputs[i].as_bytes().get(p).copied())
+        };
+        let k = self.inputs.len();
+        (0..k).filter(|&i| !mass[i].is_zero()).all(|i| {
+            let mates = || (0..k).filter(move |&j| group(j) == group(i));
+            [false, true].iter().all(|&o| {
+                let present = mates().any(|j| self.outputs[j] == o);
+                !present || mates().any(|j| self.outputs[j] == o && !mass[j].is_zero())
+            })
+        })
+    }
+
     /// The leak of `rec` between inputs `i` and `j`, against the player who cannot tell them
     /// apart in the private model.
     fn leak(&self, rec: &super::walk::TurnRecord, i: usize, j: usize) -> Defect {
         let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
         let probabilities = (rec.mass[i].clone(), rec.mass[j].clone());
-        match self
-            .sharing_player(i, j)
-            .filter(|_| !self.players.is_empty())
-        {
+        let player = self.viewer.or_else(|| self.sharing_player(i, j));
+        match player.filter(|_| !self.players.is_empty()) {
             Some(p) => Defect::PlayerLeak {
                 player: self.players[p].clone(),
                 span: rec.span,
@@ -370,6 +382,42 @@ impl Exploration {
                 probabilities,
             },
         }
+    }
+
+    /// The reachable turn records, those with the same turn, view before and observation added
+    /// together. Paths that differ only by a private draw or look the view does not hold have
+    /// the same view: to this viewer they are one path, and their masses add up.
+    fn merged_turns(&self, reachable: &[bool]) -> Vec<super::walk::TurnRecord> {
+        let mut merged: Vec<super::walk::TurnRecord> = Vec::new();
+        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
+            let same = merged.iter_mut().find(|m| {
+                m.node == rec.node
+                    && m.span == rec.span
+                    && m.result_basis == rec.result_basis
+                    && m.observation == rec.observation
+                    && m.before == rec.before
+            });
+            match same {
+                Some(m) => {
+                    for (a, b) in m.mass.iter_mut().zip(&rec.mass) {
+                        *a += b;
+                    }
+                    for (a, b) in m.prior.iter_mut().zip(&rec.prior) {
+                        *a += b;
+                    }
+                }
+                None => merged.push(rec.clone()),
+            }
+        }
+        merged
+    }
+
+    /// The security level and leak defects of this exploration's viewer (see
+    /// [`Exploration::viewer`]).
+    pub(super) fn viewer_security(&self) -> (Security, Vec<Defect>) {
+        let reachable = self.reachable();
+        let committed = !self.has_open_ending();
+        self.security_level(&reachable, committed)
     }
 
     /// Whether the protocol is perfectly secure (the security check of
@@ -428,9 +476,8 @@ impl Exploration {
 
     /// Per-branch probabilities `Pr[observation | reached the turn]`.
     fn branch_probabilities(&self, reachable: &[bool]) -> Vec<BranchProbability> {
-        self.turns
+        self.merged_turns(reachable)
             .iter()
-            .filter(|r| reachable[r.node])
             .map(|r| BranchProbability {
                 node: self.nodes[r.node].name.clone(),
                 span: r.span,

@@ -1118,7 +1118,10 @@ fn library_claims_state_every_verdict_and_are_consistent() {
             "mks-without-first-shuffle",
             "five-card-trick-third-colour",
             "ms09-and-helper-in-other-colours",
-            "private-three-card-and-extra-turn"
+            "private-three-card-and-extra-turn",
+            "five-card-trick-one-private-cut",
+            "ono-manabe-xor-early-look",
+            "ono-manabe-xor-turned-mask",
         ]
     );
 }

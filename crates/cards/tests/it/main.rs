@@ -8,6 +8,7 @@ mod interpreter;
 mod loops;
 mod multiset;
 mod private;
+mod private_ops;
 mod search;
 mod sharding;
 mod spec;
