@@ -46,14 +46,14 @@ fn scratch(name: &str, text: &str) -> String {
 #[test]
 fn every_library_protocol_checks_with_status_0() {
     let files = library_files();
-    assert_eq!(files.len(), 19);
+    assert_eq!(files.len(), 26);
     let mut args = vec!["cards", "check"];
     args.extend(files.iter().map(String::as_str));
     let out = facedown(&args);
     assert_eq!(status(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches('✓').count(), 19, "{text}");
-    assert!(text.contains("19 checked: 19 hold, 0 failed"), "{text}");
+    assert_eq!(text.matches('✓').count(), 26, "{text}");
+    assert!(text.contains("26 checked: 26 hold, 0 failed"), "{text}");
 }
 
 #[test]
