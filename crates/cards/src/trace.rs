@@ -220,6 +220,9 @@ impl Trace {
             if let Some(o) = &s.observation {
                 let _ = write!(line, "   saw {}", paint(o, color));
             }
+            if let Some(o) = &s.private_observation {
+                let _ = write!(line, "   its holder alone saw {}", paint(o, color));
+            }
             if let Some(b) = &s.branch {
                 let _ = write!(line, " → branch {}", paint(b, color));
             }

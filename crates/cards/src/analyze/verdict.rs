@@ -1,7 +1,11 @@
 //! The verdict: correctness, security (per observation), runtime, and the exact expected
 //! number of shuffles, from what the walk recorded.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
+
+use facedown_core::Symbol;
 
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
@@ -9,9 +13,9 @@ use serde::Serialize;
 
 use super::defect::Defect;
 use super::leakage::ViewDistribution;
-use super::walk::{Ending, Exploration, Leaf};
+use super::walk::{Ending, Exploration, Leaf, TurnRecord};
 use super::{Analysis, BranchProbability, Note};
-use crate::model::Q;
+use crate::model::{Observation, Span, Q};
 use crate::print::render_view;
 
 /// The security levels, strongest first.
@@ -362,7 +366,7 @@ impl Exploration {
 
     /// The leak of `rec` between inputs `i` and `j`, against the player who cannot tell them
     /// apart in the private model.
-    fn leak(&self, rec: &super::walk::TurnRecord, i: usize, j: usize) -> Defect {
+    fn leak(&self, rec: &TurnRecord, i: usize, j: usize) -> Defect {
         let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
         let probabilities = (rec.mass[i].clone(), rec.mass[j].clone());
         let player = self.viewer.or_else(|| self.sharing_player(i, j));
@@ -386,19 +390,27 @@ impl Exploration {
 
     /// The reachable turn records, those with the same turn, view before and observation added
     /// together. Paths that differ only by a private draw or look the view does not hold have
-    /// the same view: to this viewer they are one path, and their masses add up.
-    fn merged_turns(&self, reachable: &[bool]) -> Vec<super::walk::TurnRecord> {
-        let mut merged: Vec<super::walk::TurnRecord> = Vec::new();
-        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
-            let same = merged.iter_mut().find(|m| {
-                m.node == rec.node
-                    && m.span == rec.span
-                    && m.result_basis == rec.result_basis
-                    && m.observation == rec.observation
-                    && m.before == rec.before
-            });
-            match same {
-                Some(m) => {
+    /// the same view: to this viewer they are one path, and their masses add up. Without such
+    /// outcomes every record has a view of its own and is taken as it is.
+    fn merged_turns(&self, reachable: &[bool]) -> Vec<Cow<'_, TurnRecord>> {
+        let live = self.turns.iter().filter(|r| reachable[r.node]);
+        if !self.hidden_outcomes {
+            return live.map(Cow::Borrowed).collect();
+        }
+        type Key<'r> = (usize, Span, bool, &'r [Symbol], &'r [Observation]);
+        let mut index: BTreeMap<Key<'_>, usize> = BTreeMap::new();
+        let mut merged: Vec<Cow<'_, TurnRecord>> = Vec::new();
+        for rec in live {
+            let key = (
+                rec.node,
+                rec.span,
+                rec.result_basis,
+                rec.observation.as_slice(),
+                rec.before.as_slice(),
+            );
+            match index.get(&key) {
+                Some(&at) => {
+                    let m = merged[at].to_mut();
                     for (a, b) in m.mass.iter_mut().zip(&rec.mass) {
                         *a += b;
                     }
@@ -406,7 +418,10 @@ impl Exploration {
                         *a += b;
                     }
                 }
-                None => merged.push(rec.clone()),
+                None => {
+                    index.insert(key, merged.len());
+                    merged.push(Cow::Borrowed(rec));
+                }
             }
         }
         merged
@@ -430,27 +445,39 @@ impl Exploration {
 
     /// Non-committed endings whose view does not determine the output.
     fn undetermined_views(&self, reachable: &[bool]) -> Vec<Defect> {
-        let k = self.inputs.len();
-        let inputs_with = |leaf: &Leaf, out: bool| -> Vec<String> {
-            (0..k)
-                .filter(|&i| !leaf.mass[i].is_zero() && self.outputs[i] == out)
-                .map(|i| self.inputs[i].clone())
-                .collect()
-        };
-        let mut out = Vec::new();
+        // Open endings by view: paths that differ only by a private outcome this view does not
+        // hold are one view, and the inputs that reach any of them reach it.
+        let mut index: BTreeMap<(usize, &[Observation]), usize> = BTreeMap::new();
+        let mut views: Vec<(usize, &[Observation], Vec<bool>)> = Vec::new();
         for leaf in &self.leaves {
             if leaf.ending != Ending::Open || !reachable[leaf.node] {
                 continue;
             }
-            let (zeros, ones) = (inputs_with(leaf, false), inputs_with(leaf, true));
+            let at = *index.entry((leaf.node, &leaf.view)).or_insert_with(|| {
+                views.push((leaf.node, &leaf.view, vec![false; leaf.mass.len()]));
+                views.len() - 1
+            });
+            for (reached, m) in views[at].2.iter_mut().zip(&leaf.mass) {
+                *reached |= !m.is_zero();
+            }
+        }
+        let inputs_with = |reached: &[bool], out: bool| -> Vec<String> {
+            (0..reached.len())
+                .filter(|&i| reached[i] && self.outputs[i] == out)
+                .map(|i| self.inputs[i].clone())
+                .collect()
+        };
+        let mut out = Vec::new();
+        for (node, view, reached) in views {
+            let (zeros, ones) = (inputs_with(&reached, false), inputs_with(&reached, true));
             if !zeros.is_empty() && !ones.is_empty() {
-                let prefix = if leaf.node == 0 {
+                let prefix = if node == 0 {
                     String::new()
                 } else {
-                    format!("(from label {}) ", self.nodes[leaf.node].name)
+                    format!("(from label {}) ", self.nodes[node].name)
                 };
                 out.push(Defect::ViewDoesNotDetermineOutput {
-                    view: format!("{prefix}{}", render_view(&leaf.view)),
+                    view: format!("{prefix}{}", render_view(view)),
                     zeros,
                     ones,
                 });

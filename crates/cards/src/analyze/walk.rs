@@ -143,6 +143,9 @@ pub struct Exploration {
     /// `Some(p)` for player `p`'s (the public view with what he drew and saw privately). The
     /// security check then judges only the inputs that `viewer` cannot tell apart.
     pub viewer: Option<usize>,
+    /// Whether some private outcome was left out of the view (another player's draw or look):
+    /// paths then share views, and the security check adds their records up.
+    pub(super) hidden_outcomes: bool,
     pub(super) max_views: usize,
     /// Which arithmetic the states used: small integers throughout, or big rationals (asked
     /// for, or after an overflow).
@@ -177,6 +180,7 @@ pub fn explore_as(
         pending: Vec::new(),
         bases: Vec::new(),
         viewer,
+        hidden_outcomes: false,
     };
     let start = State::start(
         &(0..k)
@@ -228,6 +232,7 @@ pub fn explore_as(
             Vec::new()
         },
         viewer,
+        hidden_outcomes: exact.hidden_outcomes,
         max_views: opts.max_views,
         arithmetic: arithmetic.used(),
     })
@@ -276,6 +281,8 @@ struct Exact<'p> {
     bases: Vec<ResultBases>,
     /// Whose view the paths carry (see [`Exploration::viewer`]).
     viewer: Option<usize>,
+    /// Whether a private outcome was left out of a view.
+    hidden_outcomes: bool,
 }
 
 /// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
@@ -806,6 +813,7 @@ impl Exact<'_> {
         let edge = format!("private {holder} {verb} {}", glyphs(&outcome));
         self.step_vertex(child, || edge, "");
         if self.viewer != Some(input) {
+            self.hidden_outcomes = true;
             return;
         }
         self.turns.push(TurnRecord {

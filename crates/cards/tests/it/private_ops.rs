@@ -62,39 +62,32 @@ fn every_private_operation_protocol_analyses_as_it_claims() {
     }
 }
 
-#[test]
-fn xor_is_committed_and_perfect_with_four_cards_and_no_shuffle_om21() {
-    let p = protocol(XOR);
-    assert_eq!(p.cards(), 4);
+/// The claim of each Ono–Manabe protocol: `cards` cards, committed, correct, perfect for each
+/// player, no public shuffle; and every sampled run outputs `want`.
+fn committed_perfect_without_shuffles(src: &str, cards: usize, want: impl Fn(&[bool]) -> bool) {
+    let p = protocol(src);
+    assert_eq!(p.cards(), cards);
     let an = analyze(&p).expect("analyses");
     assert!(an.correct, "{:?}", an.errors());
     assert!(an.committed);
     assert_eq!(an.security, Security::Perfect);
     assert_eq!(an.max_shuffles, Some(0));
-    every_run_outputs(XOR, |b| b[0] ^ b[1]);
+    every_run_outputs(src, want);
+}
+
+#[test]
+fn xor_is_committed_and_perfect_with_four_cards_and_no_shuffle_om21() {
+    committed_perfect_without_shuffles(XOR, 4, |b| b[0] ^ b[1]);
 }
 
 #[test]
 fn and_is_committed_and_perfect_with_four_cards_and_no_shuffle_after_om21() {
-    let p = protocol(AND);
-    assert_eq!(p.cards(), 4);
-    let an = analyze(&p).expect("analyses");
-    assert!(an.correct, "{:?}", an.errors());
-    assert!(an.committed);
-    assert_eq!(an.security, Security::Perfect);
-    assert_eq!(an.max_shuffles, Some(0));
-    every_run_outputs(AND, |b| b[0] && b[1]);
+    committed_perfect_without_shuffles(AND, 4, |b| b[0] && b[1]);
 }
 
 #[test]
 fn copy_makes_two_copies_with_six_cards_and_no_shuffle_om21() {
-    let p = protocol(COPY);
-    assert_eq!(p.cards(), 6);
-    let an = analyze(&p).expect("analyses");
-    assert!(an.correct, "{:?}", an.errors());
-    assert!(an.committed);
-    assert_eq!(an.security, Security::Perfect);
-    every_run_outputs(COPY, |b| b[0]);
+    committed_perfect_without_shuffles(COPY, 6, |b| b[0]);
 }
 
 #[test]
@@ -289,6 +282,8 @@ fn a_trace_shows_what_only_the_holder_saw() {
     assert!(look.private_observation.is_some());
     assert!(look.observation.is_none(), "nothing is turned for everyone");
     assert!(t.steps[0].hidden_permutation.is_some(), "Alice's draw");
+    let text = t.render(false);
+    assert!(text.contains("its holder alone saw"), "{text}");
 }
 
 #[test]
@@ -297,4 +292,19 @@ fn the_state_tree_shows_each_private_outcome() {
     assert!(dot.contains("private a draws #1"), "{dot}");
     assert!(dot.contains("private a draws #2"), "{dot}");
     assert!(dot.contains("private b sees"), "{dot}");
+}
+
+#[test]
+fn a_view_that_needs_another_players_draw_to_decode_is_no_output() {
+    // Bob flips Alice's commitment privately, then it is turned: the turn shows a ⊕ r, which
+    // only Bob can decode. As a non-committed output it is wrong, though each of Bob's draws
+    // alone would decode.
+    let src = "protocol p\ninputs a b\nfunction 0011\nlayout a\n\
+               private b bisect 1 | 2\nturn 1 2\n";
+    let an = analyze(&protocol(src)).expect("analyses");
+    assert!(!an.correct);
+    assert!(an
+        .defects
+        .iter()
+        .any(|d| matches!(d, Defect::ViewDoesNotDetermineOutput { .. })));
 }
