@@ -10,9 +10,14 @@
 //! | a sampled run ([`crate::sampled`], behind [`crate::trace`]) | one row | the one observation of that row |
 //! | a face-down table ([`crate::on_table`]: the ideal table, the dealer, the encrypted deck) | what the view still allows (possible rows per input) | the one observation the table shows |
 //!
-//! A private action (`private a perm P0 | P1`) acts per input in the exact semantics (input
-//! `i`'s rows move by the permutation of its bit), on the one row of a sampled run, and is
-//! refused with a typed error by the tables, which have no private operation yet.
+//! A private action is one of three: a private permutation chosen by a bit its holder knows
+//! (`private a perm P0 | P1`, `private a reverse … by r`), a private draw (`private a cut …`,
+//! `private a bisect …`, `private a reverse random …`) and a private look (`private a look …`).
+//! A draw and a look make one path per outcome, like a turn, but without an observation
+//! everyone shares: the semantics decides who sees the outcome (in the exact semantics, the
+//! player whose view is being built, see [`crate::analyze`]), and keeps the bit the holder
+//! named with `as` on the path for a later `by`. The tables refuse private actions with a
+//! typed error.
 //!
 //! A new action of the model is one more method here and one
 //! more case in each semantics, instead of one more case in every walker.
@@ -32,7 +37,7 @@ use facedown_core::{Perm, Symbol};
 
 use crate::distribution::Distribution;
 use crate::model::Span;
-use crate::protocol::{Continuation, LabelId, Op, Protocol, Site};
+use crate::protocol::{Chooser, Continuation, LabelId, Op, PrivateBit, Protocol, Site};
 
 /// The children of a turn: each observation that can occur with the path that follows it.
 pub type Children<P> = Vec<(Vec<Symbol>, P)>;
@@ -86,15 +91,40 @@ pub trait Semantics {
         path: &mut Self::Path,
     ) -> Result<(), Self::Error>;
 
-    /// `private`: the holder of input `input` applies `perms[his bit]` where nobody else sees
-    /// (nobody observes anything).
+    /// `private a perm`: the holder of input `input` applies `perms[b]` where nobody else sees,
+    /// `b` the bit `by` names (his input bit or a private bit on the path).
     fn private_permute(
         &mut self,
         site: Site,
         input: usize,
         perms: &[Perm; 2],
+        by: Chooser,
         path: &mut Self::Path,
     ) -> Result<(), Self::Error>;
+
+    /// A private draw: the holder of input `input` draws from `shuffle` where nobody else sees.
+    /// Returns the paths that follow the draws that can occur (keeping the index of the one
+    /// drawn in `bit`, when named).
+    fn private_shuffle(
+        &mut self,
+        site: Site,
+        input: usize,
+        shuffle: &Distribution,
+        bit: Option<PrivateBit>,
+        path: Self::Path,
+    ) -> Result<Vec<Self::Path>, Self::Error>;
+
+    /// A private look: the holder of input `input` looks at the cards at `positions` (sorted).
+    /// Returns the paths that follow what he can see (keeping the commitment's bit in `bit`,
+    /// when named; a look that shows no commitment ends its path).
+    fn private_look(
+        &mut self,
+        site: Site,
+        input: usize,
+        positions: &[usize],
+        bit: Option<PrivateBit>,
+        path: Self::Path,
+    ) -> Result<Vec<Self::Path>, Self::Error>;
 
     /// `shuffle`: a permutation drawn from `shuffle`, hidden from everyone.
     fn shuffle(
@@ -205,8 +235,30 @@ impl Protocol {
             match &instr.op {
                 Op::Perm(p) => sem.permute(site, p, &mut path)?,
                 Op::Shuffle(d) => sem.shuffle(site, d, &mut path)?,
-                Op::PrivatePerm { input, perms } => {
-                    sem.private_permute(site, *input, perms, &mut path)?
+                Op::PrivatePerm { input, perms, by } => {
+                    sem.private_permute(site, *input, perms, *by, &mut path)?
+                }
+                Op::PrivateShuffle {
+                    input,
+                    shuffle,
+                    bit,
+                } => {
+                    let children = sem.private_shuffle(site, *input, shuffle, *bit, path)?;
+                    match self.fork(sem, &frames, children)? {
+                        Some(only) => path = only,
+                        None => return Ok(()),
+                    }
+                }
+                Op::PrivateLook {
+                    input,
+                    positions,
+                    bit,
+                } => {
+                    let children = sem.private_look(site, *input, positions, *bit, path)?;
+                    match self.fork(sem, &frames, children)? {
+                        Some(only) => path = only,
+                        None => return Ok(()),
+                    }
                 }
                 Op::Turn {
                     positions,
@@ -256,6 +308,23 @@ impl Protocol {
                 }
             }
         }
+    }
+
+    /// Goes on with the paths of a private draw or look: a single path is handed back to go on
+    /// in place; several are each walked with their own copy of the continuation.
+    fn fork<S: Semantics>(
+        &self,
+        sem: &mut S,
+        frames: &Continuation,
+        mut children: Vec<S::Path>,
+    ) -> Result<Option<S::Path>, S::Error> {
+        if children.len() == 1 {
+            return Ok(children.pop());
+        }
+        for child in children {
+            self.walk(sem, frames.clone(), child)?;
+        }
+        Ok(None)
     }
 
     /// Tells the semantics which branch `obs` takes; the block to enter (`None` for a turn

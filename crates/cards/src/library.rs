@@ -31,6 +31,13 @@
 //! | `and-or-at-once-copy-unshuffled` | negative example, several outputs | AND and OR | correct, **insecure**, 1 |
 //! | `toy-mixed-and` | toy, around \[MS09\] | AND, mixed endings | correct, perfect, finite, 2 |
 //! | `toy-mixed-and-peek` | negative example, mixed endings | AND | correct, **insecure** (the committed ending tells the output), 1 |
+//! | `ono-manabe-xor` | \[OM21\], private model | XOR, committed | correct, perfect, finite, 0 |
+//! | `ono-manabe-and` | after \[OM21\], private model | AND, committed | correct, perfect, finite, 0 |
+//! | `ono-manabe-copy` | \[OM21\], private model | COPY (2 copies), committed | correct, perfect, finite, 0 |
+//! | `five-card-trick-private-cuts` | \[dB89\], private cuts | AND, non-committed | correct, perfect, finite, 0 |
+//! | `five-card-trick-one-private-cut` | negative example, private model | AND | correct, **insecure** (Alice learns b), 0 |
+//! | `ono-manabe-xor-early-look` | negative example, private model | XOR, committed | correct, **insecure** (Bob looks at a), 0 |
+//! | `ono-manabe-xor-turned-mask` | negative example, private model | XOR, committed | correct, **insecure** (both learn), 0 |
 //!
 //! The multiset protocols (`protocols/multiset/`) use cards of more than two kinds; the private
 //! ones (`protocols/private/`) act where only one player sees; those of `protocols/outputs/`
@@ -100,7 +107,7 @@ impl Builtin {
     }
 }
 
-static BUILTINS: [Builtin; 25] = [
+static BUILTINS: [Builtin; 32] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -286,6 +293,61 @@ static BUILTINS: [Builtin; 25] = [
         summary: "NEGATIVE: mixed endings that commit only when the output is 0, so the \
                   committed ending tells the output",
         citation: "MS09",
+        negative_example: true,
+    },
+    Builtin {
+        name: "ono-manabe-xor",
+        source: include_str!("../protocols/private/ono-manabe-xor.cards"),
+        summary: "Ono–Manabe: committed XOR with four cards, a private random bisection by \
+                  Alice and a private look and reverse by Bob",
+        citation: "OM21",
+        negative_example: false,
+    },
+    Builtin {
+        name: "ono-manabe-and",
+        source: include_str!("../protocols/private/ono-manabe-and.cards"),
+        summary: "after Ono–Manabe: committed AND with four cards and private operations only \
+                  (Bob reuses the pair he looked at as the constant 0)",
+        citation: "OM21",
+        negative_example: false,
+    },
+    Builtin {
+        name: "ono-manabe-copy",
+        source: include_str!("../protocols/private/ono-manabe-copy.cards"),
+        summary: "Ono–Manabe: two copies of a commitment with six cards and private operations \
+                  only",
+        citation: "OM21",
+        negative_example: false,
+    },
+    Builtin {
+        name: "five-card-trick-private-cuts",
+        source: include_str!("../protocols/private/five-card-trick-private-cuts.cards"),
+        summary: "the five-card trick with its random cut done privately by Alice, then by Bob",
+        citation: "dB89",
+        negative_example: false,
+    },
+    Builtin {
+        name: "five-card-trick-one-private-cut",
+        source: include_str!("../protocols/private/five-card-trick-one-private-cut.cards"),
+        summary: "NEGATIVE: the five-card trick cut privately by Alice alone: she knows the \
+                  offset and reads b",
+        citation: "dB89",
+        negative_example: true,
+    },
+    Builtin {
+        name: "ono-manabe-xor-early-look",
+        source: include_str!("../protocols/private/ono-manabe-xor-early-look.cards"),
+        summary: "NEGATIVE: the Ono–Manabe XOR with Bob looking at Alice's commitment before \
+                  her bisection",
+        citation: "OM21",
+        negative_example: true,
+    },
+    Builtin {
+        name: "ono-manabe-xor-turned-mask",
+        source: include_str!("../protocols/private/ono-manabe-xor-turned-mask.cards"),
+        summary: "NEGATIVE: the Ono–Manabe XOR with b ⊕ r turned face up: Alice reads b, Bob \
+                  reads r and then a",
+        citation: "OM21",
         negative_example: true,
     },
 ];

@@ -420,7 +420,73 @@ pub enum ActionKind {
         input: String,
         /// The permutation for the bit 0 and for the bit 1.
         perms: [Perm; 2],
+        /// The bit that chooses: `None` for the holder's input bit, or a private bit he drew or
+        /// saw earlier (`by r`, see [`ActionKind::PrivateShuffle`]).
+        by: Option<String>,
     },
+    /// A private random operation (the private random cuts and bisections of Ono–Manabe
+    /// \[OM21\]): the holder of input `input` draws a permutation from `shuffle` where nobody
+    /// else sees and applies it. He knows which one he drew; nobody else does. `bit` names his
+    /// draw when the shuffle has exactly two permutations (`as r`: 0 for the first in the
+    /// order of the support, the identity for a bisection), for later choices `by r`.
+    PrivateShuffle {
+        /// The input whose holder acts.
+        input: String,
+        /// What he draws from.
+        shuffle: Shuffle,
+        /// The name of the bit he drew, if named.
+        bit: Option<String>,
+    },
+    /// A private look (Ono–Manabe's private reveal): the holder of input `input` looks at the
+    /// cards at `positions` (sorted, 0-indexed) and puts them back face down. His view holds
+    /// what he saw; every other player's view holds nothing. `bit` names the bit of the
+    /// commitment he looked at (two positions), for later choices `by x`.
+    PrivateLook {
+        /// The input whose holder looks.
+        input: String,
+        /// The positions looked at, sorted.
+        positions: Vec<usize>,
+        /// The name of the bit he saw, if named.
+        bit: Option<String>,
+    },
+    /// A private reverse (Ono–Manabe's private reverse cut): the holder of input `input`
+    /// reverses the order of the cards at `positions` (the card at the first goes to the last,
+    /// and so on), either by a bit he knows or at random.
+    PrivateReverse {
+        /// The input whose holder acts.
+        input: String,
+        /// The positions whose cards are reversed, in the order written.
+        positions: Vec<usize>,
+        /// Whether he reverses by a bit he knows or at random.
+        choice: PrivateChoice,
+    },
+}
+
+/// How a private reverse is chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PrivateChoice {
+    /// By a bit the holder knows: his input (`None`, `private a reverse … by a`) or a private bit
+    /// he drew or saw (`by r`); he reverses when it is 1.
+    By(Option<String>),
+    /// At random, seen only by him; `Some(r)` names the bit he drew (1: reversed).
+    Random(Option<String>),
+}
+
+/// The permutation that reverses the order of the cards at `positions` (0-indexed) on `n`
+/// cards: the card at `positions[j]` goes to `positions[k − 1 − j]`.
+pub fn reversal(n: usize, positions: &[usize]) -> Result<Perm, ShuffleError> {
+    let k = positions.len();
+    let mut images: Vec<usize> = (0..n).collect();
+    for (j, &p) in positions.iter().enumerate() {
+        let Some(slot) = images.get_mut(p) else {
+            return Err(ShuffleError::Size {
+                got: p + 1,
+                cards: n,
+            });
+        };
+        *slot = positions[k - 1 - j];
+    }
+    Perm::from_images(images).map_err(ShuffleError::from)
 }
 
 /// One branch of a turn.

@@ -46,7 +46,7 @@ use crate::interpret::{Branching, Children, Entry, Flow, Semantics};
 use crate::model::{
     decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Span, Q,
 };
-use crate::protocol::{LabelId, Protocol, Site};
+use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Site};
 
 /// Why a protocol could not be run on a table.
 #[derive(Debug, thiserror::Error)]
@@ -238,6 +238,16 @@ struct OnTable<'a, T: FaceDownTable> {
 }
 
 impl<T: FaceDownTable> OnTable<'_, T> {
+    /// The typed refusal of a private action, naming it.
+    fn no_private(&self, site: Site, what: &str) -> RunError<T::Error> {
+        RunError::Unsupported {
+            span: site.span,
+            backend: self.table.capabilities().backend.to_string(),
+            what: what.to_owned(),
+            reason: "the face-down tables have no private operation yet".to_owned(),
+        }
+    }
+
     /// Lays out fresh input commitments after the cards already on the table.
     fn lay_out(&mut self) -> Result<Possible, RunError<T::Error>> {
         self.base = self.table.len();
@@ -309,14 +319,32 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
         site: Site,
         _input: usize,
         _perms: &[Perm; 2],
+        _by: Chooser,
         _path: &mut Possible,
     ) -> Result<(), Self::Error> {
-        Err(RunError::Unsupported {
-            span: site.span,
-            backend: self.table.capabilities().backend.to_string(),
-            what: "perform a private permutation".to_owned(),
-            reason: "the face-down tables have no private operation yet".to_owned(),
-        })
+        Err(self.no_private(site, "perform a private permutation"))
+    }
+
+    fn private_shuffle(
+        &mut self,
+        site: Site,
+        _input: usize,
+        _shuffle: &Distribution,
+        _bit: Option<PrivateBit>,
+        _path: Possible,
+    ) -> Result<Vec<Possible>, Self::Error> {
+        Err(self.no_private(site, "perform a private random cut or draw"))
+    }
+
+    fn private_look(
+        &mut self,
+        site: Site,
+        _input: usize,
+        _positions: &[usize],
+        _bit: Option<PrivateBit>,
+        _path: Possible,
+    ) -> Result<Vec<Possible>, Self::Error> {
+        Err(self.no_private(site, "perform a private look"))
     }
 
     fn shuffle(

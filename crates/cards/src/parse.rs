@@ -21,7 +21,7 @@
 //!           | "turn" POS+ [ "{" { sep } { branch { sep } } "}" ]
 //!           | "result" POS POS { "," POS POS }
 //!           | "label" NAME | "goto" NAME | "restart"
-//!           | "private" NAME "perm" PERM "|" PERM                  (the private model, [NMTIO22])
+//!           | "private" NAME PRIVATE      (the private model, [NMTIO22], [OM21]: see the `private` module)
 //! branch    = SYMBOL+ ":" ( action | "{" { sep } { action { sep } } "}" )
 //! PERM      = "id" | ( "(" { POS [ "," ] } ")" )+
 //! WEIGHT    = INTEGER [ "/" DIGITS ]
@@ -105,6 +105,8 @@ use crate::model::{
     ShuffleError, Span, Q,
 };
 use crate::protocol::{Protocol, ProtocolError, ProtocolParts};
+
+mod private;
 pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS};
 
 /// A malformed `.cards` file: where, and what is wrong.
@@ -1503,7 +1505,7 @@ impl Parser {
             }
             "private" => {
                 self.bump();
-                self.private_perm()?
+                self.private_action()?
             }
             other => {
                 if let Some(&keyword) = HEADERS.iter().find(|&&h| h == other) {
@@ -1522,25 +1524,6 @@ impl Parser {
             }
         };
         Ok(Action { kind, span })
-    }
-
-    /// `NAME perm PERM | PERM` after `private`: the holder of input `NAME` privately applies
-    /// the first permutation when his bit is 0, the second when it is 1.
-    fn private_perm(&mut self) -> PResult<ActionKind> {
-        let (_, input) = self.word("the input whose holder acts privately")?;
-        match &self.peek().tok {
-            Tok::Word(w) if w == "perm" => {
-                self.bump();
-            }
-            _ => return Err(self.unexpected("`perm` (a private input permutation)")),
-        }
-        let (_, zero) = self.perm()?;
-        self.expect(&Tok::Pipe, "`|` and the permutation for the bit 1")?;
-        let (_, one) = self.perm()?;
-        Ok(ActionKind::PrivatePerm {
-            input,
-            perms: [zero, one],
-        })
     }
 
     /// A 1-indexed position in `1..=cards`, returned 0-indexed.

@@ -28,7 +28,9 @@ use facedown_core::Symbol;
 use num_traits::Zero;
 
 use crate::analyze::Analysis;
-use crate::model::{Action, ActionKind, Branch, Function, LayoutItem, Observation, Shuffle, Span};
+use crate::model::{
+    Action, ActionKind, Branch, Function, LayoutItem, Observation, PrivateChoice, Shuffle, Span,
+};
 use crate::protocol::{Protocol, ProtocolParts};
 
 /// Renders symbols as glyphs, `♣♥…` (numbered cards as `#n`, unseparated).
@@ -227,9 +229,65 @@ fn write_action(f: &mut fmt::Formatter<'_>, kind: &ActionKind, depth: usize) -> 
         ActionKind::Label(l) => write!(f, "label {l}"),
         ActionKind::Goto(l) => write!(f, "goto {l}"),
         ActionKind::Restart => f.write_str("restart"),
-        ActionKind::PrivatePerm { input, perms } => {
-            write!(f, "private {input} perm {} | {}", perms[0], perms[1])
+        private => write_private(f, private),
+    }
+}
+
+/// A private action in its canonical form: `private a perm P0 | P1 [by r]`, `private a cut …`,
+/// `private a bisect … | …`, `private a shuffle S`, `private a look …`, `private a reverse …
+/// by r`, `private a reverse random …`, each draw or look with `as r` when it names its bit.
+fn write_private(f: &mut fmt::Formatter<'_>, kind: &ActionKind) -> fmt::Result {
+    let named = |f: &mut fmt::Formatter<'_>, bit: &Option<String>| match bit {
+        Some(b) => write!(f, " as {b}"),
+        None => Ok(()),
+    };
+    match kind {
+        ActionKind::PrivatePerm { input, perms, by } => {
+            write!(f, "private {input} perm {} | {}", perms[0], perms[1])?;
+            match by {
+                Some(b) => write!(f, " by {b}"),
+                None => Ok(()),
+            }
         }
+        ActionKind::PrivateShuffle {
+            input,
+            shuffle,
+            bit,
+        } => {
+            match shuffle {
+                Shuffle::Cut(_) | Shuffle::Bisect(..) => write!(f, "private {input} {shuffle}")?,
+                _ => write!(f, "private {input} shuffle {shuffle}")?,
+            }
+            named(f, bit)
+        }
+        ActionKind::PrivateLook {
+            input,
+            positions: ps,
+            bit,
+        } => {
+            write!(f, "private {input} look ")?;
+            positions(f, ps)?;
+            named(f, bit)
+        }
+        ActionKind::PrivateReverse {
+            input,
+            positions: ps,
+            choice,
+        } => {
+            write!(f, "private {input} reverse ")?;
+            match choice {
+                PrivateChoice::By(by) => {
+                    positions(f, ps)?;
+                    write!(f, " by {}", by.as_deref().unwrap_or(input))
+                }
+                PrivateChoice::Random(bit) => {
+                    f.write_str("random ")?;
+                    positions(f, ps)?;
+                    named(f, bit)
+                }
+            }
+        }
+        public => write_action(f, public, 0),
     }
 }
 

@@ -210,6 +210,16 @@ pub enum ProtocolError {
         /// The name used.
         input: String,
     },
+    /// A private action names a bit that is wrong for it (see [`PrivateBitError`]).
+    #[error("{}: `private {holder}`: {source}", at(*.span))]
+    PrivateBit {
+        /// The private action.
+        span: Span,
+        /// Its holder.
+        holder: String,
+        /// What is wrong.
+        source: PrivateBitError,
+    },
     /// A `goto` to a label that is defined nowhere.
     #[error("{}: `goto {label}`: no label `{label}` is defined", at(*.span))]
     UndefinedLabel {
@@ -236,7 +246,8 @@ impl ProtocolError {
             | ProtocolError::DuplicateLabel { span, .. }
             | ProtocolError::UndefinedLabel { span, .. }
             | ProtocolError::ResultArity { span, .. }
-            | ProtocolError::UndeclaredPrivateInput { span, .. } => Some(*span),
+            | ProtocolError::UndeclaredPrivateInput { span, .. }
+            | ProtocolError::PrivateBit { span, .. } => Some(*span),
             _ => None,
         }
     }
@@ -289,10 +300,25 @@ pub(crate) enum Op {
     Label(LabelId),
     Goto(LabelId),
     Restart,
-    /// The holder of input `input` privately applies `perms[his bit]`.
+    /// The holder of input `input` privately applies `perms[the bit]`, the bit `by` chooses.
     PrivatePerm {
         input: usize,
         perms: [facedown_core::Perm; 2],
+        by: Chooser,
+    },
+    /// The holder of input `input` draws from `shuffle` unseen by the others; `bit` is where
+    /// his draw is kept (two permutations: the index of the one drawn).
+    PrivateShuffle {
+        input: usize,
+        shuffle: Distribution,
+        bit: Option<PrivateBit>,
+    },
+    /// The holder of input `input` looks at `positions` (sorted); `bit` keeps the bit of the
+    /// commitment he saw.
+    PrivateLook {
+        input: usize,
+        positions: Vec<usize>,
+        bit: Option<PrivateBit>,
     },
 }
 
@@ -318,6 +344,8 @@ pub(crate) struct Program {
     /// Block → the indices of its actions, in order.
     pub(crate) blocks: Vec<Vec<usize>>,
     pub(crate) labels: Vec<LabelInfo>,
+    /// The private bits named by `as`, with the input whose holder knows each.
+    pub(crate) private_bits: Vec<(String, usize)>,
 }
 
 /// A well-formed protocol (see the [module docs](self)).
@@ -481,10 +509,31 @@ impl Protocol {
 
     /// Whether some action is private (the private model: security is judged per player).
     pub fn has_private_actions(&self) -> bool {
+        self.program.instrs.iter().any(|i| {
+            matches!(
+                i.op,
+                Op::PrivatePerm { .. } | Op::PrivateShuffle { .. } | Op::PrivateLook { .. }
+            )
+        })
+    }
+
+    /// Whether some player sees something the others do not (a private draw or look): the
+    /// views then differ between players and each is analysed on its own.
+    pub fn has_private_observations(&self) -> bool {
         self.program
             .instrs
             .iter()
-            .any(|i| matches!(i.op, Op::PrivatePerm { .. }))
+            .any(|i| matches!(i.op, Op::PrivateShuffle { .. } | Op::PrivateLook { .. }))
+    }
+
+    /// How many private bits the actions name (`as r`); [`PrivateBit`] indexes them.
+    pub(crate) fn private_bit_count(&self) -> usize {
+        self.program.private_bits.len()
+    }
+
+    /// The name a private bit was given.
+    pub(crate) fn private_bit_name(&self, bit: PrivateBit) -> &str {
+        &self.program.private_bits[bit.0].0
     }
 
     /// The number of actions (every [`Site::index`] is below it).
@@ -652,7 +701,10 @@ pub(crate) fn privately_held(body: &[Action]) -> BTreeSet<&str> {
     while let Some(actions) = stack.pop() {
         for a in actions {
             match &a.kind {
-                ActionKind::PrivatePerm { input, .. } => {
+                ActionKind::PrivatePerm { input, .. }
+                | ActionKind::PrivateShuffle { input, .. }
+                | ActionKind::PrivateLook { input, .. }
+                | ActionKind::PrivateReverse { input, .. } => {
                     out.insert(input.as_str());
                 }
                 ActionKind::Turn {
@@ -699,6 +751,9 @@ fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<Value>), Proto
     }
     Ok((rows, outputs))
 }
+
+mod private;
+pub use private::{Chooser, PrivateBit, PrivateBitError};
 
 /// Compiles the action tree: checks every action and numbers actions block by block.
 struct Compiler<'i> {
@@ -824,25 +879,24 @@ impl Compiler<'_> {
                 Op::Restart
             }
             ActionKind::Restart => Op::Restart,
-            ActionKind::PrivatePerm { input, perms } => {
-                let Some(index) = self.inputs.iter().position(|n| n == input) else {
-                    return Err(ProtocolError::UndeclaredPrivateInput {
-                        span,
-                        input: input.clone(),
-                    });
-                };
-                if let Some(p) = perms.iter().find(|p| p.len() != self.cards) {
-                    return Err(ProtocolError::PermSize {
-                        span,
-                        got: p.len(),
-                        cards: self.cards,
-                    });
-                }
-                Op::PrivatePerm {
-                    input: index,
-                    perms: perms.clone(),
-                }
+            ActionKind::PrivatePerm { input, perms, by } => {
+                self.private_perm(input, perms, by.as_deref(), span)?
             }
+            ActionKind::PrivateShuffle {
+                input,
+                shuffle,
+                bit,
+            } => self.private_draw(input, shuffle, bit.as_deref(), span)?,
+            ActionKind::PrivateLook {
+                input,
+                positions,
+                bit,
+            } => self.private_look(input, positions, bit.as_deref(), span)?,
+            ActionKind::PrivateReverse {
+                input,
+                positions,
+                choice,
+            } => self.private_reverse(input, positions, choice, span)?,
         })
     }
 

@@ -12,7 +12,7 @@ use rand::RngCore;
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
 use crate::model::{decode_bit, Observation, Span};
-use crate::protocol::{LabelId, Protocol, Sequence, Site};
+use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
 /// How a sampled run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +40,8 @@ pub struct Step {
     pub turned: Option<(Vec<usize>, Vec<Symbol>)>,
     /// For a turn with branches, the branch taken (its observation and span).
     pub branch: Option<Span>,
+    /// For a private look, what its holder alone saw.
+    pub privately_seen: Option<Vec<Symbol>>,
     /// The row after the action.
     pub row: Sequence,
 }
@@ -71,6 +73,14 @@ pub enum SampleError {
         /// The shuffle.
         span: Span,
     },
+    /// A private permutation is chosen by a bit this run never named.
+    #[error("{}: `by {bit}`: the bit was not named on this run", crate::print::source_position(*.span))]
+    UnboundPrivateBit {
+        /// The private permutation.
+        span: Span,
+        /// The bit's name.
+        bit: String,
+    },
 }
 
 /// Runs input assignment `input` (binary order) once with `rng`, executing at most
@@ -90,6 +100,8 @@ pub fn sample<R: RngCore>(
         rng,
         bits: crate::model::input_bits(input, protocol.inputs().len()),
         several: protocol.output_count() > 1,
+        private: vec![None; protocol.private_bit_count()],
+        protocol,
         start: start.clone(),
         max_steps,
         taken: 0,
@@ -113,6 +125,9 @@ struct Sampling<'r, R> {
     bits: Vec<bool>,
     /// Whether the protocol has several outputs (a result's pairs then carry different ones).
     several: bool,
+    /// The private bits named so far (`as r`).
+    private: Vec<Option<bool>>,
+    protocol: &'r Protocol,
     start: Sequence,
     max_steps: usize,
     taken: usize,
@@ -142,6 +157,29 @@ fn permute(p: &Perm, row: &Sequence) -> Sequence {
     p.apply_to_row(row).unwrap_or_else(|| row.clone())
 }
 
+impl<R: RngCore> Sampling<'_, R> {
+    /// Draws from `shuffle` and applies it to `row`; returns the index drawn.
+    fn draw(
+        &mut self,
+        site: Site,
+        shuffle: &Distribution,
+        row: &mut Sequence,
+    ) -> Result<usize, SampleError> {
+        let sampler = shuffle
+            .sampler()
+            .ok_or(SampleError::Weights { span: site.span })?;
+        let pick = sampler.pick(&mut *self.rng);
+        if let Some((p, _)) = shuffle.support().get(pick) {
+            *row = permute(p, row);
+            if let Some(step) = self.step() {
+                step.drawn = Some(p.clone());
+            }
+        }
+        self.set_row(row);
+        Ok(pick)
+    }
+}
+
 impl<R: RngCore> Semantics for Sampling<'_, R> {
     type Path = Sequence;
     type Error = SampleError;
@@ -158,6 +196,7 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
                 drawn: None,
                 turned: None,
                 branch: None,
+                privately_seen: None,
                 row: row.clone(),
             });
         }
@@ -172,14 +211,62 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
 
     fn private_permute(
         &mut self,
-        _site: Site,
+        site: Site,
         input: usize,
         perms: &[Perm; 2],
+        by: Chooser,
         row: &mut Sequence,
     ) -> Result<(), SampleError> {
-        *row = permute(&perms[usize::from(self.bits[input])], row);
+        let bit = match by {
+            Chooser::Input => self.bits[input],
+            Chooser::Bit(b) => self.private[b.0].ok_or_else(|| SampleError::UnboundPrivateBit {
+                span: site.span,
+                bit: self.protocol.private_bit_name(b).to_owned(),
+            })?,
+        };
+        *row = permute(&perms[usize::from(bit)], row);
         self.set_row(row);
         Ok(())
+    }
+
+    fn private_shuffle(
+        &mut self,
+        site: Site,
+        _input: usize,
+        shuffle: &Distribution,
+        bit: Option<PrivateBit>,
+        mut row: Sequence,
+    ) -> Result<Vec<Sequence>, SampleError> {
+        let pick = self.draw(site, shuffle, &mut row)?;
+        if let Some(b) = bit {
+            self.private[b.0] = Some(pick == 1);
+        }
+        Ok(vec![row])
+    }
+
+    fn private_look(
+        &mut self,
+        _site: Site,
+        _input: usize,
+        positions: &[usize],
+        bit: Option<PrivateBit>,
+        row: Sequence,
+    ) -> Result<Vec<Sequence>, SampleError> {
+        let seen: Vec<Symbol> = positions
+            .iter()
+            .filter_map(|&p| row.get(p).copied())
+            .collect();
+        if let Some(step) = self.step() {
+            step.privately_seen = Some(seen.clone());
+        }
+        if let Some(b) = bit {
+            let Some(value) = decode_bit([seen[0], seen[1]]) else {
+                self.finish(RunEnding::Stuck, row);
+                return Ok(Vec::new());
+            };
+            self.private[b.0] = Some(value);
+        }
+        Ok(vec![row])
     }
 
     fn shuffle(
@@ -188,17 +275,7 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
         shuffle: &Distribution,
         row: &mut Sequence,
     ) -> Result<(), SampleError> {
-        let sampler = shuffle
-            .sampler()
-            .ok_or(SampleError::Weights { span: site.span })?;
-        let pick = sampler.pick(&mut *self.rng);
-        if let Some((p, _)) = shuffle.support().get(pick) {
-            *row = permute(p, row);
-            if let Some(step) = self.step() {
-                step.drawn = Some(p.clone());
-            }
-        }
-        self.set_row(row);
+        self.draw(site, shuffle, row)?;
         self.run.shuffles += 1;
         Ok(())
     }
@@ -277,6 +354,7 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
 
     fn restart(&mut self, _site: Site, row: &mut Sequence) -> Result<Flow, SampleError> {
         row.clone_from(&self.start);
+        self.private.fill(None);
         self.set_row(row);
         Ok(Flow::Continue)
     }

@@ -70,8 +70,13 @@ pub enum SimulateError {
     Deck(String),
     /// A private operation: the compiled simulator has public actions only (the sampled
     /// interpreter, [`crate::sampled`], runs them).
-    #[error("line {}, col {}: the compiled simulator has no private operations", .0.line, .0.col)]
-    Private(Span),
+    #[error("line {}, col {}: `{action}`: the compiled simulator has no private operations", .span.line, .span.col)]
+    Private {
+        /// The private action.
+        span: Span,
+        /// The action, as written.
+        action: String,
+    },
     /// Several outputs: the compiled simulator tallies one output bit (the sampled
     /// interpreter, [`crate::sampled`], and the tracer run such protocols).
     #[error("the compiled simulator reads one output, the protocol has {0}")]
@@ -272,7 +277,15 @@ impl<'p> Compiler<'p> {
                     let idx = self.add_perm(p);
                     self.instrs.push(Instr::Perm(idx));
                 }
-                ActionKind::PrivatePerm { .. } => return Err(SimulateError::Private(span)),
+                ActionKind::PrivatePerm { .. }
+                | ActionKind::PrivateShuffle { .. }
+                | ActionKind::PrivateLook { .. }
+                | ActionKind::PrivateReverse { .. } => {
+                    return Err(SimulateError::Private {
+                        span,
+                        action: crate::print::describe(&action.kind),
+                    })
+                }
                 ActionKind::Shuffle(s) => {
                     let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
                         span,

@@ -57,6 +57,10 @@ pub struct TraceStep {
     pub observation: Option<String>,
     /// For a turn with branches, the branch taken.
     pub branch: Option<String>,
+    /// For a private look, what its holder alone saw (hidden from the other players; left out
+    /// of the JSON for every other action).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub private_observation: Option<String>,
     /// The actual row after the action (hidden from the players; for teaching).
     pub hidden_row: String,
 }
@@ -214,6 +218,7 @@ fn trace_step(protocol: &Protocol, step: &Step) -> TraceStep {
             )
         }),
         observation,
+        private_observation: step.privately_seen.as_deref().map(glyphs),
         hidden_row: glyphs(&step.row),
     }
 }
@@ -287,6 +292,9 @@ impl Trace {
             }
             if let Some(o) = &s.observation {
                 let _ = write!(line, "   saw {}", paint(o, color));
+            }
+            if let Some(o) = &s.private_observation {
+                let _ = write!(line, "   its holder alone saw {}", paint(o, color));
             }
             if let Some(b) = &s.branch {
                 let _ = write!(line, " → branch {}", paint(b, color));

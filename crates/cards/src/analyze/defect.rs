@@ -96,6 +96,13 @@ pub enum Defect {
         /// The view's probability under each.
         probabilities: (Q, Q),
     },
+    /// A private look that names a bit (`as x`) can show two cards that are no commitment.
+    PrivateLookNoCommitment {
+        /// The look.
+        span: Span,
+        /// What it can show.
+        observation: Vec<Symbol>,
+    },
     /// A committed output on numbered cards whose two cards (its basis) are not the same in
     /// every sequence that reaches the `result` \[KSK19\]. Counted as incorrect: the output is
     /// no commitment in a fixed basis, and the basis itself can tell the inputs apart.
@@ -112,7 +119,12 @@ pub enum Defect {
 impl Defect {
     /// Whether the defect makes the protocol incorrect (rather than insecure).
     pub fn breaks_correctness(&self) -> bool {
-        !matches!(
+        !self.is_leak()
+    }
+
+    /// Whether the defect is a leak (it makes the protocol insecure, not incorrect).
+    pub fn is_leak(&self) -> bool {
+        matches!(
             self,
             Defect::Leak { .. }
                 | Defect::PlayerLeak { .. }
@@ -214,6 +226,12 @@ impl fmt::Display for Defect {
                 "the view {view} ends committed but has probability {} under input {} and {} \
                  under input {}: a committed ending must look alike under every input",
                 probabilities.0, inputs.0, probabilities.1, inputs.1
+),
+            Defect::PrivateLookNoCommitment { span, observation } => write!(
+                f,
+                "{}: the private look can show {}, which is no commitment, so it names no bit",
+                source_position(*span),
+                glyphs(observation)
             ),
             Defect::ResultBasisVaries { span, pair, bases } => write!(
                 f,

@@ -208,6 +208,15 @@ pub enum AnalysisError {
     /// More complete views than [`AnalysisOptions::max_views`].
     #[error("more than {0} complete views")]
     TooManyViews(usize),
+    /// A private permutation is chosen by a bit that no action on this path named (it was
+    /// named in a branch the path did not take).
+    #[error("line {}, col {}: `by {bit}`: the bit is not known on every path that reaches here", .span.line, .span.col)]
+    UnboundPrivateBit {
+        /// The private permutation.
+        span: Span,
+        /// The bit's name.
+        bit: String,
+    },
     /// Arrivals at one label brought more than [`MAX_LABEL_STATES`] different states (a loop
     /// whose state keeps changing).
     #[error("label `{label}` is reached in more than {MAX_LABEL_STATES} different states")]
@@ -373,11 +382,34 @@ pub fn analyze_with(
     let ex = explore(protocol, opts)?;
     let views = ex.view_distribution()?;
     let mut analysis = ex.summarize_with(views.as_ref());
+    if protocol.has_private_observations() {
+        judge_each_player(protocol, opts, &mut analysis)?;
+    }
     if analysis.security != Security::Perfect {
         analysis.tv_from_uniform_shuffles =
             leakage::distance_from_uniform_shuffles(protocol, views.as_ref(), opts)?;
     }
     Ok(analysis)
+}
+
+/// With private draws or looks every player has his own view: each is explored on its own and
+/// judged against the inputs he cannot tell apart. The security level is the weakest over the
+/// players, and the leaks are theirs (the public view is part of every player's, so its
+/// leaks are among them).
+fn judge_each_player(
+    protocol: &Protocol,
+    opts: &AnalysisOptions,
+    analysis: &mut Analysis,
+) -> Result<(), AnalysisError> {
+    analysis.defects.retain(|d| !d.is_leak());
+    let mut security = Security::Perfect;
+    for player in 0..protocol.inputs().len() {
+        let (level, leaks) = walk::explore_as(protocol, opts, Some(player))?.viewer_security();
+        security = security.max(level);
+        analysis.defects.extend(leaks);
+    }
+    analysis.security = security;
+    Ok(())
 }
 
 /// `q` as the JSON writes it.

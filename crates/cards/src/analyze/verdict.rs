@@ -1,7 +1,11 @@
 //! The verdict: correctness, security (per observation), runtime, and the exact expected
 //! number of shuffles, from what the walk recorded.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
+
+use facedown_core::Symbol;
 
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
@@ -9,9 +13,9 @@ use serde::Serialize;
 
 use super::defect::Defect;
 use super::leakage::ViewDistribution;
-use super::walk::{Ending, Exploration, Leaf};
+use super::walk::{Ending, Exploration, Leaf, TurnRecord};
 use super::{Analysis, BranchProbability, Note};
-use crate::model::Q;
+use crate::model::{Observation, Span, Q};
 use crate::print::render_view;
 
 /// The security levels, strongest first.
@@ -189,9 +193,16 @@ impl Exploration {
 
     /// Whether inputs `i` and `j` must look alike: to an outsider in the public model, to some
     /// player in the private model (see [`Exploration::sharing_player`]).
+    ///
+    /// In an exploration of one player's view ([`Exploration::viewer`]), only the inputs that
+    /// player cannot tell apart must look alike.
     pub(super) fn alike(&self, committed: bool, i: usize, j: usize) -> bool {
-        (committed || self.outputs[i] == self.outputs[j])
-            && (self.players.is_empty() || self.sharing_player(i, j).is_some())
+        let same_output = committed || self.outputs[i] == self.outputs[j];
+        same_output
+            && match self.viewer {
+                Some(p) => self.inputs[i].as_bytes().get(p) == self.inputs[j].as_bytes().get(p),
+                None => self.players.is_empty() || self.sharing_player(i, j).is_some(),
+            }
     }
 
     /// In the private model, the first player who cannot tell inputs `i` and `j` apart by his
@@ -293,8 +304,7 @@ impl Exploration {
         let mut input_poss = true;
         let mut output_poss = committed;
         let mut leaks = 0usize;
-        let values: std::collections::BTreeSet<_> = self.outputs.iter().copied().collect();
-        for rec in self.turns.iter().filter(|r| reachable[r.node]) {
+        for rec in self.merged_turns(reachable).iter() {
             let mut reported = false;
             for i in 0..k {
                 for j in (i + 1)..k {
@@ -317,12 +327,8 @@ impl Exploration {
                     }
                 }
             }
-            if committed && rec.mass.iter().any(|x| !x.is_zero()) {
-                for &o in &values {
-                    if !(0..k).any(|j| self.outputs[j] == o && !rec.mass[j].is_zero()) {
-                        output_poss = false;
-                    }
-                }
+            if committed && !self.output_possible(&rec.mass) {
+                output_poss = false;
             }
         }
         if leaks > 8 {
@@ -340,15 +346,29 @@ impl Exploration {
         (level, defects)
     }
 
+    /// Whether an observation with these per-input masses, if possible at all, is possible
+    /// under an input of each output value. In one player's view the inputs are those of his
+    /// own bit: what he may not rule out is an output among the inputs he cannot tell apart.
+    fn output_possible(&self, mass: &[Q]) -> bool {
+        let group = |i: usize| {
+            self.viewer
+                .map(|p| self.inputs[i].as_bytes().get(p).copied())
+        };
+        let k = self.inputs.len();
+        (0..k).filter(|&i| !mass[i].is_zero()).all(|i| {
+            let mates = || (0..k).filter(move |&j| group(j) == group(i));
+            mates()
+                .all(|j| mates().any(|l| self.outputs[l] == self.outputs[j] && !mass[l].is_zero()))
+        })
+    }
+
     /// The leak of `rec` between inputs `i` and `j`, against the player who cannot tell them
     /// apart in the private model.
-    fn leak(&self, rec: &super::walk::TurnRecord, i: usize, j: usize) -> Defect {
+    fn leak(&self, rec: &TurnRecord, i: usize, j: usize) -> Defect {
         let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
         let probabilities = (rec.mass[i].clone(), rec.mass[j].clone());
-        match self
-            .sharing_player(i, j)
-            .filter(|_| !self.players.is_empty())
-        {
+        let player = self.viewer.or_else(|| self.sharing_player(i, j));
+        match player.filter(|_| !self.players.is_empty()) {
             Some(p) => Defect::PlayerLeak {
                 player: self.players[p].clone(),
                 span: rec.span,
@@ -366,6 +386,53 @@ impl Exploration {
         }
     }
 
+    /// The reachable turn records, those with the same turn, view before and observation added
+    /// together. Paths that differ only by a private draw or look the view does not hold have
+    /// the same view: to this viewer they are one path, and their masses add up. Without such
+    /// outcomes every record has a view of its own and is taken as it is.
+    fn merged_turns(&self, reachable: &[bool]) -> Vec<Cow<'_, TurnRecord>> {
+        let live = self.turns.iter().filter(|r| reachable[r.node]);
+        if !self.hidden_outcomes {
+            return live.map(Cow::Borrowed).collect();
+        }
+        type Key<'r> = (usize, Span, bool, &'r [Symbol], &'r [Observation]);
+        let mut index: BTreeMap<Key<'_>, usize> = BTreeMap::new();
+        let mut merged: Vec<Cow<'_, TurnRecord>> = Vec::new();
+        for rec in live {
+            let key = (
+                rec.node,
+                rec.span,
+                rec.result_basis,
+                rec.observation.as_slice(),
+                rec.before.as_slice(),
+            );
+            match index.get(&key) {
+                Some(&at) => {
+                    let m = merged[at].to_mut();
+                    for (a, b) in m.mass.iter_mut().zip(&rec.mass) {
+                        *a += b;
+                    }
+                    for (a, b) in m.prior.iter_mut().zip(&rec.prior) {
+                        *a += b;
+                    }
+                }
+                None => {
+                    index.insert(key, merged.len());
+                    merged.push(Cow::Borrowed(rec));
+                }
+            }
+        }
+        merged
+    }
+
+    /// The security level and leak defects of this exploration's viewer (see
+    /// [`Exploration::viewer`]).
+    pub(super) fn viewer_security(&self) -> (Security, Vec<Defect>) {
+        let reachable = self.reachable();
+        let committed = !self.has_open_ending();
+        self.security_level(&reachable, committed)
+    }
+
     /// Whether the protocol is perfectly secure (the security check of
     /// [`Exploration::summarize`] alone).
     pub fn is_perfect(&self) -> bool {
@@ -376,14 +443,26 @@ impl Exploration {
 
     /// Non-committed endings whose view does not determine the output.
     fn undetermined_views(&self, reachable: &[bool]) -> Vec<Defect> {
-        let k = self.inputs.len();
-        let mut out = Vec::new();
+        // Open endings by view: paths that differ only by a private outcome this view does not
+        // hold are one view, and the inputs that reach any of them reach it.
+        let mut index: BTreeMap<(usize, &[Observation]), usize> = BTreeMap::new();
+        let mut views: Vec<(usize, &[Observation], Vec<bool>)> = Vec::new();
         for leaf in &self.leaves {
             if leaf.ending != Ending::Open || !reachable[leaf.node] {
                 continue;
             }
-            let mut by_value: std::collections::BTreeMap<_, Vec<String>> = Default::default();
-            for i in (0..k).filter(|&i| !leaf.mass[i].is_zero()) {
+            let at = *index.entry((leaf.node, &leaf.view)).or_insert_with(|| {
+                views.push((leaf.node, &leaf.view, vec![false; leaf.mass.len()]));
+                views.len() - 1
+            });
+            for (reached, m) in views[at].2.iter_mut().zip(&leaf.mass) {
+                *reached |= !m.is_zero();
+            }
+        }
+        let mut out = Vec::new();
+        for (node, view, reached) in views {
+            let mut by_value: BTreeMap<_, Vec<String>> = BTreeMap::new();
+            for i in (0..reached.len()).filter(|&i| reached[i]) {
                 by_value
                     .entry(self.outputs[i])
                     .or_default()
@@ -394,13 +473,13 @@ impl Exploration {
                     .into_iter()
                     .map(|(v, inputs)| (self.function.value_text(v), inputs))
                     .collect();
-                let prefix = if leaf.node == 0 {
+                let prefix = if node == 0 {
                     String::new()
                 } else {
-                    format!("(from label {}) ", self.nodes[leaf.node].name)
+                    format!("(from label {}) ", self.nodes[node].name)
                 };
                 out.push(Defect::ViewDoesNotDetermineOutput {
-                    view: format!("{prefix}{}", render_view(&leaf.view)),
+                    view: format!("{prefix}{}", render_view(view)),
                     by_output,
                 });
             }
@@ -425,9 +504,8 @@ impl Exploration {
 
     /// Per-branch probabilities `Pr[observation | reached the turn]`.
     fn branch_probabilities(&self, reachable: &[bool]) -> Vec<BranchProbability> {
-        self.turns
+        self.merged_turns(reachable)
             .iter()
-            .filter(|r| reachable[r.node])
             .map(|r| BranchProbability {
                 node: self.nodes[r.node].name.clone(),
                 span: r.span,

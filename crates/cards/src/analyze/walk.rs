@@ -15,7 +15,7 @@ use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
 use crate::model::{decode_bit, result_basis, Observation, Span, Q};
 use crate::print::glyphs;
-use crate::protocol::{LabelId, Protocol, Sequence, Site};
+use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
 /// How a path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -140,14 +140,31 @@ pub struct Exploration {
     /// (the holder of input `k` is named after it). Security is then judged per player. Empty
     /// in the public model, where every pair of inputs that must look alike does.
     pub players: Vec<String>,
+    /// Whose view the exploration built: `None` for what everyone sees (the public view),
+    /// `Some(p)` for player `p`'s (the public view with what he drew and saw privately). The
+    /// security check then judges only the inputs that `viewer` cannot tell apart.
+    pub viewer: Option<usize>,
+    /// Whether some private outcome was left out of the view (another player's draw or look):
+    /// paths then share views, and the security check adds their records up.
+    pub(super) hidden_outcomes: bool,
     pub(super) max_views: usize,
     /// Which arithmetic the states used: small integers throughout, or big rationals (asked
     /// for, or after an overflow).
     pub arithmetic: Arithmetic,
 }
 
-/// Explores a protocol: walks every segment and records what it finds.
+/// Explores a protocol: walks every segment and records what it finds, with the public view.
 pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploration, AnalysisError> {
+    explore_as(protocol, opts, None)
+}
+
+/// Explores a protocol with the view of `viewer` (`None`: the public view; `Some(p)`: the
+/// holder of input `p`, who also sees his private draws and looks).
+pub fn explore_as(
+    protocol: &Protocol,
+    opts: &AnalysisOptions,
+    viewer: Option<usize>,
+) -> Result<Exploration, AnalysisError> {
     let arithmetic = Tracker::start(opts.arithmetic);
     let k = protocol.input_count();
     let mut exact = Exact {
@@ -163,6 +180,8 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         tree: opts.record_tree.then(StateTree::default),
         pending: Vec::new(),
         bases: Vec::new(),
+        viewer,
+        hidden_outcomes: false,
     };
     let start = State::start(
         &(0..k)
@@ -191,6 +210,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
             shuffles: 0,
             vertex: exact.nodes[node].tree_vertex,
             followed: None,
+            bits: vec![None; protocol.private_bit_count()],
         };
         protocol.interpret(&mut exact, entry, path)?;
     }
@@ -212,6 +232,8 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         } else {
             Vec::new()
         },
+        viewer,
+        hidden_outcomes: exact.hidden_outcomes,
         max_views: opts.max_views,
         arithmetic: arithmetic.used(),
     })
@@ -228,6 +250,8 @@ pub(crate) struct Path {
     /// For a path just made by a turn: its record and its tree edge's label, kept until the
     /// interpreter follows it (so that records come in the order the paths are explored).
     followed: Option<(TurnRecord, String)>,
+    /// The private bits known on this path (`None`: not named on it).
+    bits: Vec<Option<bool>>,
 }
 
 /// The bases a `result` pair met over every arrival at the action.
@@ -256,6 +280,10 @@ struct Exact<'p> {
     /// Per `result` action and pair: the bases met over every arrival, in order of first
     /// arrival (the standard-deck basis rule).
     bases: Vec<ResultBases>,
+    /// Whose view the paths carry (see [`Exploration::viewer`]).
+    viewer: Option<usize>,
+    /// Whether a private outcome was left out of a view.
+    hidden_outcomes: bool,
 }
 
 /// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
@@ -485,6 +513,7 @@ impl Exact<'_> {
                 shuffles: path.shuffles,
                 vertex: path.vertex,
                 followed: None,
+                bits: Vec::new(),
             };
             self.leaf(child, Ending::Result(site.span))?;
         }
@@ -518,17 +547,83 @@ impl Semantics for Exact<'_> {
 
     fn private_permute(
         &mut self,
-        _site: Site,
+        site: Site,
         input: usize,
         perms: &[Perm; 2],
+        by: Chooser,
         path: &mut Path,
     ) -> Result<(), AnalysisError> {
-        let k = self.protocol.inputs().len();
-        let bit = |i: usize| usize::from(crate::model::input_bits(i, k)[input]);
-        path.state = path.state.permute_per_input(|i| &perms[bit(i)]);
+        match by {
+            Chooser::Input => {
+                let k = self.protocol.inputs().len();
+                let bit = |i: usize| usize::from(crate::model::input_bits(i, k)[input]);
+                path.state = path.state.permute_per_input(|i| &perms[bit(i)]);
+            }
+            Chooser::Bit(b) => {
+                let Some(value) = path.bits[b.0] else {
+                    return Err(AnalysisError::UnboundPrivateBit {
+                        span: site.span,
+                        bit: self.protocol.private_bit_name(b).to_owned(),
+                    });
+                };
+                path.state = path.state.permute(&perms[usize::from(value)]);
+            }
+        }
         let holder = &self.protocol.inputs()[input];
         self.step_vertex(path, || format!("private {holder} perm"), "");
         Ok(())
+    }
+
+    fn private_shuffle(
+        &mut self,
+        site: Site,
+        input: usize,
+        shuffle: &Distribution,
+        bit: Option<PrivateBit>,
+        path: Path,
+    ) -> Result<Vec<Path>, AnalysisError> {
+        let mut children = Vec::with_capacity(shuffle.len());
+        for (index, (perm, weight)) in shuffle.support().iter().enumerate() {
+            let weights = vec![weight.clone(); self.k];
+            let mut child = self.private_child(&path, path.state.permute(perm), &weights);
+            if let Some(b) = bit {
+                child.bits[b.0] = Some(index == 1);
+            }
+            let drawn = vec![draw_symbol(index)];
+            self.private_outcome(site, input, &path, &mut child, drawn, "draws");
+            children.push(child);
+        }
+        Ok(children)
+    }
+
+    fn private_look(
+        &mut self,
+        site: Site,
+        input: usize,
+        positions: &[usize],
+        bit: Option<PrivateBit>,
+        path: Path,
+    ) -> Result<Vec<Path>, AnalysisError> {
+        let mut children = Vec::new();
+        for (seen, mut sub) in path.state.split(positions) {
+            let sums = sub.column_sums(self.k);
+            sub.normalize(&sums);
+            let mut child = self.private_child(&path, sub, &sums);
+            if let Some(b) = bit {
+                let Some(value) = decode_bit([seen[0], seen[1]]) else {
+                    self.defects.push(Defect::PrivateLookNoCommitment {
+                        span: site.span,
+                        observation: seen,
+                    });
+                    self.leaf(child, Ending::Stuck(site.span))?;
+                    continue;
+                };
+                child.bits[b.0] = Some(value);
+            }
+            self.private_outcome(site, input, &path, &mut child, seen, "sees");
+            children.push(child);
+        }
+        Ok(children)
     }
 
     fn shuffle(
@@ -602,6 +697,7 @@ impl Semantics for Exact<'_> {
                     shuffles: path.shuffles,
                     vertex: path.vertex,
                     followed: Some((record, edge)),
+                    bits: path.bits.clone(),
                 };
                 (obs, child)
             });
@@ -681,6 +777,63 @@ impl Semantics for Exact<'_> {
     }
 }
 
+/// How the holder of a private draw sees what he drew: `#k` for the `k`-th permutation of the
+/// draw's support (from 1, in the support's order).
+fn draw_symbol(index: usize) -> Symbol {
+    Symbol::Card(u16::try_from(index + 1).unwrap_or(u16::MAX))
+}
+
+/// The private outcomes: one path per draw or per sight, seen by the holder alone.
+impl Exact<'_> {
+    /// A path after a private outcome: `state`, with the path's mass times `weights` (per input,
+    /// the probability of the outcome).
+    fn private_child(&self, path: &Path, state: State, weights: &[Q]) -> Path {
+        Path {
+            node: path.node,
+            state,
+            view: path.view.clone(),
+            mass: times(&path.mass, weights),
+            shuffles: path.shuffles,
+            vertex: path.vertex,
+            followed: None,
+            bits: path.bits.clone(),
+        }
+    }
+
+    /// Records a private outcome on `child`: in the view and as a record when the exploration
+    /// is the holder's, and in the state tree in every case.
+    fn private_outcome(
+        &mut self,
+        site: Site,
+        input: usize,
+        parent: &Path,
+        child: &mut Path,
+        outcome: Vec<Symbol>,
+        verb: &str,
+    ) {
+        let holder = &self.protocol.inputs()[input];
+        let edge = format!("private {holder} {verb} {}", glyphs(&outcome));
+        self.step_vertex(child, || edge, "");
+        if self.viewer != Some(input) {
+            self.hidden_outcomes = true;
+            return;
+        }
+        self.turns.push(TurnRecord {
+            node: parent.node,
+            span: site.span,
+            before: parent.view.clone(),
+            observation: outcome.clone(),
+            prior: parent.mass.clone(),
+            mass: child.mass.clone(),
+            result_basis: false,
+        });
+        child.view.push(Observation {
+            span: site.span,
+            symbols: outcome,
+        });
+    }
+}
+
 impl Exact<'_> {
     /// Ends the path at a node (the interpreter keeps the path; the leaf takes its record).
     fn end_at(&mut self, path: &mut Path, ending: Ending) -> Result<Flow, AnalysisError> {
@@ -692,6 +845,7 @@ impl Exact<'_> {
             shuffles: path.shuffles,
             vertex: path.vertex,
             followed: None,
+            bits: Vec::new(),
         };
         self.leaf(taken, ending)?;
         Ok(Flow::Stop)

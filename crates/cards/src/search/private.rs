@@ -154,6 +154,7 @@ fn candidate(
         Action::new(ActionKind::PrivatePerm {
             input: input.to_owned(),
             perms: [id.clone(), one.clone()],
+            by: None,
         })
     };
     Protocol::new(ProtocolParts {

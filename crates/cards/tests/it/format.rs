@@ -1125,7 +1125,10 @@ fn library_claims_state_every_verdict_and_are_consistent() {
             "private-three-card-and-extra-turn",
             "half-adder-sum-not-negated",
             "and-or-at-once-copy-unshuffled",
-            "toy-mixed-and-peek"
+            "toy-mixed-and-peek",
+            "five-card-trick-one-private-cut",
+            "ono-manabe-xor-early-look",
+            "ono-manabe-xor-turned-mask",
         ]
     );
 }

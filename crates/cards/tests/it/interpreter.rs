@@ -29,7 +29,7 @@ fn compiled_simulator_makes_the_interpreters_run_for_every_library_protocol() {
                 matches!(
                     Compiled::new(&p),
                     Err(SimulateError::Deck(_)
-                        | SimulateError::Private(_)
+                        | SimulateError::Private { .. }
                         | SimulateError::SeveralOutputs(_))
                 ),
                 "{}: refused with the reason",

@@ -9,6 +9,7 @@ mod loops;
 mod multiset;
 mod outputs;
 mod private;
+mod private_ops;
 mod search;
 mod sharding;
 mod spec;

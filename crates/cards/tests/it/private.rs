@@ -118,7 +118,7 @@ fn tables_and_the_compiled_simulator_refuse_private_actions_with_typed_errors() 
     assert!(matches!(err, RunError::Unsupported { .. }), "{err}");
     assert!(matches!(
         Compiled::new(&p).expect_err("public actions only"),
-        SimulateError::Private(_)
+        SimulateError::Private { .. }
     ));
 }
 
