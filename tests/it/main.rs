@@ -24,6 +24,7 @@ mod dealer_schedule;
 mod game_sessions;
 mod game_sessions_cli;
 mod games_cli;
+mod ideal_table_cli;
 mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;
