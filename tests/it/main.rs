@@ -15,6 +15,7 @@ mod cli_search_args;
 mod cli_table;
 mod compare_engines;
 mod compare_games;
+mod compare_games_tcp;
 mod compare_latency;
 mod compare_notes;
 mod cross_backend;
