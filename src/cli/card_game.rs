@@ -212,7 +212,7 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
     println!(
         "{} players as {} processes on 127.0.0.1, {} backend, {}, seed {}: {} deals, {} moves",
         args.players,
-        args.players,
+        args.players + usize::from(!body["table"].is_null()),
         body["backend"].as_str().unwrap_or(""),
         body["game"].as_str().unwrap_or(""),
         body["seed"],

@@ -509,7 +509,7 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
     println!(
         "{} players as {} processes on 127.0.0.1, {} backend, Ninety-Nine {}, seed {}: {} hands, {} tricks",
         args.players,
-        args.players,
+        args.players + usize::from(!body["table"].is_null()),
         body["backend"].as_str().unwrap_or(""),
         body["variant"].as_str().unwrap_or(""),
         body["seed"],
@@ -539,6 +539,16 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
             v["cost"]["bytes"].to_string(),
             v["cost"]["rounds"].to_string(),
             format!("{:.0}", v["wall_ms"].as_f64().unwrap_or(0.0)),
+        ]);
+    }
+    let table = &body["table"];
+    if !table.is_null() {
+        t.row(vec![
+            "table".into(),
+            table["cost"]["messages"].to_string(),
+            table["cost"]["bytes"].to_string(),
+            table["cost"]["rounds"].to_string(),
+            format!("{:.0}", table["wall_ms"].as_f64().unwrap_or(0.0)),
         ]);
     }
     t.row(vec![
