@@ -10,20 +10,13 @@ use facedown::table_game::{play_threads, GameBackend, GameSpec};
 use facedown_games::ninety_nine::{Length, Variant};
 use serde_json::Value;
 
-use crate::support::facedown;
+use crate::support::{facedown, run_split};
 
 /// Runs `facedown play-local --backend ideal ARGS --json`: its JSON and exit status.
 fn play(args: &str) -> (Value, Option<i32>) {
-    let mut all = vec!["play-local", "--backend", "ideal", "--json"];
-    all.extend(args.split_whitespace());
-    let out = facedown(&all);
-    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    assert!(
-        doc.is_object(),
-        "{args}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (doc, out.status.code())
+    let (doc, code, err) = run_split(&format!("play-local --backend ideal --json {args}"));
+    assert!(doc.is_object(), "{args}: {err}");
+    (doc, code)
 }
 
 /// Every player's process reported, each blaming `offender` (`null`: nobody); and the table
