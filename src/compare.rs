@@ -35,6 +35,7 @@ use facedown_poker::PokerEngine;
 use serde::Serialize;
 
 pub mod games;
+pub mod games_tcp;
 
 use crate::play::{self, GameSpec, PlayerReport};
 use crate::workload::{self, check_outcome, Outcome, Workload, WorkloadError, WorkloadRunError};
@@ -617,6 +618,8 @@ pub struct Options {
     pub runs: Option<u64>,
     /// Which games to play after the other workloads.
     pub games: games::GameSet,
+    /// Where the games are played: the in-memory network, or processes over TCP.
+    pub network: games::Network,
 }
 
 /// One cell of the comparison's matrix: a workload on a backend.
@@ -642,7 +645,9 @@ impl Cell {
                 }
                 Ok(row)
             }
-            Cell::Game(entry, backend) => games::measure(entry, *backend, opts.seed, opts.latency),
+            Cell::Game(entry, backend) => {
+                games::measure(entry, *backend, opts.seed, opts.latency, opts.network)
+            }
         }
     }
 }

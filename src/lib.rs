@@ -38,6 +38,7 @@ extern crate self as facedown;
 )]
 pub mod cli;
 pub mod compare;
+pub mod ideal_net;
 pub mod play;
 pub mod table_game;
 pub mod table_golf_devyatka;

@@ -27,6 +27,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
+use crate::ideal_net::RemoteTables;
+
 /// The table a game is played on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -244,6 +246,14 @@ impl Confession for facedown_games::session::ideal::IdealViewError {
 }
 
 impl GameError {
+    /// The error of a player's link, naming the player it blames.
+    pub fn net(e: NetError) -> GameError {
+        GameError {
+            blame: e.blamed().map(|p| p.0),
+            message: e.to_string(),
+        }
+    }
+
     /// The error a session ended with, naming the player its table blames or who confessed.
     pub fn of<E: std::error::Error + Blame + Confession>(e: SessionError<E>) -> GameError {
         let blame = match &e {
@@ -452,8 +462,9 @@ fn run_net<E: Engine, C: Channel>(
     })
 }
 
-/// Plays one player of `spec` over `chan` (dealer or encrypted deck), his moves chosen by the
-/// heuristic bot (or his cheat).
+/// Plays one player of `spec` over `chan` — his own engine of the dealer or the encrypted deck,
+/// or his view of the ideal table's process ([`crate::ideal_net`], the roster's last party) —
+/// his moves chosen by the heuristic bot (or his cheat).
 pub fn play_seat<C: Channel>(chan: C, spec: &GameSpec) -> Result<SeatReport, GameError> {
     play_seat_with(chan, spec, Box::new(HeuristicBot))
 }
@@ -482,10 +493,20 @@ pub fn play_seat_with<C: Channel>(
             PokerEngine::with_rng(me, n, &hand_context(&spec.context, hand), rng()?)
                 .map_err(NetError::protocol)
         }),
-        GameBackend::Ideal => Err(GameError {
-            blame: None,
-            message: "the ideal table has no network player: play it with play_threads".into(),
-        }),
+        GameBackend::Ideal => {
+            let start = Instant::now();
+            let tables = RemoteTables::new(chan, n, spec.timeout).map_err(GameError::net)?;
+            let (game, tables, operations) = play_my_game(spec, me, tables, bot)?;
+            let (cost, wire) = tables.finish().map_err(GameError::net)?;
+            Ok(SeatReport {
+                player: me.0,
+                game,
+                cost,
+                wire: Some(wire),
+                wall_ms: start.elapsed().as_secs_f64() * 1e3,
+                operations,
+            })
+        }
     }
 }
 

@@ -29,6 +29,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::Serialize;
 
+use crate::ideal_net::RemoteTables;
 use crate::table_game::{
     hand_context, join_players, GameBackend, GameError, MeteredTables, NetTables, OpCost,
 };
@@ -302,8 +303,8 @@ where
     .map_err(GameError::of)
 }
 
-/// Plays one player of `spec` over `chan` on the dealer or the encrypted deck, his moves chosen
-/// by the game's bot (or his cheat).
+/// Plays one player of `spec` over `chan` — on the dealer, the encrypted deck, or the ideal
+/// table's process ([`crate::ideal_net`]) — his moves chosen by the game's bot (or his cheat).
 pub fn play_seat<C: Channel>(chan: C, spec: &CardGameSpec) -> Result<CardSeatReport, GameError> {
     play_seat_with(chan, spec, CardBot::default_for(spec.game))
 }
@@ -333,9 +334,11 @@ pub fn play_seat_with<C: Channel>(
                 .map_err(NetError::protocol)
         })?,
         GameBackend::Ideal => {
-            return Err(refused(
-                "the ideal table has no network player: play it with play_threads".into(),
-            ))
+            let tables = RemoteTables::new(chan, n, spec.timeout).map_err(GameError::net)?;
+            let mut tables = MeteredTables::new(tables);
+            let game = play_my_game(spec, me, &mut tables, bot)?;
+            let (cost, wire) = tables.inner.finish().map_err(GameError::net)?;
+            (game, (cost, Some(wire)), tables.operations)
         }
     };
     Ok(CardSeatReport {

@@ -77,6 +77,7 @@ fn compare<'py>(
         only: only.clone(),
         runs,
         games,
+        ..Options::default()
     };
     let table = py
         .detach(|| rows(&opts, &mut |_, _, _| {}))

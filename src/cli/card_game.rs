@@ -16,7 +16,7 @@ use rand::RngCore;
 use serde_json::{json, Value};
 
 use super::children::Scratch;
-use super::net::{BackendArg, GameArgs, PartyArgs, PlayLocalArgs};
+use super::net::{GameArgs, PartyArgs, PlayLocalArgs};
 use super::output::{ms, CheckFailed, Doc, UsageError};
 use super::table::Table;
 
@@ -96,10 +96,7 @@ fn spec(
         .map(|c| parse_cheat(which, c, players))
         .transpose()?;
     let spec = CardGameSpec {
-        backend: match game.backend {
-            BackendArg::Dealer => GameBackend::Dealer,
-            BackendArg::Poker => GameBackend::Poker,
-        },
+        backend: game.backend.game_backend(),
         game: which,
         players,
         seed,
@@ -124,7 +121,8 @@ fn parameters(game: &GameArgs, spec: &CardGameSpec) -> Value {
 /// Runs `facedown party --game golf|devyatka`: one player.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let (roster, me, seed) = super::game_session::party_seat(&args)?;
-    let spec = spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    let players = super::game_session::game_players(&args.game, &roster);
+    let spec = spec(&args.game, players, roster.session.to_vec(), seed)?;
     let mut mesh = super::game_session::connect_seat(&args, &roster, me, spec.timeout)?;
     let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
     drop(mesh);
@@ -153,21 +151,21 @@ fn print_seat(r: &CardSeatReport) {
 
 /// Runs `facedown play-local --game golf|devyatka`: one process per player on 127.0.0.1.
 pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
-    if args.fault.is_some() {
-        return Err(usage(
-            "--fault applies to workloads, not to --game (use --cheat)".into(),
-        ));
-    }
+    super::game_session::refuse_local_flags(&args)?;
     let seed_drawn = args.game.seed.is_none();
     let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
     let spec = spec(&args.game, args.players, Vec::new(), seed)?;
     let dir = Scratch::new("play-local-card-game")?;
     let start = Instant::now();
     let (children, pipes) = super::game_session::spawn_players(&args, seed, &dir)?;
-    let views = super::game_session::gather(children, pipes, start)?;
+    let ideal = spec.backend == GameBackend::Ideal;
+    let super::game_session::Printed {
+        views,
+        errors,
+        table,
+    } = super::game_session::gather(children, pipes, start, ideal)?;
     let wall = start.elapsed();
-    let (views, errors) = views;
-    let tally = super::game_session::Tally::of(&views);
+    let tally = super::game_session::Tally::of(&views, &table);
     let first = views.first();
     let deals = first
         .and_then(|v| v["game"]["rounds"].as_array())
@@ -191,6 +189,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         "seed_drawn": seed_drawn,
         "views": views,
         "errors": errors,
+        "table": table,
         "agreed": tally.agreed,
         "offender": tally.offender,
         "deals": deals,
@@ -213,7 +212,7 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
     println!(
         "{} players as {} processes on 127.0.0.1, {} backend, {}, seed {}: {} deals, {} moves",
         args.players,
-        args.players,
+        args.players + usize::from(!body["table"].is_null()),
         body["backend"].as_str().unwrap_or(""),
         body["game"].as_str().unwrap_or(""),
         body["seed"],

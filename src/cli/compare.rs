@@ -6,7 +6,7 @@
 
 use std::io::IsTerminal;
 
-use facedown::compare::games::GameSet;
+use facedown::compare::games::{GameSet, Network};
 use facedown::compare::{self, Options, Row};
 
 use super::output::{Doc, UsageError};
@@ -15,7 +15,7 @@ use super::table::{Format, OutputArgs, Table};
 /// Arguments of `facedown compare`.
 #[derive(Debug, Clone, clap::Args)]
 #[command(
-    after_help = "Examples:\n  facedown compare --only poker --runs 5 --markdown\n  facedown compare --latency 20ms --json > compare.json\n  facedown compare --only game --games full --json > games.json"
+    after_help = "Examples:\n  facedown compare --only poker --runs 5 --markdown\n  facedown compare --latency 20ms --json > compare.json\n  facedown compare --only game --games full --json > games.json\n  facedown compare --only game --network tcp --markdown"
 )]
 pub struct Args {
     /// Output format.
@@ -43,6 +43,11 @@ pub struct Args {
     /// rounds of Golf, a deal of Девятка) or `none`.
     #[arg(long, value_enum, default_value_t = GameSet::Hand)]
     pub games: GameSet,
+    /// Where the games are played: `memory` (every player on a thread over the in-memory
+    /// network) or `tcp` (`play-local`: every player in its own process over TCP on loopback,
+    /// and the table's process on the ideal table; the CPU is that of every process).
+    #[arg(long, value_enum, default_value_t = Network::Memory)]
+    pub network: Network,
 }
 
 impl Args {
@@ -55,6 +60,7 @@ impl Args {
             latency: None,
             only: None,
             games: GameSet::Hand,
+            network: Network::Memory,
         }
     }
 
@@ -65,6 +71,7 @@ impl Args {
             only: self.only.clone(),
             runs: self.runs,
             games: self.games,
+            network: self.network,
         }
     }
 }
@@ -95,6 +102,16 @@ pub fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
 
 /// Every row of the comparison, with a progress bar on a terminal.
 pub fn rows(args: &Args) -> anyhow::Result<Vec<Row>> {
+    if args.network == Network::Tcp {
+        let stray = match (args.games, args.latency) {
+            (GameSet::None, _) => Some("--network tcp plays the games: it needs --games hand|full"),
+            (_, Some(_)) => Some("--latency applies to the in-memory network, not --network tcp"),
+            _ => None,
+        };
+        if let Some(why) = stray {
+            return Err(UsageError(why.into()).into());
+        }
+    }
     if let Some(only) = &args.only {
         let names = compare::workload_names(args.games)?;
         if !names.iter().any(|n| n.starts_with(only.as_str())) {
@@ -262,6 +279,7 @@ pub fn parameters(args: &Args) -> serde_json::Value {
         "latency_ms": args.latency.map(|l| l.as_secs_f64() * 1e3),
         "only": args.only,
         "games": args.games,
+        "network": args.network,
     })
 }
 

@@ -45,6 +45,10 @@ pub struct SessionArgs {
     /// on standard error and his moves read from standard input (the other seats are bots).
     #[arg(long, value_name = "PLAYER")]
     pub interactive: Option<u16>,
+    /// With `party --game … --backend ideal`: this process is the trusted table (the roster's
+    /// last party), which deals and turns the cards and shows each player only his share.
+    #[arg(long)]
+    pub table: bool,
 }
 
 impl SessionArgs {
@@ -55,6 +59,7 @@ impl SessionArgs {
             ("--deals", self.deals.is_some()),
             ("--cheat", self.cheat.is_some()),
             ("--interactive", self.interactive.is_some()),
+            ("--table", self.table),
         ];
         match stray.iter().find(|(_, given)| *given) {
             Some((flag, _)) => Err(usage(format!("{flag} applies to --game only"))),
@@ -128,10 +133,7 @@ fn game_spec(
         ));
     }
     let spec = GameSpec {
-        backend: match game.backend {
-            BackendArg::Dealer => GameBackend::Dealer,
-            BackendArg::Poker => GameBackend::Poker,
-        },
+        backend: game.backend.game_backend(),
         variant,
         length: s.deals.map_or(Length::game(variant), Length::Deals),
         seed,
@@ -170,6 +172,15 @@ pub(super) fn party_seat(args: &PartyArgs) -> anyhow::Result<(Roster, PartyId, u
     Ok((roster, PartyId(args.id), seed))
 }
 
+/// The players of a game at `roster`: every party, but the last on the ideal table (the table
+/// itself).
+pub(super) fn game_players(game: &GameArgs, roster: &Roster) -> usize {
+    match game.backend {
+        BackendArg::Ideal => roster.players().saturating_sub(1),
+        _ => roster.players(),
+    }
+}
+
 /// This player's connections to every other player of the roster, over TCP with Noise.
 pub(super) fn connect_seat(
     args: &PartyArgs,
@@ -190,11 +201,15 @@ pub(super) fn connect_seat(
 
 /// Runs `facedown party --game …`: one player of a whole game.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
+    if args.game.session.table {
+        return super::party_table::serve(args);
+    }
     if super::card_game::is_card_game(&args.game) {
         return super::card_game::party(args);
     }
     let (roster, me, seed) = party_seat(&args)?;
-    let spec = game_spec(&args.game, roster.players(), roster.session.to_vec(), seed)?;
+    let players = game_players(&args.game, &roster);
+    let spec = game_spec(&args.game, players, roster.session.to_vec(), seed)?;
     let mut mesh = connect_seat(&args, &roster, me, spec.timeout)?;
     let report = if args.game.session.interactive == Some(me.0) {
         let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
@@ -239,17 +254,15 @@ pub(super) fn spawn_players(
     seed: u64,
     dir: &Scratch,
 ) -> anyhow::Result<(Children, Vec<ChildPipes>)> {
-    let roster = write_setup(dir.path(), args.players)?;
+    let ideal = args.game.backend == BackendArg::Ideal;
+    let roster = write_setup(dir.path(), args.players + usize::from(ideal))?;
     let exe = std::env::current_exe().context("cannot find the facedown executable")?;
     let mut children = Children::default();
     let mut pipes = Vec::new();
     let s = &args.game.session;
-    for j in 1..=args.players {
-        let backend = match args.game.backend {
-            BackendArg::Dealer => "dealer",
-            BackendArg::Poker => "poker",
-        };
-        let mut cmd = super::net::party_command(&exe, &roster, dir.path(), j, backend);
+    for j in 1..=args.players + usize::from(ideal) {
+        let mut cmd =
+            super::net::party_command(&exe, &roster, dir.path(), j, args.game.backend.name());
         cmd.arg("--game")
             .arg(s.game.as_deref().unwrap_or_default())
             .arg("--timeout-ms")
@@ -259,6 +272,15 @@ pub(super) fn spawn_players(
             .arg("--json")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
+        if j > args.players {
+            cmd.arg("--table");
+            let child = children.spawn(cmd, "the table")?;
+            pipes.push((
+                read_pipe(child.stdout.take()),
+                read_pipe(child.stderr.take()),
+            ));
+            continue;
+        }
         for (flag, value) in [
             ("--variant", s.variant.clone()),
             ("--deals", s.deals.map(|d| d.to_string())),
@@ -301,13 +323,22 @@ pub(super) type ChildPipes = (
     std::thread::JoinHandle<String>,
 );
 
-/// Waits (at most an hour from `start`) for every player process and reads each one's JSON
-/// view, or the last line of its error.
+/// What the processes of a local game printed: each player's JSON view, the last line of the
+/// error of each that printed none, and the table process's report (on the ideal table).
+pub(super) struct Printed {
+    pub views: Vec<Value>,
+    pub errors: Vec<Value>,
+    pub table: Value,
+}
+
+/// Waits (at most an hour from `start`) for every process of a local game — the players, then
+/// the table process when `table` — and reads what each printed.
 pub(super) fn gather(
     mut children: Children,
     pipes: Vec<ChildPipes>,
     start: Instant,
-) -> anyhow::Result<(Vec<Value>, Vec<Value>)> {
+    table: bool,
+) -> anyhow::Result<Printed> {
     let deadline = start + Duration::from_secs(3600);
     let mut status = vec![None; pipes.len()];
     while status.iter().any(Option::is_none) && Instant::now() < deadline {
@@ -319,22 +350,49 @@ pub(super) fn gather(
         std::thread::sleep(Duration::from_millis(5));
     }
     drop(children);
-    let mut views = Vec::new();
-    let mut errors = Vec::new();
+    let players = pipes.len() - usize::from(table);
+    let mut printed = Printed {
+        views: Vec::new(),
+        errors: Vec::new(),
+        table: Value::Null,
+    };
     for (j, (out, err)) in pipes.into_iter().enumerate() {
         let (out, err) = (
             out.join().unwrap_or_default(),
             err.join().unwrap_or_default(),
         );
+        let who = if j < players {
+            json!(j + 1)
+        } else {
+            json!("table")
+        };
         match serde_json::from_str::<Value>(&out) {
-            Ok(v) => views.push(v),
-            Err(_) => errors.push(json!({
-                "player": j + 1,
+            Ok(v) if j < players => printed.views.push(v),
+            Ok(v) => printed.table = v,
+            Err(_) => printed.errors.push(json!({
+                "player": who,
                 "error": err.trim().lines().last().unwrap_or("").to_owned(),
             })),
         }
     }
-    Ok((views, errors))
+    Ok(printed)
+}
+
+/// Refuses the flags of `play-local --game` that do not apply: `--fault` (for workloads) and
+/// `--table` (for `party`: `play-local` starts the table itself).
+pub(super) fn refuse_local_flags(args: &PlayLocalArgs) -> anyhow::Result<()> {
+    if args.fault.is_some() {
+        return Err(usage(
+            "--fault applies to workloads, not to --game (use --cheat)".into(),
+        ));
+    }
+    if args.game.session.table {
+        return Err(usage(
+            "--table applies to party: play-local --backend ideal starts the table process itself"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Runs `facedown play-local --game …`: one process per player on 127.0.0.1.
@@ -342,20 +400,21 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     if super::card_game::is_card_game(&args.game) {
         return super::card_game::play_local(args);
     }
-    if args.fault.is_some() {
-        return Err(usage(
-            "--fault applies to workloads, not to --game (use --cheat)".into(),
-        ));
-    }
+    refuse_local_flags(&args)?;
     let seed_drawn = args.game.seed.is_none();
     let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
     let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
     let dir = Scratch::new("play-local-game")?;
     let start = Instant::now();
     let (children, pipes) = spawn_players(&args, seed, &dir)?;
-    let (views, errors) = gather(children, pipes, start)?;
+    let ideal = spec.backend == GameBackend::Ideal;
+    let Printed {
+        views,
+        errors,
+        table,
+    } = gather(children, pipes, start, ideal)?;
     let wall = start.elapsed();
-    let tally = Tally::of(&views);
+    let tally = Tally::of(&views, &table);
     let hands = views
         .first()
         .and_then(|v| v["game"]["hands"].as_array())
@@ -373,6 +432,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         "seed_drawn": seed_drawn,
         "views": views,
         "errors": errors,
+        "table": table,
         "agreed": tally.agreed,
         "offender": tally.offender,
         "hands": hands,
@@ -403,15 +463,16 @@ pub(super) struct Tally {
 }
 
 impl Tally {
-    /// The tally of `views` (each a player's JSON document).
-    pub(super) fn of(views: &[Value]) -> Tally {
+    /// The tally of `views` (each a player's JSON document) and of the table process's report
+    /// (`null` but on the ideal table), whose cost counts with the players'.
+    pub(super) fn of(views: &[Value], table: &Value) -> Tally {
         let offenders: Vec<Value> = views
             .iter()
             .map(|v| v["game"]["verdict"]["offender"].clone())
             .collect();
-        let sum = |key: &str| -> u64 { views.iter().filter_map(|v| v["cost"][key].as_u64()).sum() };
-        let rounds = views
-            .iter()
+        let all = || views.iter().chain(Some(table));
+        let sum = |key: &str| -> u64 { all().filter_map(|v| v["cost"][key].as_u64()).sum() };
+        let rounds = all()
             .filter_map(|v| v["cost"]["rounds"].as_u64())
             .max()
             .unwrap_or(0);
@@ -448,7 +509,7 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
     println!(
         "{} players as {} processes on 127.0.0.1, {} backend, Ninety-Nine {}, seed {}: {} hands, {} tricks",
         args.players,
-        args.players,
+        args.players + usize::from(!body["table"].is_null()),
         body["backend"].as_str().unwrap_or(""),
         body["variant"].as_str().unwrap_or(""),
         body["seed"],
@@ -478,6 +539,16 @@ fn print_table(args: &PlayLocalArgs, body: &Value, views: &[Value]) {
             v["cost"]["bytes"].to_string(),
             v["cost"]["rounds"].to_string(),
             format!("{:.0}", v["wall_ms"].as_f64().unwrap_or(0.0)),
+        ]);
+    }
+    let table = &body["table"];
+    if !table.is_null() {
+        t.row(vec![
+            "table".into(),
+            table["cost"]["messages"].to_string(),
+            table["cost"]["bytes"].to_string(),
+            table["cost"]["rounds"].to_string(),
+            format!("{:.0}", table["wall_ms"].as_f64().unwrap_or(0.0)),
         ]);
     }
     t.row(vec![

@@ -12,6 +12,7 @@ pub mod games;
 pub mod merge;
 pub mod net;
 pub mod output;
+pub mod party_table;
 pub mod poker;
 pub mod report;
 pub mod serve;

@@ -33,13 +33,27 @@ pub enum BackendArg {
     Dealer,
     /// Barnett–Smart mental poker (N ≥ 2).
     Poker,
+    /// The ideal table: a trusted table process, the roster's last party (whole games only).
+    Ideal,
 }
 
-impl From<BackendArg> for Backend {
-    fn from(b: BackendArg) -> Backend {
-        match b {
-            BackendArg::Dealer => Backend::Dealer,
-            BackendArg::Poker => Backend::Poker,
+impl BackendArg {
+    /// The name on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendArg::Dealer => "dealer",
+            BackendArg::Poker => "poker",
+            BackendArg::Ideal => "ideal",
+        }
+    }
+
+    /// The table of a whole game (`--game`).
+    pub fn game_backend(self) -> facedown::table_game::GameBackend {
+        use facedown::table_game::GameBackend;
+        match self {
+            BackendArg::Dealer => GameBackend::Dealer,
+            BackendArg::Poker => GameBackend::Poker,
+            BackendArg::Ideal => GameBackend::Ideal,
         }
     }
 }
@@ -151,7 +165,17 @@ impl GameArgs {
                 workload.min_players()
             );
         }
-        let backend: Backend = self.backend.into();
+        let backend =
+            match self.backend {
+                BackendArg::Dealer => Backend::Dealer,
+                BackendArg::Poker => Backend::Poker,
+                BackendArg::Ideal => return Err(super::output::UsageError(
+                    "--backend ideal plays whole games (--game); a workload runs on the dealer \
+                     or the encrypted deck"
+                        .into(),
+                )
+                .into()),
+            };
         if let Workload::Card { name, protocol } = &workload {
             if protocol.has_private_actions() {
                 bail!("{name} has private operations, which no networked table performs yet (the analyzer and the tracer take it: `facedown cards analyze {name}`)");
@@ -338,7 +362,7 @@ fn party_doc(args: &PartyArgs, workload: &str) -> Doc {
     let doc = Doc::new("party").parameters(json!({
         "roster": args.roster.display().to_string(),
         "id": args.id,
-        "backend": Backend::from(args.game.backend).name(),
+        "backend": args.game.backend.name(),
         "workload": workload,
         "timeout_ms": args.game.timeout_ms,
     }));
@@ -516,13 +540,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     let mut children = Children::default();
     let mut pipes = Vec::with_capacity(args.players);
     for j in 1..=args.players {
-        let mut cmd = party_command(
-            &exe,
-            &roster,
-            dir.path(),
-            j,
-            Backend::from(args.game.backend).name(),
-        );
+        let mut cmd = party_command(&exe, &roster, dir.path(), j, args.game.backend.name());
         cmd.arg("--workload")
             .arg(spec.workload.name())
             .arg("--timeout-ms")
@@ -624,7 +642,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         None
     };
     let consistent = errors.is_empty() && problem.is_none();
-    let backend = Backend::from(args.game.backend).name();
+    let backend = args.game.backend.name();
     if args.game.json {
         let mut doc = Doc::new("play-local").parameters(json!({
             "players": args.players,

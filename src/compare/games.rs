@@ -24,6 +24,7 @@ use facedown_games::ninety_nine::{Length, Variant};
 use facedown_net::{Latency, MemoryChannel};
 use serde::Serialize;
 
+pub use super::games_tcp::Network;
 use super::{Backend, CompareError, Row, CONTEXT};
 use crate::table_game::{self, GameBackend, GameError, GameSpec};
 use crate::table_golf_devyatka::{self as card_games, CardGame, CardGameSpec, Played};
@@ -425,36 +426,82 @@ pub fn measure(
     backend: Backend,
     seed: u64,
     latency: Option<Duration>,
+    network: Network,
 ) -> Result<Row, CompareError> {
     let mut row = super::blank_row(&entry.name, backend, entry.players);
     if let Some(why) = unsupported(entry, backend) {
         row.notes.push(format!("unsupported: {why}"));
         return Ok(row);
     }
-    let (wall, cpu) = (Instant::now(), ProcessTime::now());
-    let mut runs = Vec::new();
-    for k in 0..entry.reps {
-        runs.push(play_once(entry, backend, run_seed(seed, k), None)?);
-    }
-    let (wall_ms, cpu_ms) = (
-        wall.elapsed().as_secs_f64() * 1e3,
-        cpu.elapsed().as_secs_f64() * 1e3,
-    );
+    let (runs, wall_ms, cpu_ms) = match network {
+        Network::Memory => in_memory(entry, backend, seed)?,
+        Network::Tcp => over_tcp(entry, backend, seed)?,
+    };
     fill(&mut row, entry, &runs, wall_ms, cpu_ms);
     row.notes.push(leak_note(
         entry,
         backend,
         row.game.as_ref().map_or(0.0, |g| g.hidden_cards_opened),
     ));
-    if backend == Backend::Ideal {
-        row.notes.push(
-            "the ideal table is one trusted table the players share: it sends nothing".into(),
-        );
-    }
+    row.notes.push(match (network, backend) {
+        (Network::Memory, Backend::Ideal) => {
+            "the ideal table is one trusted table the players share: it sends nothing".into()
+        }
+        (Network::Memory, _) => "over the in-memory network, one thread per player".into(),
+        (Network::Tcp, Backend::Ideal) => "over TCP on loopback: one process per player and \
+            the trusted table's process, whose answers count with the players' messages; CPU of \
+            every process"
+            .into(),
+        (Network::Tcp, _) => {
+            "over TCP on loopback: one process per player; CPU of every process".into()
+        }
+    });
     if let Some(l) = latency {
         add_latency(&mut row, entry, backend, seed, l)?;
     }
     Ok(row)
+}
+
+/// The runs of `entry` on `backend` with every player on a thread: the runs, their wall time
+/// and the CPU of this process (every player's thread), both in ms.
+fn in_memory(
+    entry: &GameEntry,
+    backend: Backend,
+    seed: u64,
+) -> Result<(Vec<GameRun>, f64, f64), CompareError> {
+    let (wall, cpu) = (Instant::now(), ProcessTime::now());
+    let mut runs = Vec::new();
+    for k in 0..entry.reps {
+        runs.push(play_once(entry, backend, run_seed(seed, k), None)?);
+    }
+    Ok((
+        runs,
+        wall.elapsed().as_secs_f64() * 1e3,
+        cpu.elapsed().as_secs_f64() * 1e3,
+    ))
+}
+
+/// The runs of `entry` on `backend` as processes over TCP ([`super::games_tcp`]): the runs,
+/// their wall time and the CPU of every process, both in ms.
+fn over_tcp(
+    entry: &GameEntry,
+    backend: Backend,
+    seed: u64,
+) -> Result<(Vec<GameRun>, f64, f64), CompareError> {
+    let (mut runs, mut wall, mut cpu) = (Vec::new(), Duration::ZERO, Duration::ZERO);
+    for k in 0..entry.reps {
+        let r =
+            super::games_tcp::play_once(entry, backend, run_seed(seed, k)).map_err(|reason| {
+                CompareError::Run {
+                    workload: entry.name.clone(),
+                    backend: backend.name(),
+                    reason,
+                }
+            })?;
+        (wall, cpu) = (wall + r.wall, cpu + r.cpu);
+        runs.push(r.run);
+    }
+    Ok((runs, wall.as_secs_f64() * 1e3, cpu.as_secs_f64() * 1e3))
 }
 
 fn fill(row: &mut Row, entry: &GameEntry, runs: &[GameRun], wall_ms: f64, cpu_ms: f64) {

@@ -4,7 +4,7 @@
 
 use std::process::Command;
 
-use facedown::compare::games::{game_entries, measure, play_once, GameEntry, GameSet};
+use facedown::compare::games::{game_entries, measure, play_once, GameEntry, GameSet, Network};
 use facedown::compare::Backend;
 
 fn entry(prefix: &str) -> GameEntry {
@@ -51,7 +51,8 @@ fn a_ninety_nine_hand_is_nine_tricks_on_the_dealer_and_the_ideal_table_sends_not
 #[test]
 fn a_two_player_game_on_the_dealer_is_a_stated_row_not_a_failure() {
     let game = entry("game ninety-nine two-dummy");
-    let row = measure(&game, Backend::Dealer, 0, None).expect("a row, not an error");
+    let row =
+        measure(&game, Backend::Dealer, 0, None, Network::Memory).expect("a row, not an error");
     assert_eq!(row.runs, 0);
     assert!(row.messages.is_none() && row.game.is_none());
     let notes = row.notes.join("; ");

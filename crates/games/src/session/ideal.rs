@@ -39,19 +39,65 @@ pub enum IdealViewError {
         /// How long.
         waited: Duration,
     },
+    /// The table process refused the operation ([`super::ideal_table::Refusal`]) for a reason
+    /// that names nobody.
+    #[error("the table refused: {0}")]
+    Refused(String),
     /// Another view's thread panicked while holding the table.
     #[error("the shared ideal table is poisoned")]
     Poisoned,
 }
 
-struct Shared<R> {
+/// The trusted table's record of one hand: the cards, and every operation applied so far with
+/// what it showed. It is the whole logic of the ideal table seen one player at a time, with no
+/// waiting and no I/O: [`IdealHub`] drives it from threads, and the table process of
+/// [`super::ideal_table`] from messages.
+pub struct IdealSteps<R> {
     table: IdealTable<R>,
     done: Vec<(TableOp, Seen)>,
 }
 
+impl<R: RngCore + CryptoRng> IdealSteps<R> {
+    /// A table for `parties` players, shuffling with `rng`.
+    pub fn new(parties: usize, rng: R) -> IdealSteps<R> {
+        IdealSteps {
+            table: IdealTable::with_rng(parties, rng),
+            done: Vec::new(),
+        }
+    }
+
+    /// The number of operations applied.
+    pub fn applied(&self) -> usize {
+        self.done.len()
+    }
+
+    /// Player `me`'s operation `op`, his `step`-th: what the table shows him, or `None` while
+    /// it is a commitment whose cards only its author can lay and he has not yet. The table
+    /// applies an operation once, when the first player who knows it arrives; every later
+    /// player's version must agree with it as he sees it.
+    pub fn offer(
+        &mut self,
+        me: PartyId,
+        step: usize,
+        op: &TableOp,
+    ) -> Result<Option<Seen>, IdealViewError> {
+        if self.done.len() == step && !hidden(op) {
+            let seen = self.table.apply(op)?;
+            self.done.push((op.clone(), seen));
+        }
+        let Some((done, seen)) = self.done.get(step) else {
+            return Ok(None);
+        };
+        if done.seen_by(me) != op.seen_by(me) {
+            return Err(IdealViewError::Diverged { me, step });
+        }
+        Ok(Some(shown_to(me, done, seen)))
+    }
+}
+
 /// One ideal table shared by every player's view.
 pub struct IdealHub<R> {
-    shared: Mutex<Shared<R>>,
+    shared: Mutex<IdealSteps<R>>,
     applied: Condvar,
     parties: usize,
 }
@@ -60,10 +106,7 @@ impl<R: RngCore + CryptoRng> IdealHub<R> {
     /// A table for `parties` players, shuffling with `rng`.
     pub fn new(parties: usize, rng: R) -> Arc<IdealHub<R>> {
         Arc::new(IdealHub {
-            shared: Mutex::new(Shared {
-                table: IdealTable::with_rng(parties, rng),
-                done: Vec::new(),
-            }),
+            shared: Mutex::new(IdealSteps::new(parties, rng)),
             applied: Condvar::new(),
             parties,
         })
@@ -139,20 +182,11 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
             .lock()
             .map_err(|_| IdealViewError::Poisoned)?;
         loop {
-            if let Some((done, seen)) = shared.done.get(step) {
-                if done.seen_by(me) != op.seen_by(me) {
-                    return Err(IdealViewError::Diverged { me, step });
-                }
-                let seen = shown_to(me, done, seen);
+            if let Some(seen) = shared.offer(me, step, op)? {
+                self.hub.applied.notify_all();
                 self.step += 1;
                 self.len += op.new_cards();
                 return Ok(seen);
-            }
-            if !hidden(op) {
-                let seen = shared.table.apply(op)?;
-                shared.done.push((op.clone(), seen));
-                self.hub.applied.notify_all();
-                continue;
             }
             let (next, wait) = self
                 .hub
@@ -160,7 +194,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
                 .wait_timeout(shared, self.timeout)
                 .map_err(|_| IdealViewError::Poisoned)?;
             shared = next;
-            if wait.timed_out() && shared.done.len() <= step {
+            if wait.timed_out() && shared.applied() <= step {
                 return Err(IdealViewError::Timeout {
                     me,
                     step,
@@ -173,6 +207,12 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
     fn cost(&self) -> Cost {
         Cost::ZERO
     }
+}
+
+/// The shuffles of hand `hand` of a game seeded with `seed`: its own stream of the seed, so the
+/// table in memory and the table process deal the same cards.
+pub fn hand_rng(seed: u64, hand: usize) -> rand_chacha::ChaCha20Rng {
+    facedown_core::rng::trial_rng(seed, hand as u64)
 }
 
 /// The ideal tables of a whole game, a fresh one per hand, shared by every player's
@@ -196,7 +236,7 @@ impl IdealGame {
     fn hub(&self, hand: usize) -> Result<Arc<IdealHub<rand_chacha::ChaCha20Rng>>, IdealViewError> {
         let mut hubs = self.hubs.lock().map_err(|_| IdealViewError::Poisoned)?;
         while hubs.len() <= hand {
-            let rng = facedown_core::rng::trial_rng(self.seed, hubs.len() as u64);
+            let rng = hand_rng(self.seed, hubs.len());
             hubs.push(IdealHub::new(self.parties, rng));
         }
         Ok(Arc::clone(&hubs[hand]))

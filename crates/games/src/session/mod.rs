@@ -33,6 +33,7 @@ pub mod announce;
 pub mod devyatka;
 pub mod golf;
 pub mod ideal;
+pub mod ideal_table;
 pub mod ninety_nine;
 pub mod row;
 pub mod terminal;
