@@ -102,9 +102,10 @@ fn issue_7_ninety_nine_poker_three_processes() {
         String::from_utf8_lossy(&out.stderr)
     );
     check_ninety_nine(&json);
-    // hello 1, key shares 1, echo 1, N = 3 shuffles, echo 1, reveal tokens 1.
-    assert_eq!(json["cost"]["rounds"].as_u64(), Some(8));
-    assert_eq!(json["cost"]["messages"].as_u64(), Some(6 * 3 * 2));
+    // nonces 1, their lists with the hellos 1, key shares 1, echo 1, N = 3 shuffles, echo 1,
+    // reveal tokens 1.
+    assert_eq!(json["cost"]["rounds"].as_u64(), Some(9));
+    assert_eq!(json["cost"]["messages"].as_u64(), Some(8 * 3 * 2));
 }
 
 /// The players other than `culprit` failed, each naming it.
