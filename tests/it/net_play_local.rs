@@ -83,11 +83,12 @@ fn issue_7_ninety_nine_dealer_three_processes() {
         String::from_utf8_lossy(&out.stderr)
     );
     check_ninety_nine(&json);
-    // hello 1, the deal's setup 1, hands and trump in parallel 3, reveal 1, transcript 1,
-    // and the echo round after the setup, the deal, the opening and the finish: 4.
+    // nonces 1, hello 1, the deal's setup 1, hands and trump in parallel 3, reveal 1,
+    // transcript 1, and the echo round after the setup, the deal, the opening and the
+    // finish: 4.
     assert_eq!(
         json["cost"]["rounds"].as_u64(),
-        Some(7 + 4),
+        Some(8 + 4),
         "{:#}",
         json["phases"]
     );

@@ -457,8 +457,11 @@ impl<E: Engine> Seat<E> {
             }
             .into());
         };
-        nonces.offer(from, msg)?;
-        self.clock.received(depth);
+        let is_nonce = matches!(msg, NonceMessage::Nonce(_));
+        nonces.offer(from, depth, msg)?;
+        if is_nonce {
+            self.clock.received(depth);
+        }
         self.handed += 1;
         let mut out = self.advance_nonces()?;
         out.extend(self.drain()?);
@@ -484,7 +487,9 @@ impl<E: Engine> Seat<E> {
         let Some(nonces) = self.nonces.as_mut() else {
             return Ok(out);
         };
-        nonces.take_views(&self.keys)?;
+        for depth in nonces.take_views(&self.keys)? {
+            self.clock.received(depth);
+        }
         if nonces.verdict()? {
             self.nonces = None;
         }

@@ -118,8 +118,8 @@ pub fn fresh_nonce(me: PartyId, setup: &Step) -> Nonce {
 pub struct NonceRound {
     me: PartyId,
     got: Vec<Option<Nonce>>,
-    /// The peers' lists that came before this player held every nonce.
-    early: Vec<Option<Vec<Nonce>>>,
+    /// The peers' lists that came before this player held every nonce, with their depths.
+    early: Vec<Option<(u32, Vec<Nonce>)>>,
     round: EchoRound,
     agreeing: BTreeSet<PartyId>,
 }
@@ -144,7 +144,8 @@ impl NonceRound {
 
     /// A message from `from`: a nonce is recorded, a list kept until this player holds every
     /// nonce ([`NonceRound::take_views`]). A second of either names its sender.
-    pub fn offer(&mut self, from: PartyId, msg: NonceMessage) -> Result<(), EchoError> {
+    /// `depth` is the message's causal depth, kept with a list until it is taken.
+    pub fn offer(&mut self, from: PartyId, depth: u32, msg: NonceMessage) -> Result<(), EchoError> {
         let bad = |reason| EchoError::Malformed { from, reason };
         if from == self.me || from.0 == 0 || from.index() >= self.got.len() {
             return Err(bad("not a peer"));
@@ -163,7 +164,7 @@ impl NonceRound {
                 if early.is_some() || self.round.heard(from) {
                     return Err(bad("a second list of nonces"));
                 }
-                *early = Some(all);
+                *early = Some((depth, all));
             }
         }
         Ok(())
@@ -179,13 +180,16 @@ impl NonceRound {
         self.round.agreed()
     }
 
-    /// Compares every list that waits with this player's own, once it holds every nonce.
-    pub fn take_views(&mut self, keys: &BroadcastKeys) -> Result<(), EchoError> {
+    /// Compares every list that waits with this player's own, once it holds every nonce;
+    /// returns the depths of the lists taken (so a list that came early counts only from
+    /// then on, and the depths do not depend on the order of arrival).
+    pub fn take_views(&mut self, keys: &BroadcastKeys) -> Result<Vec<u32>, EchoError> {
+        let mut depths = Vec::new();
         let Some(mine) = self.view() else {
-            return Ok(());
+            return Ok(depths);
         };
         for j in 0..self.early.len() {
-            let Some(theirs) = self.early[j].take() else {
+            let Some((depth, theirs)) = self.early[j].take() else {
                 continue;
             };
             let from = PartyId::from_index(j);
@@ -195,11 +199,12 @@ impl NonceRound {
                 chains: theirs.iter().map(|n| vec![(digest(n), [0; 64])]).collect(),
             };
             self.round.hear(from, &echo, keys)?;
+            depths.push(depth);
             if theirs == mine {
                 self.agreeing.insert(from);
             }
         }
-        Ok(())
+        Ok(depths)
     }
 
     /// Whether `p`'s list has arrived and equals this player's.
@@ -272,8 +277,10 @@ mod tests {
     /// Player 1's round after player 2 sent `n2` and player 3 `n3`.
     fn round_with(n2: Nonce, n3: Nonce) -> NonceRound {
         let mut r = NonceRound::new(PartyId(1), 3, [1; 32]);
-        r.offer(PartyId(2), NonceMessage::Nonce(n2)).expect("first");
-        r.offer(PartyId(3), NonceMessage::Nonce(n3)).expect("first");
+        r.offer(PartyId(2), 1, NonceMessage::Nonce(n2))
+            .expect("first");
+        r.offer(PartyId(3), 1, NonceMessage::Nonce(n3))
+            .expect("first");
         r
     }
 
@@ -282,7 +289,7 @@ mod tests {
         let mut r = round_with([2; 32], [3; 32]);
         let all = r.view().expect("every nonce");
         assert_eq!(
-            r.offer(PartyId(2), NonceMessage::Nonce([9; 32]))
+            r.offer(PartyId(2), 1, NonceMessage::Nonce([9; 32]))
                 .expect_err("twice")
                 .blamed(),
             Some(PartyId(2))
@@ -316,9 +323,9 @@ mod tests {
         assert_eq!(err.blamed(), None, "player 2's word against player 3's");
         // Player 2's side: player 3's own list contradicts the nonce it sent player 2.
         let mut r2 = NonceRound::new(PartyId(2), 3, [2; 32]);
-        r2.offer(PartyId(1), NonceMessage::Nonce([1; 32]))
+        r2.offer(PartyId(1), 1, NonceMessage::Nonce([1; 32]))
             .expect("first");
-        r2.offer(PartyId(3), NonceMessage::Nonce([4; 32]))
+        r2.offer(PartyId(3), 1, NonceMessage::Nonce([4; 32]))
             .expect("first");
         r2.offer(
             PartyId(3),
