@@ -295,7 +295,7 @@ mod tests {
             Some(PartyId(2))
         );
         for p in [2, 3] {
-            r.offer(PartyId(p), NonceMessage::View(all.clone()))
+            r.offer(PartyId(p), 2, NonceMessage::View(all.clone()))
                 .expect("first");
         }
         r.take_views(&keys(1)).expect("compared");
@@ -309,11 +309,13 @@ mod tests {
         let mut r = round_with([2; 32], [3; 32]);
         r.offer(
             PartyId(2),
+            2,
             NonceMessage::View(vec![[1; 32], [2; 32], [4; 32]]),
         )
         .expect("first");
         r.offer(
             PartyId(3),
+            2,
             NonceMessage::View(vec![[1; 32], [2; 32], [3; 32]]),
         )
         .expect("first");
@@ -329,6 +331,7 @@ mod tests {
             .expect("first");
         r2.offer(
             PartyId(3),
+            2,
             NonceMessage::View(vec![[1; 32], [2; 32], [3; 32]]),
         )
         .expect("first");
