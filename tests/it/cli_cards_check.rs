@@ -13,7 +13,7 @@ fn status(out: &Output) -> i32 {
 }
 
 /// Every `.cards` file under the library's directory, its subdirectories (`multiset/`,
-/// `private/`) included.
+/// `private/`, `outputs/`) included.
 fn library_files() -> Vec<String> {
     let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "crates", "cards", "protocols"]
         .iter()
@@ -46,14 +46,18 @@ fn scratch(name: &str, text: &str) -> String {
 #[test]
 fn every_library_protocol_checks_with_status_0() {
     let files = library_files();
-    assert_eq!(files.len(), 19);
+    let n = facedown::cards::library::builtins().len();
+    assert_eq!(files.len(), n, "one file per library protocol");
     let mut args = vec!["cards", "check"];
     args.extend(files.iter().map(String::as_str));
     let out = facedown(&args);
     assert_eq!(status(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.matches('✓').count(), 19, "{text}");
-    assert!(text.contains("19 checked: 19 hold, 0 failed"), "{text}");
+    assert_eq!(text.matches('✓').count(), n, "{text}");
+    assert!(
+        text.contains(&format!("{n} checked: {n} hold, 0 failed")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -196,4 +200,50 @@ fn fmt_prints_checks_and_writes_the_canonical_form() {
         "protocol p\ninputs a\nfunction copy\nlayout a\nturn 1 {\n",
     );
     assert_eq!(status(&facedown(&["cards", "fmt", "--check", &broken])), 1);
+}
+
+#[test]
+fn several_outputs_and_mixed_endings_check_and_their_json_names_the_outputs() {
+    // The good protocols hold their claims and `perfect`; the broken variants fail them, and
+    // the mixed protocol is not `committed`.
+    for (protocols, expect, want) in [
+        (&["half-adder", "toy-mixed-and"][..], "perfect", 0),
+        (&["toy-mixed-and-peek"][..], "perfect", 3),
+        (&["half-adder-sum-not-negated"][..], "correct", 3),
+        (&["toy-mixed-and"][..], "committed", 3),
+    ] {
+        let mut args = vec!["cards", "check"];
+        args.extend(protocols);
+        args.extend(["--expect", expect]);
+        let out = facedown(&args);
+        assert_eq!(status(&out), want, "{protocols:?} --expect {expect}");
+    }
+    let out = facedown(&["cards", "analyze", "half-adder", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let outputs: Vec<(&str, &str)> = v["outputs"]
+        .as_array()
+        .expect("outputs")
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().expect("a name"),
+                o["function"].as_str().expect("a function"),
+            )
+        })
+        .collect();
+    assert_eq!(outputs, [("sum", "xor"), ("carry", "and")], "{v:#}");
+    assert_eq!(v["endings"], "committed");
+    let out = facedown(&["cards", "list", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let entries = v["protocols"].as_array().expect("protocols");
+    let mixed = entries
+        .iter()
+        .find(|e| e["name"] == "and-or-at-once")
+        .expect("listed");
+    assert_eq!(mixed["outputs"][1]["name"], "or", "{mixed:#}");
+    let single = entries
+        .iter()
+        .find(|e| e["name"] == "five-card-trick")
+        .expect("listed");
+    assert_eq!(single["outputs"][0]["name"], "f", "{single:#}");
 }

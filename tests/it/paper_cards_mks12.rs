@@ -40,7 +40,7 @@ fn matching_cards_mean_and_one_each_view_has_probability_one_half() {
         assert_eq!(cards.len(), 2, "two turns per run");
         let matching = cards[0] == cards[1];
         for (i, p) in probs.iter().enumerate() {
-            let want = if ex.outputs[i] == matching {
+            let want = if (ex.outputs[i] == 1) == matching {
                 q("1/2")
             } else {
                 q("0")

@@ -1,7 +1,7 @@
 //! Canonical formatting of `.cards` source, comments kept (`facedown cards fmt`).
 //!
 //! The statements are written as [`crate::Protocol`]'s `Display` writes them (header lines in the
-//! order `protocol`, `inputs`, `function`, `layout`, `claim`; one action per line; branch
+//! order `protocol`, `inputs`, `outputs`, `function`, `layout`, `claim`; one action per line; branch
 //! blocks indented by two spaces; ♣/♥ glyphs; claim items in their canonical order), so a file
 //! without comments formats to exactly `parse(text)?.to_string()`. Comments are kept:
 //!
@@ -195,10 +195,12 @@ impl Writer {
         let _ = crate::print::write_header(&mut text, p);
         let mut order: Vec<(&'static str, Span)> = spans.to_vec();
         let rank = |k: &str| {
-            ["protocol", "inputs", "function", "layout", "claim"]
-                .iter()
-                .position(|h| *h == k)
-                .unwrap_or(5)
+            [
+                "protocol", "inputs", "outputs", "function", "layout", "claim",
+            ]
+            .iter()
+            .position(|h| *h == k)
+            .unwrap_or(6)
         };
         order.sort_by_key(|&(k, _)| rank(k));
         for (line, (_, span)) in text.lines().zip(order) {

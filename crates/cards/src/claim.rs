@@ -6,7 +6,7 @@
 //! | item | holds when the analysis says |
 //! |---|---|
 //! | `correct` / `incorrect` | [`Analysis::correct`] is true / false |
-//! | `committed` / `non-committed` | every ending is a committed `result` / some ending is not |
+//! | `committed` / `non-committed` / `mixed` | [`Analysis::endings`]: every reachable ending is a committed `result` / none is / some are and some are not |
 //! | `perfect`, `input-possibilistic`, `output-possibilistic`, `insecure` | [`Analysis::security`] is exactly this level (the strongest that holds) |
 //! | `finite`, `las-vegas`, `las-vegas-restart` | [`Analysis::runtime`] is this class |
 //! | `expected-shuffles=R` | the exact expected number of shuffles is the rational `R` (`8`, `15/2`) |
@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use num_traits::Signed;
 
-use crate::analyze::{Analysis, Runtime, Security};
+use crate::analyze::{Analysis, Endings, Runtime, Security};
 use crate::model::Q;
 
 /// A bound on the number of shuffles of a run.
@@ -48,8 +48,8 @@ impl fmt::Display for ShuffleBound {
 pub enum ClaimItem {
     /// `correct` (true) or `incorrect` (false).
     Correct(bool),
-    /// `committed` (true) or `non-committed` (false).
-    Committed(bool),
+    /// `committed`, `non-committed` or `mixed`.
+    Endings(Endings),
     /// The security level.
     Security(Security),
     /// The runtime class.
@@ -96,11 +96,12 @@ fn did_you_mean(suggestion: Option<&str>) -> String {
 
 impl ClaimItem {
     /// Every word a claim item starts with.
-    pub const WORDS: [&'static str; 13] = [
+    pub const WORDS: [&'static str; 14] = [
         "correct",
         "incorrect",
         "committed",
         "non-committed",
+        "mixed",
         "perfect",
         "input-possibilistic",
         "output-possibilistic",
@@ -116,7 +117,7 @@ impl ClaimItem {
     pub fn what(&self) -> &'static str {
         match self {
             ClaimItem::Correct(_) => "correctness",
-            ClaimItem::Committed(_) => "committed",
+            ClaimItem::Endings(_) => "endings",
             ClaimItem::Security(_) => "security",
             ClaimItem::Runtime(_) => "runtime",
             ClaimItem::ExpectedShuffles(_) => "expected shuffles",
@@ -157,11 +158,12 @@ impl FromStr for ClaimItem {
         if let Some(r) = Runtime::ALL.into_iter().find(|r| r.as_str() == s) {
             return Ok(ClaimItem::Runtime(r));
         }
+        if let Some(e) = Endings::ALL.into_iter().find(|e| e.as_str() == s) {
+            return Ok(ClaimItem::Endings(e));
+        }
         match s {
             "correct" => Ok(ClaimItem::Correct(true)),
             "incorrect" => Ok(ClaimItem::Correct(false)),
-            "committed" => Ok(ClaimItem::Committed(true)),
-            "non-committed" => Ok(ClaimItem::Committed(false)),
             _ => Err(ClaimError::Unknown {
                 item: s.to_owned(),
                 suggestion: crate::suggest::closest(s, ClaimItem::WORDS),
@@ -175,8 +177,7 @@ impl fmt::Display for ClaimItem {
         match self {
             ClaimItem::Correct(true) => f.write_str("correct"),
             ClaimItem::Correct(false) => f.write_str("incorrect"),
-            ClaimItem::Committed(true) => f.write_str("committed"),
-            ClaimItem::Committed(false) => f.write_str("non-committed"),
+            ClaimItem::Endings(e) => f.write_str(e.as_str()),
             ClaimItem::Security(s) => f.write_str(s.as_str()),
             ClaimItem::Runtime(r) => f.write_str(r.as_str()),
             ClaimItem::ExpectedShuffles(q) => write!(f, "expected-shuffles={q}"),
@@ -191,8 +192,8 @@ impl fmt::Display for ClaimItem {
 pub struct Claim {
     /// Whether it is correct.
     pub correct: Option<bool>,
-    /// Whether every ending is committed.
-    pub committed: Option<bool>,
+    /// Which kinds of ending are reached.
+    pub endings: Option<Endings>,
     /// The strongest security level that holds.
     pub security: Option<Security>,
     /// The runtime class.
@@ -240,7 +241,7 @@ impl Claim {
         let what = item.what();
         let free = match item {
             ClaimItem::Correct(b) => self.correct.replace(b).is_none(),
-            ClaimItem::Committed(b) => self.committed.replace(b).is_none(),
+            ClaimItem::Endings(e) => self.endings.replace(e).is_none(),
             ClaimItem::Security(s) => self.security.replace(s).is_none(),
             ClaimItem::Runtime(r) => self.runtime.replace(r).is_none(),
             ClaimItem::ExpectedShuffles(q) => self.expected_shuffles.replace(q).is_none(),
@@ -253,12 +254,12 @@ impl Claim {
         }
     }
 
-    /// The items, in the canonical order (correctness, committed, security, runtime, expected
+    /// The items, in the canonical order (correctness, endings, security, runtime, expected
     /// shuffles, most shuffles).
     pub fn items(&self) -> Vec<ClaimItem> {
         let mut out = Vec::new();
         out.extend(self.correct.map(ClaimItem::Correct));
-        out.extend(self.committed.map(ClaimItem::Committed));
+        out.extend(self.endings.map(ClaimItem::Endings));
         out.extend(self.security.map(ClaimItem::Security));
         out.extend(self.runtime.map(ClaimItem::Runtime));
         out.extend(
@@ -284,7 +285,7 @@ impl Claim {
     pub fn or(&self, other: &Claim) -> Claim {
         Claim {
             correct: self.correct.or(other.correct),
-            committed: self.committed.or(other.committed),
+            endings: self.endings.or(other.endings),
             security: self.security.or(other.security),
             runtime: self.runtime.or(other.runtime),
             expected_shuffles: self
@@ -315,7 +316,7 @@ impl Claim {
 fn found(item: &ClaimItem, a: &Analysis) -> ClaimItem {
     match item {
         ClaimItem::Correct(_) => ClaimItem::Correct(a.correct),
-        ClaimItem::Committed(_) => ClaimItem::Committed(a.committed),
+        ClaimItem::Endings(_) => ClaimItem::Endings(a.endings),
         ClaimItem::Security(_) => ClaimItem::Security(a.security),
         ClaimItem::Runtime(_) => ClaimItem::Runtime(a.runtime),
         ClaimItem::ExpectedShuffles(_) => match &a.expected_shuffles {

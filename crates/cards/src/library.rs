@@ -25,9 +25,16 @@
 //! | `ms09-and-helper-in-other-colours` | negative example, multiset deck | AND, committed | **incorrect** (basis), **insecure**, 1 |
 //! | `private-three-card-and` | \[NMTIO22\], private model | AND, non-committed | correct, perfect, finite, 0 |
 //! | `private-three-card-and-extra-turn` | negative example, private model | AND | correct, **insecure** (Bob learns a), 0 |
+//! | `half-adder` | after \[MS09\] (COPY, then the AND's selector) | sum = XOR, carry = AND, committed | correct, perfect, finite, 2 |
+//! | `half-adder-sum-not-negated` | negative example, several outputs | sum, carry | **incorrect** (the sum), perfect, 2 |
+//! | `and-or-at-once` | after \[MS09\] | AND and OR, committed | correct, perfect, finite, 2 |
+//! | `and-or-at-once-copy-unshuffled` | negative example, several outputs | AND and OR | correct, **insecure**, 1 |
+//! | `toy-mixed-and` | toy, around \[MS09\] | AND, mixed endings | correct, perfect, finite, 2 |
+//! | `toy-mixed-and-peek` | negative example, mixed endings | AND | correct, **insecure** (the committed ending tells the output), 1 |
 //!
 //! The multiset protocols (`protocols/multiset/`) use cards of more than two kinds; the private
-//! ones (`protocols/private/`) act where only one player sees. Not every backend runs every
+//! ones (`protocols/private/`) act where only one player sees; those of `protocols/outputs/`
+//! have several outputs or mixed endings. Not every backend runs every
 //! protocol: the compiled simulator ([`crate::simulate`]) takes ♣/♥ decks with public actions
 //! only, and the face-down tables ([`crate::on_table`]) have no private operation; both refuse
 //! with a typed error, and the analyzer and the tracer run every built-in.
@@ -45,6 +52,7 @@ use serde::Serialize;
 
 use crate::analyze::{Runtime, Security};
 use crate::claim::Claim;
+use crate::model::OutputSummary;
 use crate::parse::{parse, ParseError};
 use crate::protocol::Protocol;
 
@@ -82,16 +90,17 @@ impl Builtin {
         self.protocol().claim().cloned().unwrap_or_default()
     }
 
-    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and public
-    /// actions only (it refuses the others with a typed error).
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck, public
+    /// actions only and one output (it refuses the others with a typed error).
     pub fn simulable(&self) -> bool {
         let p = self.protocol();
         !p.has_private_actions()
+            && p.output_count() == 1
             && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
     }
 }
 
-static BUILTINS: [Builtin; 19] = [
+static BUILTINS: [Builtin; 25] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -233,6 +242,52 @@ static BUILTINS: [Builtin; 19] = [
         citation: "NMTIO22",
         negative_example: true,
     },
+    Builtin {
+        name: "half-adder",
+        source: include_str!("../protocols/outputs/half-adder.cards"),
+        summary: "a committed half adder (sum = XOR, carry = AND) on ten cards: the Mizuki–Sone \
+                  COPY of b, then their AND's selector on two pairs at once",
+        citation: "MS09",
+        negative_example: false,
+    },
+    Builtin {
+        name: "half-adder-sum-not-negated",
+        source: include_str!("../protocols/outputs/half-adder-sum-not-negated.cards"),
+        summary: "NEGATIVE: the half adder with ¬b written as b: the carry is right, the sum is b",
+        citation: "MS09",
+        negative_example: true,
+    },
+    Builtin {
+        name: "and-or-at-once",
+        source: include_str!("../protocols/outputs/and-or-at-once.cards"),
+        summary: "committed AND and OR of the same bits at once on ten cards: the Mizuki–Sone \
+                  COPY of b, then their AND's selector on two pairs",
+        citation: "MS09",
+        negative_example: false,
+    },
+    Builtin {
+        name: "and-or-at-once-copy-unshuffled",
+        source: include_str!("../protocols/outputs/and-or-at-once-copy-unshuffled.cards"),
+        summary: "NEGATIVE: AND and OR at once without the COPY's bisection: its turn shows b",
+        citation: "MS09",
+        negative_example: true,
+    },
+    Builtin {
+        name: "toy-mixed-and",
+        source: include_str!("../protocols/outputs/toy-mixed-and.cards"),
+        summary: "a toy with mixed endings: the Mizuki–Sone AND, then a fair coin decides \
+                  whether the output stays face down or is opened",
+        citation: "MS09",
+        negative_example: false,
+    },
+    Builtin {
+        name: "toy-mixed-and-peek",
+        source: include_str!("../protocols/outputs/toy-mixed-and-peek.cards"),
+        summary: "NEGATIVE: mixed endings that commit only when the output is 0, so the \
+                  committed ending tells the output",
+        citation: "MS09",
+        negative_example: true,
+    },
 ];
 
 /// Every built-in protocol, in a fixed order (the spec's examples first).
@@ -249,8 +304,11 @@ pub struct LibraryEntry {
     pub name: &'static str,
     /// How many cards it uses.
     pub cards: usize,
-    /// The function it computes, as the format writes it.
+    /// The function it computes, as the format writes it (`sum=xor carry=and` for several
+    /// outputs).
     pub function: String,
+    /// Its outputs, each with its name (`f` for a single unnamed output) and function.
+    pub outputs: Vec<OutputSummary>,
     /// The bibliography key.
     pub citation: &'static str,
     /// One line on what it is.
@@ -278,6 +336,7 @@ impl Builtin {
             name: self.name,
             cards: protocol.cards(),
             function: protocol.function().to_string(),
+            outputs: protocol.function().summary(),
             citation: self.citation,
             summary: self.summary,
             claim: claim.to_string(),

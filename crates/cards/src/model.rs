@@ -59,6 +59,43 @@ pub enum Function {
     Table(Vec<bool>),
     /// Every output commitment equals the single input.
     Copy,
+    /// Several named outputs, each with its own function of the inputs (a half adder:
+    /// `sum` = XOR, `carry` = AND). Written `outputs sum carry` and `function xor and`; a
+    /// committed ending writes one pair per output, in this order (`result 5 6, 9 10`). The
+    /// functions of the outputs are single-output functions (never `Several` again).
+    Several(Vec<NamedOutput>),
+}
+
+/// One output of a protocol with several outputs: its name and what it computes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedOutput {
+    /// The output's name (an identifier).
+    pub name: String,
+    /// Its function of the inputs.
+    pub function: Function,
+}
+
+/// One output as a listing shows it (`facedown cards list --json`, `analyze --json`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct OutputSummary {
+    /// The output's name (`f` for a single unnamed output).
+    pub name: String,
+    /// Its function, as the format writes it.
+    pub function: String,
+}
+
+/// The joint value of every output of a protocol under one input, as one number: with `m`
+/// outputs, output `j` (from 0) is bit `m − 1 − j` (the first output most significant, as for
+/// inputs). A single output's value is its bit, 0 or 1.
+///
+/// Security against the ideal functionality compares inputs by this value: a non-committed
+/// ending may reveal exactly the outputs, so two inputs must look alike when their values are
+/// equal.
+pub type Value = u32;
+
+/// The bit of output `j` (from 0) of `m` in a joint [`Value`].
+pub fn output_bit(value: Value, j: usize, m: usize) -> bool {
+    (value >> (m - 1 - j)) & 1 == 1
 }
 
 /// The functions the format names.
@@ -126,12 +163,75 @@ impl Function {
     /// The output bit for the input assignment `bits` (first input first). For [`Function::Copy`]
     /// this is the single input bit (every output commitment carries it).
     ///
-    /// Returns `None` when a truth table does not cover the assignment.
+    /// Returns `None` when a truth table does not cover the assignment, and for
+    /// [`Function::Several`], which has no single bit (see [`Function::value`]).
     pub fn eval(&self, bits: &[bool]) -> Option<bool> {
         match self {
             Function::Named(f) => Some(f.eval(bits)),
             Function::Table(table) => table.get(input_index(bits)).copied(),
             Function::Copy => bits.first().copied(),
+            Function::Several(_) => None,
+        }
+    }
+
+    /// The joint value of every output for the input assignment `bits` ([`Value`]); `None`
+    /// when some output's function has no value there.
+    pub fn value(&self, bits: &[bool]) -> Option<Value> {
+        match self {
+            Function::Several(outputs) => outputs.iter().try_fold(0, |acc, o| {
+                o.function.eval(bits).map(|b| (acc << 1) | Value::from(b))
+            }),
+            f => f.eval(bits).map(Value::from),
+        }
+    }
+
+    /// How many outputs the function has (1 unless [`Function::Several`]).
+    pub fn output_count(&self) -> usize {
+        match self {
+            Function::Several(outputs) => outputs.len(),
+            _ => 1,
+        }
+    }
+
+    /// Every output with its name and function ([`OutputSummary`]).
+    pub fn summary(&self) -> Vec<OutputSummary> {
+        match self {
+            Function::Several(outputs) => outputs
+                .iter()
+                .map(|o| OutputSummary {
+                    name: o.name.clone(),
+                    function: o.function.to_string(),
+                })
+                .collect(),
+            single => vec![OutputSummary {
+                name: "f".to_owned(),
+                function: single.to_string(),
+            }],
+        }
+    }
+
+    /// The outputs' names (empty for a single unnamed output).
+    pub fn output_names(&self) -> Vec<&str> {
+        match self {
+            Function::Several(outputs) => outputs.iter().map(|o| o.name.as_str()).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A joint value as the format shows it: the bit for one output, `sum=1 carry=0` for
+    /// several.
+    pub fn value_text(&self, value: Value) -> String {
+        match self {
+            Function::Several(outputs) => {
+                let m = outputs.len();
+                let items: Vec<String> = outputs
+                    .iter()
+                    .enumerate()
+                    .map(|(j, o)| format!("{}={}", o.name, u8::from(output_bit(value, j, m))))
+                    .collect();
+                items.join(" ")
+            }
+            _ => value.to_string(),
         }
     }
 }

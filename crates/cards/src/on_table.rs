@@ -182,6 +182,15 @@ pub fn run_as_party<T: FaceDownTable>(
     opts: RunOptions,
 ) -> Result<TableRun, RunError<T::Error>> {
     let k = protocol.inputs().len();
+    if protocol.output_count() > 1 {
+        return Err(RunError::Protocol {
+            span: Span::default(),
+            reason: format!(
+                "the tables read one output, the protocol has {}",
+                protocol.output_count()
+            ),
+        });
+    }
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
             expected: k,
@@ -593,6 +602,22 @@ mod tests {
         for builtin in library::builtins() {
             let p = builtin.protocol();
             let k = p.inputs().len();
+            if p.output_count() > 1 {
+                let mut table = IdealTable::with_rng(k.max(2), trial_rng(0, 0));
+                let run = run_on_table(
+                    &p,
+                    &[false; 2],
+                    &owners(k),
+                    &mut table,
+                    RunOptions::default(),
+                );
+                assert!(
+                    matches!(run, Err(RunError::Protocol { .. })),
+                    "{}: the tables refuse several outputs",
+                    builtin.name
+                );
+                continue;
+            }
             for input in 0..p.input_count() {
                 let bits = input_bits(input, k);
                 let want = p.function().eval(&bits).expect("total function");

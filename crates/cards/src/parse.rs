@@ -101,10 +101,11 @@ use num_traits::{Signed, Zero};
 
 use crate::claim::{Claim, ClaimError, ClaimItem};
 use crate::model::{
-    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, Shuffle, ShuffleError, Span, Q,
+    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, NamedOutput, Shuffle,
+    ShuffleError, Span, Q,
 };
 use crate::protocol::{Protocol, ProtocolError, ProtocolParts};
-pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING};
+pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS};
 
 /// A malformed `.cards` file: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -326,6 +327,48 @@ pub enum ParseErrorKind {
     DuplicateInput {
         /// The input.
         name: String,
+    },
+    /// An output name that is not an identifier.
+    #[error(
+        "`{found}` is not a valid output name (a letter or `_`, then letters, digits, `_`, `'`)"
+    )]
+    BadOutputName {
+        /// The name found.
+        found: String,
+    },
+    /// An output declared twice.
+    #[error("output `{name}` is declared twice")]
+    DuplicateOutput {
+        /// The output.
+        name: String,
+    },
+    /// More outputs than [`MAX_OUTPUTS`].
+    #[error("{count} outputs, at most {max} are supported")]
+    TooManyOutputs {
+        /// Outputs declared.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// A `result` with another number of pairs than the protocol has outputs.
+    #[error(
+        "the protocol has {outputs} outputs, so a `result` writes {outputs} pairs, one per output \
+         in order, not {pairs}"
+    )]
+    ResultArity {
+        /// Pairs written.
+        pairs: usize,
+        /// Outputs declared.
+        outputs: usize,
+    },
+    /// A `function` line with another number of functions than the `outputs` line has
+    /// outputs (or several functions and no `outputs` line).
+    #[error("{}", function_count_message(*.found, *.outputs))]
+    FunctionCount {
+        /// Functions written.
+        found: usize,
+        /// Outputs declared (`None` without an `outputs` line).
+        outputs: Option<usize>,
     },
     /// More inputs than [`MAX_INPUTS`].
     #[error("{count} inputs, at most {max} are supported")]
@@ -892,14 +935,16 @@ pub(crate) fn source_layout(src: &str) -> Result<SourceLayout, ParseError> {
 // ---------------------------------------------------------------------------------------------
 // Parser
 
-const HEADERS: [&str; 5] = ["protocol", "inputs", "function", "layout", "claim"];
+const HEADERS: [&str; 6] = [
+    "protocol", "inputs", "outputs", "function", "layout", "claim",
+];
 const ACTIONS: [&str; 8] = [
     "perm", "shuffle", "turn", "result", "label", "goto", "restart", "private",
 ];
 /// Every keyword that starts a statement.
-const KEYWORDS: [&str; 13] = [
-    "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
-    "label", "goto", "restart", "private",
+const KEYWORDS: [&str; 14] = [
+    "protocol", "inputs", "outputs", "function", "layout", "claim", "perm", "shuffle", "turn",
+    "result", "label", "goto", "restart", "private",
 ];
 /// Every word `function` takes (besides truth tables).
 const FUNCTIONS: [&str; 7] = ["and", "or", "xor", "nand", "nor", "xnor", "copy"];
@@ -919,11 +964,19 @@ enum RawItem {
     },
 }
 
+/// Which names a names line declares.
+#[derive(Clone, Copy)]
+enum Names {
+    Inputs,
+    Outputs,
+}
+
 #[derive(Default)]
 struct Header {
     protocol: Option<(Span, String)>,
     inputs: Option<(Span, Vec<(Span, String)>)>,
-    function: Option<(Span, String)>,
+    outputs: Option<(Span, Vec<(Span, String)>)>,
+    function: Option<(Span, Vec<(Span, String)>)>,
     layout: Option<(Span, Vec<(Span, RawItem)>)>,
     claim: Option<(Span, Claim)>,
 }
@@ -932,6 +985,8 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     cards: usize,
+    /// Outputs the header declares (a `result` writes one pair per output when several).
+    outputs: usize,
     labels: BTreeMap<String, Span>,
     gotos: Vec<(String, Span)>,
     depth: usize,
@@ -966,6 +1021,7 @@ impl Parser {
             toks,
             pos: 0,
             cards: 0,
+            outputs: 1,
             labels: BTreeMap::new(),
             gotos: Vec::new(),
             depth: 0,
@@ -1056,6 +1112,7 @@ impl Parser {
             let first = match keyword {
                 "protocol" => header.protocol.as_ref().map(|h| h.0),
                 "inputs" => header.inputs.as_ref().map(|h| h.0),
+                "outputs" => header.outputs.as_ref().map(|h| h.0),
                 "function" => header.function.as_ref().map(|h| h.0),
                 "claim" => header.claim.as_ref().map(|h| h.0),
                 _ => header.layout.as_ref().map(|h| h.0),
@@ -1075,18 +1132,27 @@ impl Parser {
                     header.protocol = Some((t.span, name));
                 }
                 "inputs" => {
-                    let names = self.inputs_line()?;
+                    let names = self.names_line(Names::Inputs)?;
                     header.inputs = Some((t.span, names));
+                }
+                "outputs" => {
+                    let names = self.names_line(Names::Outputs)?;
+                    header.outputs = Some((t.span, names));
                 }
                 "claim" => {
                     let claim = self.claim_line()?;
                     header.claim = Some((t.span, claim));
                 }
                 "function" => {
-                    let f = self.word(
+                    let first = self.word(
                         "a function (and, or, xor, nand, nor, xnor, copy) or a truth table",
                     )?;
-                    header.function = Some(f);
+                    let mut words = vec![first];
+                    while let Tok::Word(w) = &self.peek().tok {
+                        let w = w.clone();
+                        words.push((self.bump().span, w));
+                    }
+                    header.function = Some((t.span, words));
                 }
                 _ => {
                     let items = self.layout_line()?;
@@ -1126,7 +1192,7 @@ impl Parser {
         let function = header.function.ok_or_else(|| missing("function"))?;
         let (layout_span, raw_layout) = header.layout.ok_or_else(|| missing("layout"))?;
 
-        let function = interpret_function(function, inputs.len())?;
+        let function = interpret_functions(function, header.outputs, inputs.len())?;
         let layout = interpret_layout(&inputs, raw_layout)?;
         let cards: usize = layout.iter().map(LayoutItem::width).sum();
         if cards > MAX_CARDS {
@@ -1139,6 +1205,7 @@ impl Parser {
             ));
         }
         self.cards = cards;
+        self.outputs = function.output_count();
 
         let body = self.actions(None)?;
         check_inputs_laid_out(&inputs, &layout, &body)?;
@@ -1196,36 +1263,45 @@ impl Parser {
         Ok(claim)
     }
 
-    fn inputs_line(&mut self) -> PResult<Vec<(Span, String)>> {
+    /// The names of an `inputs` or `outputs` line: identifiers, each once, at most the limit.
+    fn names_line(&mut self, what: Names) -> PResult<Vec<(Span, String)>> {
         let mut names: Vec<(Span, String)> = Vec::new();
+        let max = match what {
+            Names::Inputs => MAX_INPUTS,
+            Names::Outputs => MAX_OUTPUTS,
+        };
         while let Tok::Word(w) = &self.peek().tok {
             let w = w.clone();
             let span = self.bump().span;
-            if !is_identifier(&w) {
-                return Err(ParseError::at(
-                    span,
-                    ParseErrorKind::BadInputName { found: w },
-                ));
-            }
-            if names.iter().any(|(_, n)| *n == w) {
-                return Err(ParseError::at(
-                    span,
-                    ParseErrorKind::DuplicateInput { name: w },
-                ));
-            }
-            if names.len() == MAX_INPUTS {
-                return Err(ParseError::at(
-                    span,
-                    ParseErrorKind::TooManyInputs {
-                        count: names.len() + 1,
-                        max: MAX_INPUTS,
-                    },
-                ));
+            let error = if !is_identifier(&w) {
+                Some(match what {
+                    Names::Inputs => ParseErrorKind::BadInputName { found: w.clone() },
+                    Names::Outputs => ParseErrorKind::BadOutputName { found: w.clone() },
+                })
+            } else if names.iter().any(|(_, n)| *n == w) {
+                Some(match what {
+                    Names::Inputs => ParseErrorKind::DuplicateInput { name: w.clone() },
+                    Names::Outputs => ParseErrorKind::DuplicateOutput { name: w.clone() },
+                })
+            } else if names.len() == max {
+                let count = names.len() + 1;
+                Some(match what {
+                    Names::Inputs => ParseErrorKind::TooManyInputs { count, max },
+                    Names::Outputs => ParseErrorKind::TooManyOutputs { count, max },
+                })
+            } else {
+                None
+            };
+            if let Some(kind) = error {
+                return Err(ParseError::at(span, kind));
             }
             names.push((span, w));
         }
         if names.is_empty() {
-            return Err(self.unexpected("at least one input name"));
+            return Err(self.unexpected(match what {
+                Names::Inputs => "at least one input name",
+                Names::Outputs => "at least one output name",
+            }));
         }
         Ok(names)
     }
@@ -1397,8 +1473,8 @@ impl Parser {
                 self.turn()?
             }
             "result" => {
-                self.bump();
-                self.result()?
+                let at = self.bump().span;
+                self.result(at)?
             }
             "label" => {
                 self.bump();
@@ -1818,7 +1894,7 @@ impl Parser {
         Ok((span, obs))
     }
 
-    fn result(&mut self) -> PResult<ActionKind> {
+    fn result(&mut self, at: Span) -> PResult<ActionKind> {
         let mut seen = BTreeSet::new();
         let mut pairs = Vec::new();
         loop {
@@ -1830,8 +1906,65 @@ impl Parser {
             }
             self.bump();
         }
+        if self.outputs > 1 && pairs.len() != self.outputs {
+            return Err(ParseError::at(
+                at,
+                ParseErrorKind::ResultArity {
+                    pairs: pairs.len(),
+                    outputs: self.outputs,
+                },
+            ));
+        }
         Ok(ActionKind::Result(pairs))
     }
+}
+
+fn function_count_message(found: usize, outputs: Option<usize>) -> String {
+    match outputs {
+        Some(m) => format!(
+            "the `outputs` line declares {m} outputs, so `function` needs {m} functions, one per \
+             output in order, not {found}"
+        ),
+        None => format!(
+            "{found} functions but no `outputs` line: name the outputs first (`outputs sum \
+             carry`), one function per output"
+        ),
+    }
+}
+
+/// The `function` line read against the `outputs` line: one function without `outputs`, one
+/// per declared output with it ([`Function::Several`]).
+fn interpret_functions(
+    (line, words): (Span, Vec<(Span, String)>),
+    outputs: Option<(Span, Vec<(Span, String)>)>,
+    inputs: usize,
+) -> PResult<Function> {
+    let declared = outputs.as_ref().map(|(_, names)| names.len());
+    if words.len() != declared.unwrap_or(1) {
+        let span = match (declared, words.get(declared.unwrap_or(1))) {
+            (_, Some((extra, _))) => *extra,
+            _ => line,
+        };
+        return Err(ParseError::at(
+            span,
+            ParseErrorKind::FunctionCount {
+                found: words.len(),
+                outputs: declared,
+            },
+        ));
+    }
+    let Some((_, names)) = outputs else {
+        let word = words.into_iter().next().unwrap_or((line, String::new()));
+        return interpret_function(word, inputs);
+    };
+    let several = names
+        .into_iter()
+        .zip(words)
+        .map(|((_, name), word)| {
+            interpret_function(word, inputs).map(|function| NamedOutput { name, function })
+        })
+        .collect::<PResult<Vec<_>>>()?;
+    Ok(Function::Several(several))
 }
 
 fn interpret_function((span, word): (Span, String), inputs: usize) -> PResult<Function> {

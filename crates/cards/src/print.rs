@@ -102,6 +102,13 @@ impl fmt::Display for Function {
                 Ok(())
             }
             Function::Copy => f.write_str("copy"),
+            Function::Several(outputs) => {
+                for (j, o) in outputs.iter().enumerate() {
+                    let sep = if j == 0 { "" } else { " " };
+                    write!(f, "{sep}{}={}", o.name, o.function)?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -264,12 +271,20 @@ impl fmt::Display for Branch {
     }
 }
 
-/// Writes the header lines: `protocol`, `inputs`, `function`, `layout`, and `claim` when there
-/// is one.
+/// Writes the header lines: `protocol`, `inputs`, `outputs` for several outputs, `function`,
+/// `layout`, and `claim` when there is one.
 pub(crate) fn write_header(f: &mut dyn fmt::Write, p: &ProtocolParts) -> fmt::Result {
     writeln!(f, "protocol {}", p.name)?;
     writeln!(f, "inputs {}", p.inputs.join(" "))?;
-    writeln!(f, "function {}", p.function)?;
+    match &p.function {
+        Function::Several(outputs) => {
+            let names: Vec<&str> = outputs.iter().map(|o| o.name.as_str()).collect();
+            let functions: Vec<String> = outputs.iter().map(|o| o.function.to_string()).collect();
+            writeln!(f, "outputs {}", names.join(" "))?;
+            writeln!(f, "function {}", functions.join(" "))?;
+        }
+        single => writeln!(f, "function {single}")?,
+    }
     f.write_str("layout")?;
     for item in &p.layout {
         write!(f, " {item}")?;
@@ -356,10 +371,12 @@ pub fn analysis_text(a: &Analysis) -> String {
         a.cards
     );
     let _ = writeln!(out, "correct             {}", a.correct);
-    let committed = if a.committed {
-        " (committed)"
-    } else {
-        " (non-committed: alike = same output)"
+    let committed = match a.endings {
+        crate::analyze::Endings::Committed => " (committed)",
+        crate::analyze::Endings::NonCommitted => " (non-committed: alike = same output)",
+        crate::analyze::Endings::Mixed => {
+            " (mixed endings: committed views alike, non-committed ones given the outputs)"
+        }
     };
     let _ = writeln!(out, "security            {}{committed}", a.security);
     let _ = writeln!(out, "runtime             {}", a.runtime);

@@ -23,7 +23,7 @@ use crate::claim::Claim;
 use crate::distribution::Distribution;
 use crate::model::{
     encode_bit, encode_bit_on, input_bits, Action, ActionKind, CommitmentCardsError, Function,
-    LayoutItem, Shuffle, ShuffleError, Span,
+    LayoutItem, Shuffle, ShuffleError, Span, Value,
 };
 use crate::print::describe;
 
@@ -36,6 +36,9 @@ pub const MAX_INPUTS: usize = 16;
 /// The deepest nesting of branching turns (so that no protocol can exhaust the stack of the
 /// parser, the printer or the interpreter).
 pub const MAX_NESTING: usize = 200;
+
+/// The most outputs a protocol may declare (a joint [`Value`] has one bit per output).
+pub const MAX_OUTPUTS: usize = 16;
 
 /// A row of cards, left to right.
 pub type Sequence = Vec<Symbol>;
@@ -79,6 +82,22 @@ pub enum ProtocolError {
     /// The function does not fit the inputs.
     #[error("function: {0}")]
     Function(String),
+    /// An output name that is not an identifier, or one declared twice.
+    #[error("`{0}` is not a valid output name, or is declared twice")]
+    OutputName(String),
+    /// More outputs than [`MAX_OUTPUTS`].
+    #[error("{0} outputs, at most {MAX_OUTPUTS} are supported")]
+    TooManyOutputs(usize),
+    /// A `result` with another number of pairs than the protocol has outputs.
+    #[error("{}: the protocol has {outputs} outputs, so a `result` writes {outputs} pairs, one per output in order, not {pairs}", at(*.span))]
+    ResultArity {
+        /// The `result`.
+        span: Span,
+        /// Pairs written.
+        pairs: usize,
+        /// Outputs declared.
+        outputs: usize,
+    },
     /// The layout names an input that is not declared.
     #[error("the layout uses input `{0}`, which is not declared")]
     UndeclaredInput(String),
@@ -216,6 +235,7 @@ impl ProtocolError {
             | ProtocolError::LabelName { span, .. }
             | ProtocolError::DuplicateLabel { span, .. }
             | ProtocolError::UndefinedLabel { span, .. }
+            | ProtocolError::ResultArity { span, .. }
             | ProtocolError::UndeclaredPrivateInput { span, .. } => Some(*span),
             _ => None,
         }
@@ -307,6 +327,7 @@ pub struct Protocol {
     cards: usize,
     rows: Vec<Sequence>,
     outputs: Vec<bool>,
+    values: Vec<Value>,
     input_labels: Vec<String>,
     pub(crate) program: Program,
 }
@@ -325,8 +346,14 @@ impl Protocol {
     /// Checks `parts` and compiles them.
     pub fn new(parts: ProtocolParts) -> Result<Protocol, ProtocolError> {
         let cards = check_header(&parts)?;
-        let (rows, outputs) = starting_rows(&parts)?;
-        let program = Compiler::compile(&parts.body, cards, &parts.inputs)?;
+        let (rows, values) = starting_rows(&parts)?;
+        let several = parts.function.output_count() > 1;
+        let outputs = if several {
+            Vec::new()
+        } else {
+            values.iter().map(|&v| v == 1).collect()
+        };
+        let program = Compiler::compile(&parts, cards)?;
         let k = parts.inputs.len();
         Ok(Protocol {
             input_labels: (0..1usize << k).map(|i| input_label(i, k)).collect(),
@@ -334,6 +361,7 @@ impl Protocol {
             cards,
             rows,
             outputs,
+            values,
             program,
         })
     }
@@ -415,9 +443,40 @@ impl Protocol {
             .then(|| self.rows[crate::model::input_index(bits)].clone())
     }
 
-    /// `f(input)` for every input assignment, in binary order (for `copy`, the input bit).
+    /// `f(input)` for every input assignment, in binary order (for `copy`, the input bit), for
+    /// a protocol with one output; empty for a protocol with several (see
+    /// [`Protocol::values`]): the backends that read one output bit (the compiled simulator,
+    /// the face-down tables) refuse such protocols.
     pub fn outputs(&self) -> &[bool] {
         &self.outputs
+    }
+
+    /// The joint value of every output for every input assignment, in binary order (for one
+    /// output, its bit as 0 or 1).
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    /// How many outputs the protocol has.
+    pub fn output_count(&self) -> usize {
+        self.parts.function.output_count()
+    }
+
+    /// The bit that pair `pair` of a `result` must encode under input assignment `input`: the
+    /// output for a protocol with one output (every pair carries it, as `copy` writes them),
+    /// output `pair` for a protocol with several.
+    pub fn result_bit(&self, input: usize, pair: usize) -> bool {
+        let m = self.output_count();
+        if m == 1 {
+            self.values[input] == 1
+        } else {
+            crate::model::output_bit(self.values[input], pair, m)
+        }
+    }
+
+    /// The name of output `j` for a message (`None` for a single unnamed output).
+    pub fn output_name(&self, j: usize) -> Option<&str> {
+        self.parts.function.output_names().get(j).copied()
     }
 
     /// Whether some action is private (the private model: security is judged per player).
@@ -496,27 +555,48 @@ fn check_header(p: &ProtocolParts) -> Result<usize, ProtocolError> {
             return Err(ProtocolError::DuplicateInput(name.clone()));
         }
     }
-    match &p.function {
-        Function::Table(t) if t.len() != 1 << k => {
-            return Err(ProtocolError::Function(format!(
-                "a truth table over {k} inputs needs {} entries, not {}",
-                1usize << k,
-                t.len()
-            )))
-        }
-        Function::Copy if k != 1 => {
-            return Err(ProtocolError::Function(format!(
-                "`copy` takes exactly one input, not {k}"
-            )))
-        }
-        _ => {}
-    }
+    check_function(&p.function, k)?;
     check_layout(p, &declared)?;
     let cards: usize = p.layout.iter().map(LayoutItem::width).sum();
     if cards > MAX_CARDS {
         return Err(ProtocolError::TooManyCards(cards));
     }
     Ok(cards)
+}
+
+/// Checks that a function fits `k` inputs (and, with several outputs, that each output is a
+/// single-output function under its own identifier).
+fn check_function(function: &Function, k: usize) -> Result<(), ProtocolError> {
+    match function {
+        Function::Table(t) if t.len() != 1 << k => Err(ProtocolError::Function(format!(
+            "a truth table over {k} inputs needs {} entries, not {}",
+            1usize << k,
+            t.len()
+        ))),
+        Function::Copy if k != 1 => Err(ProtocolError::Function(format!(
+            "`copy` takes exactly one input, not {k}"
+        ))),
+        Function::Several(outputs) => {
+            if outputs.len() > MAX_OUTPUTS {
+                return Err(ProtocolError::TooManyOutputs(outputs.len()));
+            }
+            let mut names = BTreeSet::new();
+            for o in outputs {
+                if !crate::parse::is_identifier(&o.name) || !names.insert(o.name.as_str()) {
+                    return Err(ProtocolError::OutputName(o.name.clone()));
+                }
+                if matches!(o.function, Function::Several(_)) {
+                    return Err(ProtocolError::Function(format!(
+                        "output `{}` has several outputs itself",
+                        o.name
+                    )));
+                }
+                check_function(&o.function, k)?;
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
 }
 
 fn check_layout(p: &ProtocolParts, declared: &BTreeSet<&str>) -> Result<(), ProtocolError> {
@@ -585,14 +665,14 @@ pub(crate) fn privately_held(body: &[Action]) -> BTreeSet<&str> {
     out
 }
 
-/// The starting row and the output of every input assignment.
-fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<bool>), ProtocolError> {
+/// The starting row and the joint output value of every input assignment.
+fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<Value>), ProtocolError> {
     let k = p.inputs.len();
     let mut rows = Vec::with_capacity(1 << k);
     let mut outputs = Vec::with_capacity(1 << k);
     for i in 0..1usize << k {
         let bits = input_bits(i, k);
-        let out = p.function.eval(&bits).ok_or_else(|| {
+        let out = p.function.value(&bits).ok_or_else(|| {
             ProtocolError::Function(format!("no value for input {}", input_label(i, k)))
         })?;
         outputs.push(out);
@@ -624,16 +704,21 @@ fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<bool>), Protoc
 struct Compiler<'i> {
     cards: usize,
     inputs: &'i [String],
+    /// Pairs a `result` must write (`None`: any number, each carrying the single output).
+    result_pairs: Option<usize>,
     program: Program,
     label_ids: BTreeMap<String, usize>,
     gotos: Vec<(usize, Span, String)>,
 }
 
 impl Compiler<'_> {
-    fn compile(body: &[Action], cards: usize, inputs: &[String]) -> Result<Program, ProtocolError> {
+    fn compile(parts: &ProtocolParts, cards: usize) -> Result<Program, ProtocolError> {
+        let body = &parts.body;
+        let outputs = parts.function.output_count();
         let mut c = Compiler {
             cards,
-            inputs,
+            inputs: &parts.inputs,
+            result_pairs: (outputs > 1).then_some(outputs),
             program: Program::default(),
             label_ids: BTreeMap::new(),
             gotos: Vec::new(),
@@ -704,6 +789,13 @@ impl Compiler<'_> {
             ActionKind::Result(pairs) => {
                 let flat: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
                 self.positions(&flat, span)?;
+                if let Some(outputs) = self.result_pairs.filter(|&m| m != pairs.len()) {
+                    return Err(ProtocolError::ResultArity {
+                        span,
+                        pairs: pairs.len(),
+                        outputs,
+                    });
+                }
                 Op::Result(pairs.clone())
             }
             ActionKind::Label(name) => {

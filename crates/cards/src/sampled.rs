@@ -18,7 +18,8 @@ use crate::protocol::{LabelId, Protocol, Sequence, Site};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunEnding {
     /// At a committed `result`: the bit its pairs encode, `None` when a pair is no commitment
-    /// or the pairs disagree.
+    /// or the pairs disagree. With several outputs the pairs carry different outputs: this is
+    /// then the first pair's bit, and [`SampledRun::result_bits`] holds every pair's.
     Result(Option<bool>),
     /// Out of actions: a non-committed ending (the output is read from the view).
     Open,
@@ -54,6 +55,9 @@ pub struct SampledRun {
     pub shuffles: u64,
     /// The row at the end.
     pub row: Sequence,
+    /// At a committed `result`, the bit each pair encodes, in the order written (`None` where a
+    /// pair is no commitment); empty for any other ending.
+    pub result_bits: Vec<Option<bool>>,
     /// The actions executed, when recorded ([`sample`] with `record`).
     pub steps: Vec<Step>,
 }
@@ -85,6 +89,7 @@ pub fn sample<R: RngCore>(
     let mut sem = Sampling {
         rng,
         bits: crate::model::input_bits(input, protocol.inputs().len()),
+        several: protocol.output_count() > 1,
         start: start.clone(),
         max_steps,
         taken: 0,
@@ -94,6 +99,7 @@ pub fn sample<R: RngCore>(
             view: Vec::new(),
             shuffles: 0,
             row: Vec::new(),
+            result_bits: Vec::new(),
             steps: Vec::new(),
         },
     };
@@ -105,6 +111,8 @@ struct Sampling<'r, R> {
     rng: &'r mut R,
     /// The input bits of the run (for private input permutations).
     bits: Vec<bool>,
+    /// Whether the protocol has several outputs (a result's pairs then carry different ones).
+    several: bool,
     start: Sequence,
     max_steps: usize,
     taken: usize,
@@ -244,9 +252,12 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
             .map(|&(a, b)| decode_bit([row[a], row[b]]))
             .collect();
         let output = match bits.first() {
-            Some(Some(first)) if bits.iter().all(|b| *b == Some(*first)) => Some(*first),
+            Some(Some(first)) if self.several || bits.iter().all(|b| *b == Some(*first)) => {
+                Some(*first)
+            }
             _ => None,
         };
+        self.run.result_bits = bits;
         self.finish(RunEnding::Result(output), row);
         Ok(())
     }

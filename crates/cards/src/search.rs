@@ -142,7 +142,7 @@ mod problem;
 pub mod shard;
 mod shuffles;
 
-pub use shard::{merge, MergeError, Shard};
+pub use shard::{in_shard_order, merge, MergeError, Shard, Trials};
 
 use crate::analyze::Security;
 use crate::model::{Action, Function, NamedFunction};
@@ -294,7 +294,7 @@ impl SearchQuery {
         let inputs = match &function {
             Function::Copy => 1,
             Function::Table(t) => t.len().trailing_zeros() as usize,
-            Function::Named(_) => 2,
+            Function::Named(_) | Function::Several(_) => 2,
         };
         SearchQuery {
             deck,

@@ -24,7 +24,7 @@ use crate::harness::{Coalition, RecordedProtocol, Q};
 #[derive(Clone, Debug)]
 pub struct CardRuns {
     name: String,
-    outputs: Vec<bool>,
+    outputs: Vec<u32>,
     dist: Vec<Vec<Q>>,
 }
 
@@ -107,7 +107,7 @@ impl RecordedProtocol for CardRuns {
     }
 
     fn ideal_view(&self, run: &(usize, usize), _: &Coalition) -> Vec<u32> {
-        vec![u32::from(self.outputs.get(run.0).copied().unwrap_or(false))]
+        vec![self.outputs.get(run.0).copied().unwrap_or(0)]
     }
 
     fn target(&self, run: &(usize, usize), _: &Input) -> Vec<u32> {

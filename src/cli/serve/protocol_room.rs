@@ -29,6 +29,7 @@ pub fn protocols() -> Result<Value, Refusal> {
                 "name": b.name,
                 "cards": p.cards(),
                 "function": p.function().to_string(),
+                "outputs": p.function().summary(),
                 "citation": b.citation,
                 "summary": b.summary,
                 "negative_example": b.negative_example,

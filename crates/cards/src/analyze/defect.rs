@@ -18,10 +18,13 @@ pub enum Defect {
         /// The observation without a branch.
         observation: Vec<Symbol>,
     },
-    /// A committed result does not decode to `f(input)`.
+    /// A committed result does not decode to `f(input)` (with several outputs: a pair does not
+    /// decode to its output).
     WrongResult {
         /// The `result` action.
         span: Span,
+        /// The output the pair carries, when the protocol names its outputs.
+        output: Option<String>,
         /// The input (bits, first input first).
         input: String,
         /// The sequence on the table.
@@ -33,10 +36,9 @@ pub enum Defect {
     ViewDoesNotDetermineOutput {
         /// The view.
         view: String,
-        /// Inputs with output 0 that can produce it.
-        zeros: Vec<String>,
-        /// Inputs with output 1 that can produce it.
-        ones: Vec<String>,
+        /// The outputs' values that can produce it (`0`, `1`, or `sum=1 carry=0` with several
+        /// outputs), each with the inputs of that value, in input order.
+        by_output: Vec<(String, Vec<String>)>,
     },
     /// The state arriving at a label differs from the one recorded there.
     LoopInconsistent {
@@ -83,6 +85,17 @@ pub enum Defect {
     },
     /// Further leak messages were suppressed.
     MoreLeaks(usize),
+    /// In a protocol with mixed endings: a complete view that ends committed is more likely
+    /// under one input than under another that must look alike, so the committed ending
+    /// reveals what it keeps face down (see [`crate::analyze::Endings`]).
+    CommittedEndingReveals {
+        /// The view.
+        view: String,
+        /// The two inputs.
+        inputs: (String, String),
+        /// The view's probability under each.
+        probabilities: (Q, Q),
+    },
     /// A committed output on numbered cards whose two cards (its basis) are not the same in
     /// every sequence that reaches the `result` \[KSK19\]. Counted as incorrect: the output is
     /// no commitment in a fixed basis, and the basis itself can tell the inputs apart.
@@ -101,7 +114,10 @@ impl Defect {
     pub fn breaks_correctness(&self) -> bool {
         !matches!(
             self,
-            Defect::Leak { .. } | Defect::PlayerLeak { .. } | Defect::MoreLeaks(_)
+            Defect::Leak { .. }
+                | Defect::PlayerLeak { .. }
+                | Defect::MoreLeaks(_)
+                | Defect::CommittedEndingReveals { .. }
         )
     }
 }
@@ -117,23 +133,30 @@ impl fmt::Display for Defect {
             ),
             Defect::WrongResult {
                 span,
+                output,
                 input,
                 sequence,
                 pair,
             } => write!(
                 f,
-                "{}: under input {input} the row can be {} and the result cards {} {} do not encode f({input})",
+                "{}: under input {input} the row can be {} and the result cards {} {} do not encode {}({input})",
                 source_position(*span),
                 glyphs(sequence),
                 pair.0,
-                pair.1
+                pair.1,
+                output.as_deref().unwrap_or("f")
             ),
-            Defect::ViewDoesNotDetermineOutput { view, zeros, ones } => write!(
-                f,
-                "non-committed ending: the view {view} is possible under inputs {} (output 0) and {} (output 1)",
-                zeros.join(","),
-                ones.join(",")
-            ),
+            Defect::ViewDoesNotDetermineOutput { view, by_output } => {
+                let groups: Vec<String> = by_output
+                    .iter()
+                    .map(|(value, inputs)| format!("{} (output {value})", inputs.join(",")))
+                    .collect();
+                write!(
+                    f,
+                    "non-committed ending: the view {view} is possible under inputs {}",
+                    groups.join(" and ")
+                )
+            }
             Defect::LoopInconsistent { span, label, input } => write!(
                 f,
                 "{}: the state arriving at label {label} differs from the state recorded there (input {input})",
@@ -182,6 +205,16 @@ impl fmt::Display for Defect {
                 inputs.1
             ),
             Defect::MoreLeaks(n) => write!(f, "… and {n} more observations that leak"),
+            Defect::CommittedEndingReveals {
+                view,
+                inputs,
+                probabilities,
+            } => write!(
+                f,
+                "the view {view} ends committed but has probability {} under input {} and {} \
+                 under input {}: a committed ending must look alike under every input",
+                probabilities.0, inputs.0, probabilities.1, inputs.1
+            ),
             Defect::ResultBasisVaries { span, pair, bases } => write!(
                 f,
                 "{}: result {} {}: the output's two cards differ between runs ({} vs {}), so the \

@@ -63,10 +63,13 @@ impl Exploration {
         Ok(Some(out))
     }
 
-    /// For each complete view (rendered as [`render_view`]), the output it determines: `Some(b)`
-    /// when every input that can produce it has output `b`, `None` when inputs with both outputs
+    /// For each complete view (rendered as [`render_view`]), the output it determines: `Some(v)`
+    /// when every input that can produce it has the joint output value `v`
+    /// ([`crate::model::Value`]; the bit for one output), `None` when inputs of different values
     /// can. `Ok(None)` for looping protocols.
-    pub fn view_outputs(&self) -> Result<Option<BTreeMap<String, Option<bool>>>, AnalysisError> {
+    pub fn view_outputs(
+        &self,
+    ) -> Result<Option<BTreeMap<String, Option<crate::model::Value>>>, AnalysisError> {
         let Some(dist) = self.view_distribution()? else {
             return Ok(None);
         };
@@ -254,7 +257,8 @@ impl Exploration {
         let fdist = float_views(dist);
         let mi = mutual_information(&fdist, &(0..k).collect::<Vec<_>>());
         let mut beyond = 0.0;
-        for o in [false, true] {
+        let values: std::collections::BTreeSet<_> = self.outputs.iter().copied().collect();
+        for o in values {
             let class: Vec<usize> = (0..k).filter(|&i| self.outputs[i] == o).collect();
             if !class.is_empty() {
                 beyond += class.len() as f64 / k as f64 * mutual_information(&fdist, &class);

@@ -118,6 +118,7 @@
 //! itself is judged at the endings.
 
 mod defect;
+mod endings;
 pub mod exact;
 mod leakage;
 pub mod state;
@@ -128,6 +129,7 @@ use facedown_core::Symbol;
 use serde::ser::{Serialize, Serializer};
 
 pub use defect::Defect;
+pub use endings::Endings;
 pub use exact::{Arithmetic, Exact};
 pub use leakage::{q_f64, uniformized, ViewDistribution};
 pub use state::{is_bottom, State};
@@ -260,6 +262,9 @@ pub enum Note {
     LoopingLeakNotQuantified,
     /// This many ⊥ sequences were met.
     BottomSequences(usize),
+    /// A looping protocol with mixed endings: what its committed endings reveal is not checked
+    /// beyond the per-observation check.
+    LoopingMixedEndings,
 }
 
 impl std::fmt::Display for Note {
@@ -280,6 +285,10 @@ impl std::fmt::Display for Note {
             Note::BottomSequences(n) => write!(
                 f,
                 "{n} ⊥ sequences (carried by inputs with different outputs) were met"
+            ),
+            Note::LoopingMixedEndings => f.write_str(
+                "looping protocol with mixed endings: its committed endings are checked per \
+                 observation only",
             ),
         }
     }
@@ -304,6 +313,9 @@ pub struct Analysis {
     pub security: Security,
     /// Whether every reachable ending is a committed `result`.
     pub committed: bool,
+    /// Which kinds of ending are reachable: all committed, none, or both (see
+    /// [`Endings`]; a mixed protocol's committed endings must reveal nothing).
+    pub endings: Endings,
     /// The runtime class.
     pub runtime: Runtime,
     /// Exact expected number of shuffles (the largest over inputs if they differ); `None` when
@@ -398,6 +410,8 @@ struct AnalysisJson<'a> {
     correct: bool,
     security: Security,
     committed: bool,
+    endings: Endings,
+    outputs: Vec<crate::model::OutputSummary>,
     runtime: Runtime,
     expected_shuffles: Option<String>,
     expected_shuffles_per_input: Vec<Option<String>>,
@@ -439,6 +453,8 @@ impl Serialize for Analysis {
             correct: self.correct,
             security: self.security,
             committed: self.committed,
+            endings: self.endings,
+            outputs: self.function.summary(),
             runtime: self.runtime,
             expected_shuffles: self.expected_shuffles.as_ref().map(text),
             expected_shuffles_per_input: self

@@ -138,7 +138,7 @@ impl State {
     }
 
     /// The sequences that are ⊥: carried by inputs with different outputs.
-    pub fn bottom_sequences(&self, outputs: &[bool]) -> Vec<&Sequence> {
+    pub fn bottom_sequences(&self, outputs: &[crate::model::Value]) -> Vec<&Sequence> {
         self.entries
             .iter()
             .filter(|(_, v)| is_bottom(v, outputs))
@@ -157,14 +157,11 @@ impl State {
 
 /// Whether a sequence with per-input probabilities `v` is ⊥: inputs with **different** outputs
 /// both have positive probability on it. Inputs that share an output never make it ⊥.
-pub fn is_bottom<T: Zero>(v: &[T], outputs: &[bool]) -> bool {
-    let mut seen = [false, false];
-    for (x, &o) in v.iter().zip(outputs) {
-        if !x.is_zero() {
-            seen[usize::from(o)] = true;
-        }
-    }
-    seen[0] && seen[1]
+/// `outputs` are bits or joint values of several outputs ([`crate::model::Value`]).
+pub fn is_bottom<T: Zero, O: PartialEq>(v: &[T], outputs: &[O]) -> bool {
+    let mut carried = v.iter().zip(outputs).filter(|(x, _)| !x.is_zero());
+    let first = carried.next().map(|(_, o)| o);
+    carried.any(|(_, o)| Some(o) != first)
 }
 
 /// `acc += x`, skipping the work when a term is 0.

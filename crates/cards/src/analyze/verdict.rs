@@ -136,7 +136,7 @@ impl Exploration {
     }
 
     /// Nodes reachable from the start along leaves with positive probability.
-    fn reachable(&self) -> Vec<bool> {
+    pub(super) fn reachable(&self) -> Vec<bool> {
         let mut seen = vec![false; self.nodes.len()];
         let mut stack = vec![0];
         seen[0] = true;
@@ -293,10 +293,7 @@ impl Exploration {
         let mut input_poss = true;
         let mut output_poss = committed;
         let mut leaks = 0usize;
-        let values_present: Vec<bool> = [false, true]
-            .iter()
-            .map(|&o| self.outputs.contains(&o))
-            .collect();
+        let values: std::collections::BTreeSet<_> = self.outputs.iter().copied().collect();
         for rec in self.turns.iter().filter(|r| reachable[r.node]) {
             let mut reported = false;
             for i in 0..k {
@@ -321,11 +318,8 @@ impl Exploration {
                 }
             }
             if committed && rec.mass.iter().any(|x| !x.is_zero()) {
-                for (o, &present) in values_present.iter().enumerate() {
-                    if present
-                        && !(0..k)
-                            .any(|j| usize::from(self.outputs[j]) == o && !rec.mass[j].is_zero())
-                    {
+                for &o in &values {
+                    if !(0..k).any(|j| self.outputs[j] == o && !rec.mass[j].is_zero()) {
                         output_poss = false;
                     }
                 }
@@ -383,19 +377,23 @@ impl Exploration {
     /// Non-committed endings whose view does not determine the output.
     fn undetermined_views(&self, reachable: &[bool]) -> Vec<Defect> {
         let k = self.inputs.len();
-        let inputs_with = |leaf: &Leaf, out: bool| -> Vec<String> {
-            (0..k)
-                .filter(|&i| !leaf.mass[i].is_zero() && self.outputs[i] == out)
-                .map(|i| self.inputs[i].clone())
-                .collect()
-        };
         let mut out = Vec::new();
         for leaf in &self.leaves {
             if leaf.ending != Ending::Open || !reachable[leaf.node] {
                 continue;
             }
-            let (zeros, ones) = (inputs_with(leaf, false), inputs_with(leaf, true));
-            if !zeros.is_empty() && !ones.is_empty() {
+            let mut by_value: std::collections::BTreeMap<_, Vec<String>> = Default::default();
+            for i in (0..k).filter(|&i| !leaf.mass[i].is_zero()) {
+                by_value
+                    .entry(self.outputs[i])
+                    .or_default()
+                    .push(self.inputs[i].clone());
+            }
+            if by_value.len() > 1 {
+                let by_output = by_value
+                    .into_iter()
+                    .map(|(v, inputs)| (self.function.value_text(v), inputs))
+                    .collect();
                 let prefix = if leaf.node == 0 {
                     String::new()
                 } else {
@@ -403,8 +401,7 @@ impl Exploration {
                 };
                 out.push(Defect::ViewDoesNotDetermineOutput {
                     view: format!("{prefix}{}", render_view(&leaf.view)),
-                    zeros,
-                    ones,
+                    by_output,
                 });
             }
         }
@@ -481,6 +478,9 @@ impl Exploration {
 
         let (security, leak_defects) = self.security_level(&reachable, committed);
         defects.extend(leak_defects);
+        let (security, ending_defects, ending_note) = self.ending_security(security);
+        defects.extend(ending_defects);
+        notes.extend(ending_note);
         if !committed {
             notes.push(Note::NonCommitted);
         }
@@ -498,6 +498,7 @@ impl Exploration {
             correct,
             security,
             committed,
+            endings: self.endings(),
             runtime: self.runtime(&reachable),
             expected_shuffles: expected_max,
             expected_shuffles_per_input: expected,

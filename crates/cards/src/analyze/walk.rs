@@ -121,8 +121,9 @@ pub struct Exploration {
     pub cards: usize,
     /// The input assignments as bit strings, first input first (`00`, `01`, …).
     pub inputs: Vec<String>,
-    /// `f(input)` per input.
-    pub outputs: Vec<bool>,
+    /// The joint output value per input ([`crate::model::Value`]: for one output, `f(input)`
+    /// as 0 or 1).
+    pub outputs: Vec<crate::model::Value>,
     /// The segment graph's nodes; node 0 is the start.
     pub nodes: Vec<Node>,
     /// Every path of every segment.
@@ -199,7 +200,7 @@ pub fn explore(protocol: &Protocol, opts: &AnalysisOptions) -> Result<Exploratio
         function: protocol.function().clone(),
         cards: protocol.cards(),
         inputs: protocol.input_labels().to_vec(),
-        outputs: protocol.outputs().to_vec(),
+        outputs: protocol.values().to_vec(),
         nodes: exact.nodes,
         leaves: exact.leaves,
         turns: exact.turns,
@@ -371,18 +372,19 @@ impl Exact<'_> {
         Ok(node)
     }
 
-    /// Every committed result must decode to `f(i)` on every sequence input `i` can reach.
+    /// Every committed result must decode to `f(i)` on every sequence input `i` can reach (with
+    /// several outputs, pair `j` to output `j`).
     fn check_results(&mut self, span: Span, pairs: &[(usize, usize)], state: &State) {
-        let outputs = self.protocol.outputs();
         for (s, v) in &state.entries {
             for (i, x) in v.iter().enumerate() {
                 if x.is_zero() {
                     continue;
                 }
-                for &(a, b) in pairs {
-                    if decode_bit([s[a], s[b]]) != Some(outputs[i]) {
+                for (j, &(a, b)) in pairs.iter().enumerate() {
+                    if decode_bit([s[a], s[b]]) != Some(self.protocol.result_bit(i, j)) {
                         let d = Defect::WrongResult {
                             span,
+                            output: self.protocol.output_name(j).map(str::to_owned),
                             input: self.protocol.input_labels()[i].clone(),
                             sequence: s.clone(),
                             pair: (a + 1, b + 1),
@@ -553,7 +555,7 @@ impl Semantics for Exact<'_> {
             });
         }
         path.shuffles += 1;
-        self.bottom += path.state.bottom_sequences(self.protocol.outputs()).len();
+        self.bottom += path.state.bottom_sequences(self.protocol.values()).len();
         self.step_vertex(path, || format!("shuffle ({} perms)", shuffle.len()), "");
         Ok(())
     }

@@ -147,6 +147,9 @@ fn function_inputs(query: &SearchQuery) -> Result<usize, SearchError> {
     let expected = match &query.function {
         Function::Copy => 1,
         Function::Named(_) => 2,
+        Function::Several(_) => {
+            return Err(bad("the search looks for one output".to_owned()));
+        }
         Function::Table(t) => {
             if !t.len().is_power_of_two() || t.len() < 2 || t.len() > MAX_INPUTS {
                 return Err(bad(format!(

@@ -28,7 +28,9 @@ fn compiled_simulator_makes_the_interpreters_run_for_every_library_protocol() {
             assert!(
                 matches!(
                     Compiled::new(&p),
-                    Err(SimulateError::Deck(_) | SimulateError::Private(_))
+                    Err(SimulateError::Deck(_)
+                        | SimulateError::Private(_)
+                        | SimulateError::SeveralOutputs(_))
                 ),
                 "{}: refused with the reason",
                 b.name

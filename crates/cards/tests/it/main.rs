@@ -7,6 +7,7 @@ mod format;
 mod interpreter;
 mod loops;
 mod multiset;
+mod outputs;
 mod private;
 mod search;
 mod sharding;

@@ -43,7 +43,7 @@ fn every_protocol_of_the_spec_parses_and_analyses_as_it_claims() {
 fn the_spec_documents_every_keyword_and_claim_item() {
     for word in [
         "protocol", "inputs", "function", "layout", "claim", "perm", "shuffle", "turn", "result",
-        "label", "goto", "restart", "cut", "bisect", "copy", "xnor", "private",
+        "label", "goto", "restart", "cut", "bisect", "copy", "xnor", "private", "outputs",
     ] {
         assert!(SPEC.contains(&format!("`{word}")), "{word}");
     }
