@@ -83,11 +83,12 @@ fn issue_7_ninety_nine_dealer_three_processes() {
         String::from_utf8_lossy(&out.stderr)
     );
     check_ninety_nine(&json);
-    // hello 1, the deal's setup 1, hands and trump in parallel 3, reveal 1, transcript 1,
-    // and the echo round after the setup, the deal, the opening and the finish: 4.
+    // nonces 1, hello 1, the deal's setup 1, hands and trump in parallel 3, reveal 1,
+    // transcript 1, and the echo round after the setup, the deal, the opening and the
+    // finish: 4.
     assert_eq!(
         json["cost"]["rounds"].as_u64(),
-        Some(7 + 4),
+        Some(8 + 4),
         "{:#}",
         json["phases"]
     );
@@ -102,9 +103,10 @@ fn issue_7_ninety_nine_poker_three_processes() {
         String::from_utf8_lossy(&out.stderr)
     );
     check_ninety_nine(&json);
-    // hello 1, key shares 1, echo 1, N = 3 shuffles, echo 1, reveal tokens 1.
-    assert_eq!(json["cost"]["rounds"].as_u64(), Some(8));
-    assert_eq!(json["cost"]["messages"].as_u64(), Some(6 * 3 * 2));
+    // nonces 1, their lists with the hellos 1, key shares 1, echo 1, N = 3 shuffles, echo 1,
+    // reveal tokens 1.
+    assert_eq!(json["cost"]["rounds"].as_u64(), Some(9));
+    assert_eq!(json["cost"]["messages"].as_u64(), Some(8 * 3 * 2));
 }
 
 /// The players other than `culprit` failed, each naming it.

@@ -41,10 +41,11 @@ fn poker_deal_json_has_the_shared_report_shape() {
         assert!(cards.insert(c), "card {c} dealt twice");
     }
     assert_eq!(cards.len(), 8);
-    // A hello, a key share, a shuffle, a set of tokens and two echoes from each player to each
-    // other; N + 5 rounds (hello, keys, echo, N shuffles, echo, the opening).
-    assert_eq!(v["cost"]["messages"], 6 * 3 * 2);
-    assert_eq!(v["cost"]["rounds"], 3 + 5);
+    // A fresh nonce and the list of all nonces, a hello, a key share, a shuffle, a set of
+    // tokens and two echoes from each player to each other; N + 6 rounds (nonces, the lists
+    // with the hellos, keys, echo, N shuffles, echo, the opening).
+    assert_eq!(v["cost"]["messages"], 8 * 3 * 2);
+    assert_eq!(v["cost"]["rounds"], 3 + 6);
     assert!(v["cost"]["bytes"].as_u64().expect("bytes") > 0);
     // Same seed, same deal.
     let again = run_json(&[

@@ -183,7 +183,7 @@ impl BroadcastKeys {
 }
 
 /// The digest a chain keeps of a broadcast.
-fn digest(payload: &[u8]) -> Head {
+pub(crate) fn digest(payload: &[u8]) -> Head {
     let mut h = Sha3_256::new();
     h.update(ECHO_LABEL);
     h.update(payload);
@@ -372,12 +372,16 @@ pub struct EchoRound {
     senders: BTreeSet<PartyId>,
     witnesses: BTreeSet<PartyId>,
     provable: BTreeSet<PartyId>,
+    /// Whether entries carry signatures (every round but the fresh-nonce round,
+    /// [`crate::nonce`], whose messages come before anything a signature could bind).
+    signed: bool,
 }
 
 impl EchoRound {
     /// The round of operation `op` at player `me` of `parties`.
     pub fn new(op: u32, me: PartyId, parties: usize) -> EchoRound {
         EchoRound {
+            signed: true,
             op,
             me,
             chains: vec![Chain::default(); parties],
@@ -388,6 +392,23 @@ impl EchoRound {
             senders: BTreeSet::new(),
             witnesses: BTreeSet::new(),
             provable: BTreeSet::new(),
+        }
+    }
+
+    /// A round whose entries are digests without signatures: a difference names a witness
+    /// only when it contradicts what that witness or this player sent, never a third player
+    /// (nothing in it is transferable evidence).
+    pub fn unsigned(op: u32, me: PartyId, parties: usize) -> EchoRound {
+        EchoRound {
+            signed: false,
+            ..EchoRound::new(op, me, parties)
+        }
+    }
+
+    /// Records `payload`, received from `from` (or this player's own) in an unsigned round.
+    pub fn record_unsigned(&mut self, from: PartyId, payload: &[u8]) {
+        if let Some(c) = self.chains.get_mut(from.index()) {
+            c.0.push((digest(payload), [0; 64]));
         }
     }
 
@@ -515,6 +536,9 @@ impl EchoRound {
         theirs: &[Entry],
         keys: &BroadcastKeys,
     ) -> Result<bool, EchoError> {
+        if !self.signed {
+            return Ok(false);
+        }
         let mine = self.chains.get(s.index()).map_or(&[][..], |c| &c.0[..]);
         let mut two_versions = false;
         for (i, (d, sig)) in theirs.iter().enumerate() {

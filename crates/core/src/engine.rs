@@ -29,6 +29,7 @@
 use std::collections::VecDeque;
 
 use crate::echo::{BroadcastKeys, EarlyEchoes, EchoError, EchoMessage, EchoRound, Sig};
+use crate::nonce::{fresh_nonce, NonceMessage, NonceRound};
 use crate::op::{Seen, TableOp};
 use crate::table::Capabilities;
 use crate::PartyId;
@@ -260,6 +261,8 @@ pub enum Kind {
     Engine,
     /// An [`EchoMessage`].
     Echo,
+    /// A message of the fresh-nonce round before the hellos ([`crate::nonce`]).
+    Nonce,
 }
 
 /// Why a seat stopped: the engine's own error, or the echo round's.
@@ -341,6 +344,10 @@ pub struct Seat<E: Engine> {
     keys: BroadcastKeys,
     /// Per recipient, the broadcasts this player signed for it in the operation.
     signed: Vec<u32>,
+    /// The fresh-nonce round of the setup, under way ([`crate::nonce`]).
+    nonces: Option<NonceRound>,
+    /// The engine's setup messages, held until every nonce is in.
+    held: Option<Step>,
 }
 
 type SeatResult<T, E> = Result<T, SeatError<<E as Engine>::Error>>;
@@ -361,6 +368,8 @@ impl<E: Engine> Seat<E> {
             failure: None,
             keys,
             signed: vec![0; parties],
+            nonces: None,
+            held: None,
         }
     }
 
@@ -397,12 +406,94 @@ impl<E: Engine> Seat<E> {
             .engine
             .echoes(&view)
             .then(|| EchoRound::new(self.op, self.engine.me(), self.engine.parties()));
+        let fresh_first = matches!(view, TableOp::Setup) && self.round.is_some();
         let mut out = match self.engine.start(&view) {
+            Ok(step) if fresh_first => self.hold(step),
             Ok(step) => self.stamp(step, None),
             Err(e) => self.fail(e)?,
         };
         out.extend(self.drain()?);
         self.settle(out)
+    }
+
+    /// Holds the engine's setup messages and sends this player's fresh nonce instead: they
+    /// leave, signed over every player's nonce, once all are in ([`crate::nonce`]).
+    fn hold(&mut self, step: Step) -> Vec<Stamped> {
+        let (me, parties) = (self.engine.me(), self.engine.parties());
+        let nonce = fresh_nonce(me, &step);
+        self.nonces = Some(NonceRound::new(me, parties, nonce));
+        self.held = Some(step);
+        vec![self.stamp_nonce(&NonceMessage::Nonce(nonce), After::Start)]
+    }
+
+    fn stamp_nonce(&mut self, msg: &NonceMessage, after: After) -> Stamped {
+        let depth = self.clock.depth(after, None);
+        self.clock.sent(depth);
+        Stamped {
+            kind: Kind::Nonce,
+            to: To::All,
+            depth,
+            payload: msg.to_bytes(),
+            signature: None,
+        }
+    }
+
+    /// A message of the fresh-nonce round arrived from `from` ([`crate::nonce`]). Once every
+    /// nonce is in, this player sends its list of them and its setup messages, signed under
+    /// the context they agree on; a peer's setup messages are handed over once its list
+    /// equals this player's.
+    pub fn offer_nonce(
+        &mut self,
+        from: PartyId,
+        depth: u32,
+        payload: &[u8],
+    ) -> SeatResult<Vec<Stamped>, E> {
+        let parties = self.engine.parties();
+        let msg = NonceMessage::from_bytes(payload, parties, from)?;
+        let Some(nonces) = self.nonces.as_mut() else {
+            return Err(EchoError::Malformed {
+                from,
+                reason: "a nonce outside the setup",
+            }
+            .into());
+        };
+        let is_nonce = matches!(msg, NonceMessage::Nonce(_));
+        nonces.offer(from, depth, msg)?;
+        if is_nonce {
+            self.clock.received(depth);
+        }
+        self.handed += 1;
+        let mut out = self.advance_nonces()?;
+        out.extend(self.drain()?);
+        self.settle(out)
+    }
+
+    /// Sends the list and the held setup messages once every nonce is in; compares the
+    /// peers' lists; ends the round once all agree.
+    fn advance_nonces(&mut self) -> SeatResult<Vec<Stamped>, E> {
+        let mut out = Vec::new();
+        let Some(nonces) = self.nonces.as_mut() else {
+            return Ok(out);
+        };
+        if let (Some(all), true) = (nonces.view(), self.held.is_some()) {
+            // Every later signature, the hellos' first, binds every player's fresh nonce.
+            self.keys = self.keys.after(&nonces.agreed());
+            self.clock.begin_op();
+            out.push(self.stamp_nonce(&NonceMessage::View(all), After::Start));
+            if let Some(step) = self.held.take() {
+                out.extend(self.stamp(step, None));
+            }
+        }
+        let Some(nonces) = self.nonces.as_mut() else {
+            return Ok(out);
+        };
+        for depth in nonces.take_views(&self.keys)? {
+            self.clock.received(depth);
+        }
+        if nonces.verdict()? {
+            self.nonces = None;
+        }
+        Ok(out)
     }
 
     /// A message of the engine arrived from `from`, with the signature that came with it:
@@ -441,6 +532,11 @@ impl<E: Engine> Seat<E> {
     /// abort. `None` without an echo round: the abort ends the operation.
     pub fn peer_aborted(&mut self, from: PartyId) -> Option<SeatResult<Vec<Stamped>, E>> {
         self.round.as_ref()?;
+        if let Some(nonces) = self.nonces.as_mut() {
+            if let Err(e) = nonces.hear_abort(from, &self.keys) {
+                return Some(Err(e.into()));
+            }
+        }
         // What already arrived and is awaited is judged first: a fault in it is this
         // player's own evidence.
         let mut out = match self.drain() {
@@ -495,6 +591,10 @@ impl<E: Engine> Seat<E> {
     /// The players whose message this seat awaits: the engine's, then those whose echo is
     /// missing.
     pub fn awaiting(&self) -> Vec<PartyId> {
+        let missing = self.nonces.as_ref().map(NonceRound::awaiting);
+        if let Some(missing) = missing.filter(|m| !m.is_empty()) {
+            return missing;
+        }
         match &self.round {
             Some(r) if r.sent() => PartyId::all(self.engine.parties())
                 .filter(|&p| p != self.engine.me() && !r.heard(p))
@@ -507,6 +607,9 @@ impl<E: Engine> Seat<E> {
     /// delivery queue run dry) while the operation has failed or broadcasts differ: the
     /// echo round's verdict on what has arrived. `None` if nothing failed.
     pub fn give_up(&mut self) -> Option<SeatError<E::Error>> {
+        if let Some(e) = self.nonces.as_ref().and_then(NonceRound::differs) {
+            return Some(e.into());
+        }
         let round = self.round.as_ref()?;
         if !round.failing() && !round.differs_anywhere() {
             return None;
@@ -515,6 +618,10 @@ impl<E: Engine> Seat<E> {
     }
 
     fn resolve(&mut self) -> SeatError<E::Error> {
+        // Lists of nonces that differ explain whatever failed after them.
+        if let Some(e) = self.nonces.as_ref().and_then(NonceRound::differs) {
+            return e.into();
+        }
         let own = self.failure.as_ref().and_then(Blame::blamed);
         let parties = self.engine.parties();
         let verdict = self.round.take().map(|r| r.verdict(parties, own));
@@ -664,7 +771,14 @@ impl<E: Engine> Seat<E> {
             if self.failure.is_some() {
                 return Ok(out);
             }
-            let awaiting = self.engine.awaiting();
+            // During the nonce round, only a peer whose list of nonces equals this player's
+            // signs under the same context: its messages wait until then.
+            let awaiting: Vec<PartyId> = self
+                .engine
+                .awaiting()
+                .into_iter()
+                .filter(|&p| self.nonces.as_ref().map_or(true, |n| n.agrees_with(p)))
+                .collect();
             let Some((from, w)) = self.inbox.pop_for(&awaiting) else {
                 return Ok(out);
             };

@@ -30,6 +30,7 @@ pub mod echo;
 pub mod engine;
 pub mod input;
 pub mod local;
+pub mod nonce;
 pub mod op;
 pub mod party;
 pub mod perm;

@@ -259,6 +259,7 @@ impl<E: Engine, T: Tap> LocalDriver<E, T> {
             let out = match d.kind {
                 Kind::Engine => seat.offer(d.from, d.depth, d.payload, d.signature.map(|s| s.sig)),
                 Kind::Echo => seat.offer_echo(d.from, d.depth, d.payload),
+                Kind::Nonce => seat.offer_nonce(d.from, d.depth, &d.payload),
             };
             match out {
                 Ok(out) => self.enqueue(j, out, &mut queue),

@@ -50,6 +50,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
 use facedown_core::engine::{delivery_bytes, Engine, Kind, Seat, Stamped, To};
+use facedown_core::nonce::NonceMessage;
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Cost, PartyId, Seen, TableOp};
 use serde::{Deserialize, Serialize};
@@ -274,6 +275,12 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                 })?;
                 self.offer(frame.from, frame.depth, payload, Some(sig))?;
             }
+            // The fresh-nonce round travels as echoes of operation 0.
+            Wire::Echo(payload) if NonceMessage::is_one(&payload) => {
+                let out = self.seat.offer_nonce(frame.from, frame.depth, &payload);
+                let out = out.map_err(|e| self.seat_error(e))?;
+                self.send(out)?;
+            }
             Wire::Echo(payload) => {
                 let out = self.seat.offer_echo(frame.from, frame.depth, payload);
                 let out = out.map_err(|e| self.seat_error(e))?;
@@ -460,7 +467,7 @@ impl<E: Engine, C: Channel> NetDriver<E, C> {
                     payload: m.payload,
                     signature: s.sig.to_vec(),
                 },
-                (Kind::Echo, _) => Wire::Echo(m.payload),
+                (Kind::Echo | Kind::Nonce, _) => Wire::Echo(m.payload),
             }
             .to_bytes()?;
             for to in recipients {

@@ -6,20 +6,24 @@
 
 use crate::common;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use facedown_core::adversary::{Adversary, At, Deviation, Edit, ForkRng, Predicate, Rule, Twin};
+use facedown_core::echo::{EchoMessage, Entry};
 use facedown_core::engine::Engine;
+use facedown_core::engine::Kind;
+use facedown_core::local::Delivery;
 use facedown_core::local::Untapped;
+use facedown_core::nonce::NonceMessage;
 use facedown_core::rng::party_rng;
 use facedown_core::table::{deal, Dealt, FaceDownTable};
 use facedown_core::{Blame, DriveError, LocalDriver, PartyId, TableOp};
 use facedown_dealer::engine::DealerMessage;
 use facedown_dealer::DealerEngine;
 use facedown_net::wire::Wire;
-use facedown_net::{memory_network, Channel, NetDriver, NetError};
+use facedown_net::{memory_network, Channel, Frame, NetDriver, NetError, WireStats};
 use facedown_poker::PokerEngine;
 
 const CONTEXT: &[u8] = b"adversary tests";
@@ -250,13 +254,26 @@ fn networked_cheating(
     chans: Vec<Box<dyn Channel + Send>>,
     control: Control,
 ) -> (Vec<Verdict>, Duration) {
-    let start = Instant::now();
     let n = chans.len();
+    let players = PartyId::all(n)
+        .map(|me| player(backend, me, n, cheat))
+        .collect();
+    networked_players(players, chans, control)
+}
+
+/// Every player of `players` (player 1 first) on its own thread over `chans`; returns each
+/// one's verdict and the longest time any honest player took.
+fn networked_players(
+    players: Vec<Box<dyn PlayerEngine>>,
+    chans: Vec<Box<dyn Channel + Send>>,
+    control: Control,
+) -> (Vec<Verdict>, Duration) {
+    let start = Instant::now();
     let handles: Vec<_> = chans
         .into_iter()
-        .map(|chan| {
+        .zip(players)
+        .map(|(chan, engine)| {
             let me = chan.me();
-            let engine = player(backend, me, n, cheat);
             let forge = if me == CHEATER {
                 control
             } else {
@@ -894,6 +911,285 @@ fn a_broadcast_replayed_from_another_game_of_the_same_roster_names_the_relayer()
                     if reason.contains("signature by player 1 does not verify")),
                 "{backend:?}: {verdicts:?}"
             );
+        }
+    }
+}
+
+/// An honest player of `backend` whose engine draws from seed `seed` (one game of several).
+fn honest_player(backend: Backend, me: PartyId, n: usize, seed: u64) -> Box<dyn PlayerEngine> {
+    let rng = || ForkRng::unforked(party_rng(seed, 0, me));
+    match backend {
+        Backend::Dealer => Box::new(Adversary::new(
+            DealerEngine::with_rng(me, n, CONTEXT, rng()).expect("player"),
+            Vec::new(),
+        )),
+        Backend::Poker => Box::new(Adversary::new(
+            PokerEngine::with_rng(me, n, CONTEXT, rng()).expect("player"),
+            Vec::new(),
+        )),
+    }
+}
+
+/// What player 3's own end of the network does to the driver's frames: it sees every frame it
+/// receives, and rewrites every frame it sends (`(to, frame) → frame`).
+type Sees = Arc<dyn Fn(&Frame) + Send + Sync>;
+type Rewrites = Arc<dyn Fn(PartyId, &[u8]) -> Vec<u8> + Send + Sync>;
+
+/// A channel that shows a cheater's driver's frames to `sees` and `rewrites` on their way:
+/// a player that deviates in what its seat sends (an echo, a nonce), not in its engine.
+struct Rewriting {
+    inner: Box<dyn Channel + Send>,
+    sees: Sees,
+    rewrites: Rewrites,
+}
+
+impl Channel for Rewriting {
+    fn me(&self) -> PartyId {
+        self.inner.me()
+    }
+    fn players(&self) -> usize {
+        self.inner.players()
+    }
+    fn send(&mut self, to: PartyId, depth: u32, payload: &[u8]) -> Result<(), NetError> {
+        let payload = (self.rewrites)(to, payload);
+        self.inner.send(to, depth, &payload)
+    }
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Frame>, NetError> {
+        let frame = self.inner.recv(timeout)?;
+        if let Some(f) = &frame {
+            (self.sees)(f);
+        }
+        Ok(frame)
+    }
+    fn stats(&self) -> WireStats {
+        self.inner.stats()
+    }
+    fn broadcast_keys(&self) -> Option<facedown_core::echo::BroadcastKeys> {
+        self.inner.broadcast_keys()
+    }
+}
+
+/// `chans` with player 3's wrapped in [`Rewriting`].
+fn cheater_rewrites(
+    chans: Vec<Box<dyn Channel + Send>>,
+    sees: Sees,
+    rewrites: Rewrites,
+) -> Vec<Box<dyn Channel + Send>> {
+    chans
+        .into_iter()
+        .map(|c| {
+            if c.me() != CHEATER {
+                return c;
+            }
+            let (sees, rewrites) = (Arc::clone(&sees), Arc::clone(&rewrites));
+            Box::new(Rewriting {
+                inner: c,
+                sees,
+                rewrites,
+            }) as Box<dyn Channel + Send>
+        })
+        .collect()
+}
+
+/// The echo of the setup (operation 1) inside a driver's frame, if it is one.
+fn setup_echo(frame: &[u8], from: PartyId) -> Option<EchoMessage> {
+    let Ok(Wire::Echo(p)) = Wire::from_bytes(frame, from) else {
+        return None;
+    };
+    EchoMessage::from_bytes(&p, PLAYERS, from)
+        .ok()
+        .filter(|e| e.op == 1)
+}
+
+/// Player 1's signed hello as player 2's echo of a setup shows it.
+type Recorded = Arc<Mutex<Option<Vec<Entry>>>>;
+
+/// Whom player 3 shows, in its echo of the setup, player 1's hello of an earlier game.
+const REPLAY_TARGETS: [&[PartyId]; 2] = [&[PartyId(2)], &[PartyId(1), PartyId(2)]];
+
+/// No honest verdict names player 1, the signer of the replayed hello; player 2, who was
+/// shown it, names player 3 for a signature that does not verify.
+fn the_relayer_is_named(what: &str, verdicts: &[Verdict]) {
+    for (j, v) in verdicts.iter().enumerate() {
+        if PartyId::from_index(j) == CHEATER {
+            continue;
+        }
+        assert!(
+            matches!(v, Verdict::Failed { blamed, .. } if *blamed != Some(PartyId(1))),
+            "{what}: player {} frames the signer or misses the replay: {verdicts:?}",
+            j + 1
+        );
+    }
+    assert!(
+        matches!(&verdicts[1], Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+            if reason.contains("signature by player 1 does not verify")),
+        "{what}: player 2 names the relayer: {verdicts:?}"
+    );
+}
+
+#[test]
+fn a_hello_replayed_from_an_earlier_game_names_the_relayer_never_the_signer() {
+    // Two games with the same roster (the same keys and session) and other seeds. In the
+    // second, player 3's echo of the setup shows player 2 (or both others), as player 1's
+    // hello, the one player 1 signed in the first. Before the fresh-nonce round both were
+    // signed under the roster's session alone: the old one verified, stood beside player 1's
+    // real hello as a second version, and player 1 was named. Now every hello binds every
+    // player's fresh nonce of its game, the old signature fails, and player 3 is named.
+    for backend in BACKENDS {
+        // In memory (`LocalDriver`).
+        let recorded: Recorded = Arc::new(Mutex::new(None));
+        let record = |d: &mut Delivery| {
+            if d.kind == Kind::Echo && d.from == PartyId(2) && d.to == CHEATER {
+                let echo = EchoMessage::from_bytes(&d.payload, PLAYERS, d.from).expect("echo");
+                *recorded.lock().expect("lock") = Some(echo.chains[0].clone());
+            }
+            true
+        };
+        assert!(tapped(backend, 14, Run::Setup, record).is_empty());
+        let old = recorded.lock().expect("lock").clone().expect("a hello");
+        for targets in REPLAY_TARGETS {
+            let replay = |d: &mut Delivery| {
+                if d.kind == Kind::Echo && d.from == CHEATER && targets.contains(&d.to) {
+                    let mut echo =
+                        EchoMessage::from_bytes(&d.payload, PLAYERS, CHEATER).expect("echo");
+                    echo.chains[0].clone_from(&old);
+                    d.payload = echo.to_bytes();
+                }
+                true
+            };
+            let verdicts = tapped(backend, 15, Run::Setup, replay);
+            let what = format!("{backend:?} in memory, shown to {targets:?}");
+            // Every honest verdict (the table stops at the first): player 3 is named, for a
+            // signature by player 1 that does not verify; player 1 never.
+            assert!(!verdicts.is_empty(), "{what}: the replay is caught");
+            for v in &verdicts {
+                assert!(
+                    matches!(v, Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+                        if reason.contains("signature by player 1 does not verify")),
+                    "{what}: {verdicts:?}"
+                );
+            }
+        }
+        // Over the network: the in-memory network (whose keys are the same in every game)
+        // and TCP with a roster built twice from one seed.
+        for (path, seed) in [("memory", None), ("TCP", Some(640))] {
+            let chans = || match seed {
+                None => memory_chans(),
+                Some(s) => tcp_chans(s),
+            };
+            let recorded: Recorded = Arc::new(Mutex::new(None));
+            let keep = Arc::clone(&recorded);
+            let sees: Sees = Arc::new(move |f: &Frame| {
+                if f.from == PartyId(2) {
+                    if let Some(echo) = setup_echo(&f.payload, f.from) {
+                        *keep.lock().expect("lock") = Some(echo.chains[0].clone());
+                    }
+                }
+            });
+            let honest = Arc::new(|_: PartyId, f: &[u8]| f.to_vec());
+            let players = PartyId::all(PLAYERS)
+                .map(|me| honest_player(backend, me, PLAYERS, 14))
+                .collect();
+            let chans1 = cheater_rewrites(chans(), sees, honest);
+            let (first, _) = networked_players(players, chans1, Control::None);
+            assert!(
+                first.iter().all(|v| matches!(v, Verdict::Dealt(_))),
+                "{first:?}"
+            );
+            let old = recorded.lock().expect("lock").clone().expect("a hello");
+            for targets in REPLAY_TARGETS {
+                let old = old.clone();
+                let rewrites: Rewrites =
+                    Arc::new(move |to: PartyId, f: &[u8]| match setup_echo(f, CHEATER) {
+                        Some(mut echo) if targets.contains(&to) => {
+                            echo.chains[0].clone_from(&old);
+                            Wire::Echo(echo.to_bytes()).to_bytes().expect("encodes")
+                        }
+                        _ => f.to_vec(),
+                    });
+                let players = PartyId::all(PLAYERS)
+                    .map(|me| honest_player(backend, me, PLAYERS, 15))
+                    .collect();
+                let chans2 = cheater_rewrites(chans(), Arc::new(|_: &Frame| {}), rewrites);
+                let (verdicts, slowest) = networked_players(players, chans2, Control::None);
+                let what = format!("{backend:?}, {path}, shown to {targets:?}");
+                check_honest(&what, &verdicts, slowest);
+                the_relayer_is_named(&what, &verdicts);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_player_equivocating_on_its_fresh_nonce_is_named_by_the_peer_it_lied_to() {
+    // Player 3 sends player 2 another fresh nonce than player 1. Its own list of nonces (the
+    // round's echo) says what it sent player 1, so it contradicts what player 2 received from
+    // it: player 2 names player 3. Player 1 sees only player 2's list differ about player 3's
+    // nonce, player 2's word against player 3's: it names nobody, and says so. Nobody
+    // signs anything with the other nonce, so nobody can be framed with it.
+    let other_nonce = |to: PartyId, bytes: &[u8]| -> Option<Vec<u8>> {
+        match NonceMessage::from_bytes(bytes, PLAYERS, CHEATER) {
+            Ok(NonceMessage::Nonce(mut n)) if to == PartyId(2) => {
+                n[0] ^= 0x5a;
+                Some(NonceMessage::Nonce(n).to_bytes())
+            }
+            _ => None,
+        }
+    };
+    let judged = |what: &str, verdicts: &[Verdict]| {
+        assert!(failed_all(verdicts), "{what}: {verdicts:?}");
+        assert!(
+            matches!(
+                &verdicts[1],
+                Verdict::Failed {
+                    blamed: Some(CHEATER),
+                    ..
+                }
+            ),
+            "{what}: player 2 names the equivocator: {verdicts:?}"
+        );
+        assert!(
+            matches!(&verdicts[0], Verdict::Failed { blamed, .. } if *blamed != Some(PartyId(2))),
+            "{what}: player 1 frames nobody: {verdicts:?}"
+        );
+    };
+    for backend in BACKENDS {
+        let tap = |d: &mut Delivery| {
+            if d.kind == Kind::Nonce && d.from == CHEATER {
+                if let Some(p) = other_nonce(d.to, &d.payload) {
+                    d.payload = p;
+                }
+            }
+            true
+        };
+        let local = tapped(backend, 14, Run::Setup, tap);
+        let what = format!("{backend:?} in memory");
+        assert!(local.iter().all(frames_nobody), "{what}: {local:?}");
+        assert!(
+            local.iter().any(|v| matches!(
+                v,
+                Verdict::Failed {
+                    blamed: Some(CHEATER),
+                    ..
+                }
+            )),
+            "{what}: {local:?}"
+        );
+        for (path, chans) in network_paths(650) {
+            let rewrites: Rewrites = Arc::new(move |to: PartyId, f: &[u8]| {
+                let Ok(Wire::Echo(p)) = Wire::from_bytes(f, CHEATER) else {
+                    return f.to_vec();
+                };
+                match other_nonce(to, &p) {
+                    Some(p) => Wire::Echo(p).to_bytes().expect("encodes"),
+                    None => f.to_vec(),
+                }
+            });
+            let chans = cheater_rewrites(chans, Arc::new(|_: &Frame| {}), rewrites);
+            let (verdicts, slowest) = networked(backend, &[], chans, Control::None);
+            let what = format!("{backend:?}, {path}");
+            check_honest(&what, &verdicts, slowest);
+            judged(&what, &verdicts);
         }
     }
 }

@@ -144,9 +144,10 @@ fn a_deal_over_the_network_costs_exactly_what_it_costs_in_memory_on_both_backend
     check_views(&played, NINETY_NINE);
     let net = total_cost(&played.iter().map(|p| p.cost).collect::<Vec<_>>());
     assert_eq!(net, memory, "poker");
-    // Hello, key shares and their echo, N shuffles and their echo, one opening: N + 5 rounds;
-    // 6·N·(N − 1) messages (two echo rounds of N·(N − 1)), and a finish that sends nothing.
-    assert_eq!((net.rounds, net.messages), (3 + 5, 6 * 3 * 2));
+    // Fresh nonces, their lists with the hellos, key shares and their echo, N shuffles and
+    // their echo, one opening: N + 6 rounds; 8·N·(N − 1) messages (the nonce round and two
+    // echo rounds of N·(N − 1) each), and a finish that sends nothing.
+    assert_eq!((net.rounds, net.messages), (3 + 6, 8 * 3 * 2));
 }
 
 /// Every engine message sent: (from, to, payload).

@@ -33,12 +33,13 @@ fn bs03_honest_deals_open_every_card_for_2_to_6_players() {
             .copied()
             .collect();
         assert_eq!(all, (0..cards).collect::<BTreeSet<_>>(), "every card once");
-        // Accounting: a hello, a key share, a shuffle, one set of tokens and two echoes (after
-        // the setup and after the shuffle) from every player to every other; N + 5 rounds
-        // (hello, keys, echo, N shuffles, echo, the opening).
+        // Accounting: a fresh nonce and the list of all nonces, a hello, a key share, a
+        // shuffle, one set of tokens and two echoes (after the setup and after the shuffle)
+        // from every player to every other; N + 6 rounds (nonces, the lists with the hellos,
+        // keys, echo, N shuffles, echo, the opening).
         let n = players as u64;
-        assert_eq!(report.cost.messages, 6 * n * (n - 1));
-        assert_eq!(report.cost.rounds, n + 5);
+        assert_eq!(report.cost.messages, 8 * n * (n - 1));
+        assert_eq!(report.cost.rounds, n + 6);
     }
 }
 

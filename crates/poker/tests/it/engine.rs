@@ -56,8 +56,9 @@ fn a_commitment_is_hidden_until_turned_and_opens_to_its_cards() {
 fn setup_costs_a_hello_and_a_key_share_from_every_player_to_every_other() {
     let t = table(3, 2);
     let cost = t.cost();
-    // Hellos and key shares, then the echo round that agrees on them: 3·N·(N − 1) messages.
-    assert_eq!((cost.messages, cost.rounds), (18, 3));
+    // The seat's fresh nonces and their lists (with the hellos), the hellos and key shares,
+    // then the echo round that agrees on them: 5·N·(N − 1) messages in 4 rounds.
+    assert_eq!((cost.messages, cost.rounds), (30, 4));
     let keys: Vec<_> = t
         .engines()
         .map(|e| *e.joint_key().expect("keys").point())

@@ -235,18 +235,27 @@ fn rogue_key_is_rejected_by_the_proof_of_knowledge() {
 /// A key share (with its proof) replayed under another player's name.
 #[test]
 fn key_share_replayed_as_another_player_is_rejected() {
+    // Player 1's share of this very session, from an honest run with the same seed (the
+    // order in which the players' shares are delivered is not the point).
     let mut first: Option<KeyShare> = None;
-    let err = run(&mut Tamper(|msg: &mut Message| {
+    let mut capture = Tamper(|msg: &mut Message| {
         if let Message::KeyShare(s) = msg {
             if s.player == PartyId(1) {
                 first = Some(*s);
-            } else if let Some(f) = first {
-                if s.player == PartyId(2) {
-                    *s = KeyShare {
-                        player: PartyId(2),
-                        ..f
-                    };
-                }
+            }
+        }
+    });
+    let (result, _) =
+        run_deal_with_adversary_with_rng(PARAMS, b"session A", &mut capture, &mut trial_rng(77, 0));
+    result.expect("honest session");
+    let f = first.expect("player 1 announced its key");
+    let err = run(&mut Tamper(move |msg: &mut Message| {
+        if let Message::KeyShare(s) = msg {
+            if s.player == PartyId(2) {
+                *s = KeyShare {
+                    player: PartyId(2),
+                    ..f
+                };
             }
         }
     }));
