@@ -4,7 +4,7 @@
 //! Every operation here is exact and allocation-light: the probabilities are [`Exact`], machine
 //! integers while they fit (see [`super::exact`]), and additions and products skip the work when
 //! a term is 0 or 1, which most terms are. What leaves a state (column sums, for the masses of
-//! the walk) is a [`Q`].
+//! the walk) is [`Exact`] too.
 
 use std::collections::BTreeMap;
 
@@ -48,14 +48,14 @@ impl State {
     }
 
     /// The per-input total mass.
-    pub fn column_sums(&self, inputs: usize) -> Vec<Q> {
+    pub fn column_sums(&self, inputs: usize) -> Vec<Exact> {
         let mut sums = vec![Exact::zero(); inputs];
         for v in self.entries.values() {
             for (s, x) in sums.iter_mut().zip(v) {
                 add_to(s, x);
             }
         }
-        sums.iter().map(Exact::to_q).collect()
+        sums
     }
 
     /// Applies a public permutation.
@@ -126,10 +126,9 @@ impl State {
     }
 
     /// Divides each input's column by its total (columns with total 0 stay 0).
-    pub fn normalize(&mut self, sums: &[Q]) {
-        let sums: Vec<Exact> = sums.iter().map(Exact::from_q).collect();
+    pub fn normalize(&mut self, sums: &[Exact]) {
         for v in self.entries.values_mut() {
-            for (x, s) in v.iter_mut().zip(&sums) {
+            for (x, s) in v.iter_mut().zip(sums) {
                 if !s.is_zero() && !s.is_one() && !x.is_zero() {
                     *x = x.div(s);
                 }
@@ -198,7 +197,7 @@ where
 
 /// Entrywise product: per input, the mass of reaching a node times the part of the state that
 /// takes one branch there.
-pub(crate) fn times(mass: &[Q], sums: &[Q]) -> Vec<Q> {
+pub(crate) fn times(mass: &[Exact], sums: &[Exact]) -> Vec<Exact> {
     mass.iter().zip(sums).map(|(m, s)| mul(m, s)).collect()
 }
 
@@ -237,7 +236,7 @@ mod tests {
         let out = st.shuffle(&dist);
         assert_eq!(out.entries[&obs("CH")], vec![x(1, 2)]);
         assert_eq!(out.entries[&obs("HC")], vec![x(1, 2)]);
-        assert_eq!(out.column_sums(1), vec![Q::one()], "never 3/2");
+        assert_eq!(out.column_sums(1), vec![Exact::one()], "never 3/2");
     }
 
     #[test]
