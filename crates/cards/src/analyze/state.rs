@@ -24,13 +24,20 @@ pub struct State {
 
 /// Moves the card at position `i` to `π(i)`. `p.len()` must equal `s.len()`.
 fn permute(p: &Perm, s: &[Symbol]) -> Sequence {
-    let mut out = s.to_vec();
+    let mut out = Sequence::new();
+    permute_into(p, s, &mut out);
+    out
+}
+
+/// [`permute`] into a buffer that is reused.
+fn permute_into(p: &Perm, s: &[Symbol], out: &mut Sequence) {
+    out.clear();
+    out.extend_from_slice(s);
     for (i, &x) in s.iter().enumerate() {
         if let Some(j) = p.get(i) {
             out[j] = x;
         }
     }
-    out
 }
 
 impl State {
@@ -88,10 +95,18 @@ impl State {
     pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
         let dist: Vec<(&Perm, Exact)> = dist.iter().map(|(p, w)| (p, Exact::from_q(w))).collect();
         let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
+        let mut t = Sequence::new();
         for (s, v) in &self.entries {
             for (p, w) in &dist {
-                let t = permute(p, s);
-                let slot = out.entry(t).or_insert_with(|| vec![Exact::zero(); v.len()]);
+                // Permute into one buffer: most products land on a sequence already present,
+                // and then no key is allocated.
+                permute_into(p, s, &mut t);
+                let slot = match out.get_mut(&t) {
+                    Some(slot) => slot,
+                    None => out
+                        .entry(t.clone())
+                        .or_insert_with(|| vec![Exact::zero(); v.len()]),
+                };
                 for (acc, x) in slot.iter_mut().zip(v) {
                     if !x.is_zero() {
                         add_to(acc, &mul(w, x));

@@ -399,13 +399,16 @@ impl Exploration {
                 .map(|i| self.inputs[i].clone())
                 .collect()
         };
+        let possible = |leaf: &Leaf, out: bool| {
+            (0..k).any(|i| !leaf.mass[i].is_zero() && self.outputs[i] == out)
+        };
         let mut out = Vec::new();
         for leaf in &self.leaves {
             if leaf.ending != Ending::Open || !reachable[leaf.node] {
                 continue;
             }
-            let (zeros, ones) = (inputs_with(leaf, false), inputs_with(leaf, true));
-            if !zeros.is_empty() && !ones.is_empty() {
+            if possible(leaf, false) && possible(leaf, true) {
+                let (zeros, ones) = (inputs_with(leaf, false), inputs_with(leaf, true));
                 let prefix = if leaf.node == 0 {
                     String::new()
                 } else {
