@@ -4,23 +4,8 @@
 //! by every player and nobody else (exit status 3), and flags or tables that do not apply
 //! refused (exit status 2).
 
-use std::process::Command;
-
+use crate::support::run_split as run;
 use serde_json::Value;
-
-/// Runs `facedown ARGS` (split at spaces): its JSON, exit status and standard error.
-fn run(args: &str) -> (Value, Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args.split_whitespace())
-        .output()
-        .expect("facedown runs");
-    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        doc,
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn assert_all_agree(doc: &Value, key: &str) {
     assert_eq!(doc["agreed"], true);

@@ -2,15 +2,7 @@
 //! size — gets an error that says what is wrong (naming the file and the limit, or the flag),
 //! with a non-zero exit status, never a panic or unbounded memory.
 
-use std::process::{Command, Output};
-
-fn facedown(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the binary runs")
-}
+use crate::support::facedown;
 
 /// The command failed cleanly (status 1, no panic) and its error line contains every `needle`.
 fn assert_refused(args: &[&str], needles: &[&str]) {

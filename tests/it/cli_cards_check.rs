@@ -3,18 +3,10 @@
 //! library protocol and on broken ones.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::facedown;
 use serde_json::Value;
-
-fn facedown(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
 
 fn status(out: &Output) -> i32 {
     out.status.code().expect("exited, not killed")

@@ -5,18 +5,10 @@
 //! do not apply are usage errors; every command has an example in its help.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use crate::support::facedown;
 use serde_json::Value;
-
-fn facedown(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the binary runs")
-}
 
 fn text(out: &Output) -> String {
     format!(

@@ -3,7 +3,6 @@
 //! every player a correct hand; a backend refuses, with a typed error, what it cannot do.
 
 use std::collections::BTreeSet;
-use std::process::Command;
 
 use facedown::cards::library;
 use facedown::cards::model::input_bits;
@@ -286,16 +285,7 @@ fn on_the_dealer_the_five_card_trick_leaks_and_the_mizuki_sone_xor_does_not() {
 
 #[test]
 fn compare_json_has_every_row_and_field() {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(["compare", "--json", "--seed", "3", "--games", "none"])
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let v = crate::support::run_json(&["compare", "--json", "--seed", "3", "--games", "none"]);
     assert_eq!(v["seed"], 3);
     let rows = v["rows"].as_array().expect("rows");
     assert_eq!(rows.len(), 7 * 3, "7 workloads × 3 backends");
@@ -328,9 +318,6 @@ fn compare_json_has_every_row_and_field() {
             assert!(notes.contains("weakened"), "{notes}");
         }
     }
-    let csv = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(["compare", "--csv", "--json"])
-        .output()
-        .expect("runs");
+    let csv = crate::support::facedown(&["compare", "--csv", "--json"]);
     assert!(!csv.status.success(), "--csv and --json conflict");
 }

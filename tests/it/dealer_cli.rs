@@ -1,15 +1,7 @@
 //! `facedown dealer deal` and `facedown dealer audit` end to end: the JSON fields the issue
 //! asks for, a saved transcript re-audited, a cheater named, errors with exit status ≠ 0.
 
-use std::process::Command;
-
-fn facedown(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the binary runs")
-}
+use crate::support::facedown;
 
 fn json(out: &std::process::Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("valid JSON on stdout")

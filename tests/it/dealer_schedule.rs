@@ -4,22 +4,13 @@
 //! files are refused with the line and the position.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use crate::support::json_of as json;
+use crate::support::{facedown, json_of as json};
 
 use facedown_core::rng::seeded_rng;
 use facedown_dealer::{DealSchedule, Scheme};
 use facedown_leakage::collusion::{collusion_table, Method};
 use facedown_leakage::Schedule;
-
-fn facedown(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the binary runs")
-}
 
 fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

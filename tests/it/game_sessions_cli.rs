@@ -5,21 +5,8 @@
 use std::io::Write;
 use std::process::{Command, Stdio};
 
+use crate::support::run_split as run;
 use serde_json::Value;
-
-/// Runs `facedown ARGS` (split at spaces): its JSON, exit status and standard error.
-fn run(args: &str) -> (Value, Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args.split_whitespace())
-        .output()
-        .expect("facedown runs");
-    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
-    (
-        doc,
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 #[test]
 fn a_three_player_game_to_100_on_the_encrypted_deck_over_tcp_is_never_blamed() {

@@ -3,19 +3,10 @@
 //! checker (and a wrong one refused), and the claims table of `docs/games.md` being the one the
 //! code computes.
 
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
+use crate::support::facedown;
 use crate::support::json_of as json;
-
-fn facedown(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("the binary runs")
-}
 
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("facedown-games-{}-{name}", std::process::id()))

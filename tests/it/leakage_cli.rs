@@ -1,7 +1,5 @@
 //! The harness subcommands of `facedown dealer`.
 
-use std::process::Command;
-
 use crate::support::run_json as run;
 
 #[test]
@@ -66,19 +64,16 @@ fn leakage_plot_and_cheat_run() {
         "--json",
     ]);
     assert!(v["rows"].as_array().expect("rows").len() >= 12);
-    let bad = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args([
-            "dealer",
-            "collusion",
-            "--players",
-            "3",
-            "--cards",
-            "5",
-            "--hand",
-            "3",
-        ])
-        .output()
-        .expect("runs");
+    let bad = crate::support::facedown(&[
+        "dealer",
+        "collusion",
+        "--players",
+        "3",
+        "--cards",
+        "5",
+        "--hand",
+        "3",
+    ]);
     assert!(
         !bad.status.success(),
         "a schedule that does not fit is an error"
@@ -138,18 +133,20 @@ fn cheat_sweeps_the_message_position_and_every_redeal_model_in_json() {
         .map(|r| r["redeal"].as_str().expect("name").to_owned())
         .collect();
     assert_eq!(models, ["again", "forfeit", "resume"], "{v}");
-    let bad = Command::new(env!("CARGO_BIN_EXE_facedown"))
-        .args([
-            "dealer",
-            "cheat",
-            "--strategy",
-            "chosen-river",
-            "--card",
-            "3",
-        ])
-        .args(["--cards", "8", "--redeal", "forfeit", "--samples", "1"])
-        .output()
-        .expect("runs");
+    let bad = crate::support::facedown(&[
+        "dealer",
+        "cheat",
+        "--strategy",
+        "chosen-river",
+        "--card",
+        "3",
+        "--cards",
+        "8",
+        "--redeal",
+        "forfeit",
+        "--samples",
+        "1",
+    ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--redeal"));
 }

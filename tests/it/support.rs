@@ -5,13 +5,27 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-/// Runs `facedown ARGS` with backtraces off, so that an error is its message alone.
+/// Runs `facedown ARGS` with backtraces and colours off, so that an error is its message alone.
 pub fn facedown(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_facedown"))
         .args(args)
         .env("RUST_BACKTRACE", "0")
+        .env("NO_COLOR", "1")
         .output()
         .expect("the facedown binary runs")
+}
+
+/// Runs `facedown ARGS` (split at spaces), successful or not: its JSON (`null` when stdout
+/// holds none), exit status and standard error.
+pub fn run_split(args: &str) -> (Value, Option<i32>, String) {
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let out = facedown(&args);
+    let doc = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+    (
+        doc,
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// The JSON document of a run that must have succeeded; a failed run fails the test with its
