@@ -12,11 +12,13 @@ use facedown::cards::analyze::{analyze, Analysis};
 use facedown::cards::claim::{check, Check, Claim};
 use facedown::cards::library::{builtins, load, Builtin, LoadError};
 use facedown::cards::print::analysis_text;
-use facedown::cards::simulate::{Compiled, SimulationReport};
+use facedown::cards::search::Shard;
+use facedown::cards::simulate::{merge_reports, Compiled, SimulationReport};
 use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::merge::{print_envelope, shard_results, Envelope};
 use super::output::{colour_on_stderr, colour_on_stdout, ms, Doc};
 use super::table::{Format, OutputArgs, Table, EMPTY};
 use super::{CheckFailed, Diagnostic};
@@ -118,6 +120,10 @@ pub enum CardsCommand {
         /// Simulate only this input (bits, e.g. `1,0` or `10`); every input when omitted.
         #[arg(long)]
         input: Option<String>,
+        /// Simulate only shard I of K of the runs (chunks of 16 384 runs, dealt in turn) and
+        /// print a shard envelope; `facedown merge --json` adds the K shards up.
+        #[arg(long, requires = "json")]
+        shard: Option<Shard>,
         /// Output format (the per-input table in CSV and Markdown).
         #[command(flatten)]
         output: OutputArgs,
@@ -187,8 +193,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             runs,
             seed,
             input,
+            shard,
             output,
-        } => simulate_cmd(&protocol, runs, seed, input.as_deref(), output),
+        } => simulate_cmd(&protocol, (runs, seed, shard), input.as_deref(), output),
         CardsCommand::Trace {
             protocol,
             input,
@@ -532,8 +539,11 @@ fn fmt_cmd(files: &[String], mode: FmtMode) -> anyhow::Result<()> {
     .into())
 }
 
+/// The command whose shards `facedown merge` combines with [`merge_simulations`].
+pub const SIMULATE: &str = "cards simulate";
+
 /// One simulation with what `cards simulate --json` prints beside the report.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub(crate) struct Simulation {
     #[serde(flatten)]
     pub(crate) report: SimulationReport,
@@ -554,18 +564,69 @@ pub(crate) fn simulation(
     seed: u64,
     tick: Option<&(dyn Fn(u64) + Sync)>,
 ) -> anyhow::Result<Simulation> {
+    simulation_shard(p, chosen, (runs, seed, None), tick)
+}
+
+/// [`simulation`] of one shard's runs (all of them without a shard).
+fn simulation_shard(
+    p: &Protocol,
+    chosen: &[usize],
+    (runs, seed, shard): (u64, u64, Option<Shard>),
+    tick: Option<&(dyn Fn(u64) + Sync)>,
+) -> anyhow::Result<Simulation> {
     let compiled = Compiled::new(p).context("cannot simulate this protocol")?;
     let start = Instant::now();
-    let report = compiled.simulate(p.name(), chosen, runs, seed, tick)?;
+    let report = compiled.simulate_shard(p.name(), chosen, runs, seed, shard, tick)?;
     let elapsed = start.elapsed().as_secs_f64();
     let correct_runs = report.correct_runs(p, chosen.first().copied());
-    Ok(Simulation {
-        wall_ms: elapsed * 1e3,
-        runs_per_second: report.total_runs as f64 / elapsed.max(1e-9),
-        threads: facedown::cards::simulate::threads(),
-        correct_runs,
+    Ok(Simulation::new(
         report,
-    })
+        correct_runs,
+        elapsed * 1e3,
+        facedown::cards::simulate::threads(),
+    ))
+}
+
+impl Simulation {
+    fn new(
+        report: SimulationReport,
+        correct_runs: Vec<u64>,
+        wall_ms: f64,
+        threads: usize,
+    ) -> Simulation {
+        Simulation {
+            runs_per_second: report.total_runs as f64 / (wall_ms / 1e3).max(1e-9),
+            wall_ms,
+            threads,
+            correct_runs,
+            report,
+        }
+    }
+}
+
+/// Adds up the shards of one `cards simulate --shard I/K --json` run (checked by `facedown
+/// merge` to be `1/K … K/K` of one run) and prints the document of the unsplit run: the
+/// counts are summed and the means and errors computed from the sums
+/// ([`facedown::cards::simulate::merge_reports`]); the wall time is the shards' sum.
+pub fn merge_simulations(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let parts: Vec<Simulation> = shard_results(shards, SIMULATE, |s: &Simulation| s.report.shard)?;
+    let mut correct_runs = vec![0u64; parts.first().map_or(0, |p| p.correct_runs.len())];
+    for (p, (file, _)) in parts.iter().zip(shards) {
+        if p.correct_runs.len() != correct_runs.len() {
+            bail!("{}: its correct runs are not one per input", file.display());
+        }
+        for (a, b) in correct_runs.iter_mut().zip(&p.correct_runs) {
+            *a = a.checked_add(*b).context("the correct runs overflow")?;
+        }
+    }
+    let wall_ms = parts.iter().map(|p| p.wall_ms).sum();
+    let threads = parts.iter().map(|p| p.threads).max().unwrap_or(1);
+    let report = merge_reports(parts.into_iter().map(|p| p.report).collect())?;
+    let (_, first) = &shards[0];
+    Doc::new(SIMULATE)
+        .seed(report.seed)
+        .parameters(first.query.clone())
+        .print(&Simulation::new(report, correct_runs, wall_ms, threads))
 }
 
 /// The inputs a `--input` option chooses: one, or every input when it is absent.
@@ -581,8 +642,7 @@ pub(crate) fn chosen_inputs(p: &Protocol, input: Option<&str>) -> anyhow::Result
 
 fn simulate_cmd(
     name: &str,
-    runs: u64,
-    seed: u64,
+    (runs, seed, shard): (u64, u64, Option<Shard>),
     input: Option<&str>,
     output: OutputArgs,
 ) -> anyhow::Result<()> {
@@ -596,6 +656,8 @@ fn simulate_cmd(
     let total = runs.checked_mul(inputs as u64).with_context(|| {
         format!("--runs {runs} × {inputs} inputs is more runs than can be counted")
     })?;
+    // A shard runs about its share (whole chunks, dealt in turn).
+    let total = shard.map_or(total, |s| total.div_ceil(s.count() as u64));
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(total);
         if let Ok(style) =
@@ -612,18 +674,20 @@ fn simulate_cmd(
             b.inc(n);
         }
     };
-    let out = simulation(&p, &chosen, runs, seed, Some(&tick))?;
+    let out = simulation_shard(&p, &chosen, (runs, seed, shard), Some(&tick))?;
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
     let report = &out.report;
     let elapsed = out.wall_ms / 1e3;
+    let parameters = serde_json::json!({ "protocol": name, "runs": runs, "input": input });
+    if let Some(shard) = shard {
+        return print_envelope(SIMULATE, parameters, shard, Some(seed), &out);
+    }
     if output.json {
-        return Doc::new("cards simulate")
+        return Doc::new(SIMULATE)
             .seed(seed)
-            .parameters(serde_json::json!({
-                "protocol": name, "runs": runs, "input": input,
-            }))
+            .parameters(parameters)
             .print(&out);
     }
     let format = output.format();

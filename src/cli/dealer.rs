@@ -506,3 +506,4 @@ fn audit_file(path: &std::path::Path, json: bool) -> anyhow::Result<()> {
 
 mod commit_attack;
 mod harness;
+pub use harness::{merge_cheat, merge_collusion, merge_session, CHEAT, COLLUSION, SESSION};

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use clap::{Subcommand, ValueEnum};
-use facedown::cards::search::Shard;
+use facedown::cards::search::{Shard, Trials};
 use facedown::games::chopsticks::{
     self, Census, Chopsticks, Graph, Solution, SolverBot, Summary, SweepError,
 };
@@ -24,7 +24,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::merge::Envelope;
+use super::merge::{print_envelope, shard_results, Envelope};
 
 /// Most reachable positions the Chopsticks solver explores (2^21: about 0.5 GB for four players).
 const SOLVE_LIMIT: usize = 1 << 21;
@@ -252,6 +252,10 @@ pub struct DevyatkaArgs {
     /// Solve this many random deals instead and print how often each importance occurs.
     #[arg(long, value_name = "N")]
     pub sample: Option<u64>,
+    /// Solve only shard I of K of the `--sample` deals (deal t when t mod K = I − 1) and print
+    /// a shard envelope; `facedown merge --json` adds the K shards up.
+    #[arg(long, requires_all = ["sample", "json"])]
+    pub shard: Option<Shard>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -1162,7 +1166,7 @@ fn devyatka_command(a: DevyatkaArgs) -> anyhow::Result<()> {
         return devyatka_explore(&a);
     }
     if let Some(n) = a.sample {
-        return devyatka_sample(n, a.seed, a.json);
+        return devyatka_sample(Trials::share(n, a.shard), a.seed, a.json);
     }
     let mut rng = seeded_rng(a.seed);
     let progress = bar(a.k as u64, "distinct importances");
@@ -1264,12 +1268,65 @@ fn devyatka_explore(a: &DevyatkaArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn devyatka_sample(n: u64, seed: u64, json: bool) -> anyhow::Result<()> {
-    let progress = bar(n, "random deals");
+/// The command whose `--sample` shards `facedown merge` combines with [`merge_devyatka_sample`].
+pub const DEVYATKA: &str = "games devyatka";
+
+/// The `--sample` document's body: deals solved, how many of each importance, CPU time.
+#[derive(Serialize, Deserialize)]
+struct SampleBody {
+    deals: u64,
+    seed: u64,
+    cpu_ms: f64,
+    importances: std::collections::BTreeMap<u32, u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shard: Option<Shard>,
+}
+
+/// Adds up the shards of one `games devyatka --sample N --shard I/K --json` run (checked by
+/// `facedown merge` to be `1/K … K/K` of one run) into the document of the unsplit run: the
+/// deals and the count of each importance summed, the CPU time too.
+pub fn merge_devyatka_sample(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let parts: Vec<SampleBody> = shard_results(shards, DEVYATKA, |b: &SampleBody| b.shard)?;
+    let (_, first) = shards.first().context("no shards")?;
+    let n: u64 = serde_json::from_value(first.query["sample"].clone())
+        .context("the shards' query has no sample size")?;
+    let mut merged = SampleBody {
+        deals: 0,
+        seed: first.seed.context("the shards carry no seed")?,
+        cpu_ms: 0.0,
+        importances: std::collections::BTreeMap::new(),
+        shard: None,
+    };
+    for ((file, env), p) in shards.iter().zip(&parts) {
+        let share = Trials::share(n, Some(env.shard)).len();
+        if p.deals != share
+            || p.importances
+                .values()
+                .try_fold(0u64, |a, &b| a.checked_add(b))
+                != Some(share)
+        {
+            bail!(
+                "{}: {} deals solved, its share is {share}",
+                file.display(),
+                p.deals
+            );
+        }
+        merged.deals += p.deals;
+        merged.cpu_ms += p.cpu_ms;
+        for (importance, count) in &p.importances {
+            *merged.importances.entry(*importance).or_default() += count;
+        }
+    }
+    print_json(DEVYATKA, &first.query, Some(merged.seed), &merged)
+}
+
+fn devyatka_sample(share: Trials, seed: u64, json: bool) -> anyhow::Result<()> {
+    let n = share.count();
+    let progress = bar(share.len(), "random deals");
     let cpu = cpu_time::ProcessTime::now();
     let mut solver = Solver::new();
     let mut counts: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
-    for i in 0..n {
+    for i in share.iter() {
         let deal = Deal::random(&mut facedown_core::rng::trial_rng(seed, i));
         *counts.entry(solver.importance(&deal)).or_default() += 1;
         if let Some(b) = &progress {
@@ -1281,12 +1338,18 @@ fn devyatka_sample(n: u64, seed: u64, json: bool) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     if json {
-        return print_json(
-            "games devyatka",
-            &json!({ "sample": n }),
-            Some(seed),
-            &json!({ "deals": n, "seed": seed, "cpu_ms": cpu * 1e3, "importances": counts }),
-        );
+        let body = SampleBody {
+            deals: share.len(),
+            seed,
+            cpu_ms: cpu * 1e3,
+            importances: counts,
+            shard: share.shard(),
+        };
+        let query = json!({ "sample": n });
+        return match share.shard() {
+            Some(shard) => print_envelope(DEVYATKA, query, shard, Some(seed), &body),
+            None => print_json(DEVYATKA, &query, Some(seed), &body),
+        };
     }
     for (importance, count) in &counts {
         println!(

@@ -11,9 +11,12 @@
 //!
 //! `merge` checks that the files are the shards `1/K … K/K` of one run — the same tool version,
 //! command, query and seed, each shard once — and hands the results to the command's own exact
-//! merge (for `cards search`: `facedown_cards::search::merge`; for `games census`:
+//! merge (for `cards search`: `facedown_cards::search::merge`; for `cards simulate`:
+//! `cards::merge_simulations`; for `dealer collusion`, `dealer cheat` and `dealer session`:
+//! `dealer::merge_collusion`, `dealer::merge_cheat` and `dealer::merge_session`; for
+//! `games census`:
 //! `games::merge_census`). Any other command that prints envelopes is added by one arm of
-//! [`run`]'s dispatch.
+//! [`run`]'s dispatch, reading its results with [`shard_results`].
 
 use std::path::{Path, PathBuf};
 
@@ -21,10 +24,11 @@ use facedown::cards::search::{
     merge as merge_search, MergeError, SearchOutcome, SearchStatus, Shard,
 };
 use facedown_core::input::{read_text, InputError};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::cards_search::{self, QuerySpec};
-use super::{games, Inconclusive, UsageError};
+use super::{cards, dealer, games, Inconclusive, UsageError};
 
 /// The largest shard file read (a search's JSON with many protocols stays far below).
 const MAX_SHARD_BYTES: u64 = 256 << 20;
@@ -121,7 +125,10 @@ pub enum ShardFileError {
     #[error("shard {0} is missing")]
     Missing(Shard),
     /// A command whose shards this version cannot merge.
-    #[error("`{0}` outputs cannot be merged (only `cards search` and `games census` shards can)")]
+    #[error(
+        "`{0}` outputs cannot be merged (only shards of `cards search`, `cards simulate`, \
+         `dealer collusion --samples`, `dealer cheat`, `dealer session --samples`, `games census` and `games devyatka --sample` can)"
+    )]
     UnknownCommand(String),
     /// A shard's result is not what its command writes.
     #[error("{}: its result is not a {command} result ({reason})", .file.display())]
@@ -229,6 +236,47 @@ fn same_run(file: &Path, first: &Envelope, env: &Envelope) -> Result<(), ShardFi
     Ok(())
 }
 
+/// Prints the envelope of one shard's result: what a sharded command prints with `--json`.
+pub fn print_envelope(
+    command: &str,
+    query: serde_json::Value,
+    shard: Shard,
+    seed: Option<u64>,
+    result: &impl Serialize,
+) -> anyhow::Result<()> {
+    let envelope = Envelope::new(command, query, shard, seed, serde_json::to_value(result)?);
+    println!("{}", serde_json::to_string_pretty(&envelope)?);
+    Ok(())
+}
+
+/// Each shard's result read as its command's result `T`, checked to be the result of the shard
+/// its envelope names (`shard_of` reads the shard a result says it is).
+pub fn shard_results<T: DeserializeOwned>(
+    shards: &[(PathBuf, Envelope)],
+    command: &str,
+    shard_of: impl Fn(&T) -> Option<Shard>,
+) -> Result<Vec<T>, ShardFileError> {
+    let bad = |file: &Path, reason: String| ShardFileError::BadResult {
+        file: file.to_owned(),
+        command: command.to_owned(),
+        reason,
+    };
+    shards
+        .iter()
+        .map(|(file, env)| {
+            let result: T =
+                serde_json::from_value(env.result.clone()).map_err(|e| bad(file, e.to_string()))?;
+            if shard_of(&result) != Some(env.shard) {
+                return Err(bad(
+                    file,
+                    format!("its result is not that of shard {}", env.shard),
+                ));
+            }
+            Ok(result)
+        })
+        .collect()
+}
+
 /// Runs `facedown merge`.
 pub fn run(args: MergeArgs) -> anyhow::Result<()> {
     let shards = read_shards(&args.files)?;
@@ -236,21 +284,26 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         .first()
         .map(|(_, e)| e.command.clone())
         .unwrap_or_default();
-    match command.as_str() {
-        cards_search::COMMAND => merge_searches(&shards, &args),
-        games::CENSUS => {
-            if !args.json || args.stats {
-                return Err(UsageError(
-                    "census shards merge into the JSON document of the unsplit run: give --json \
-                     (and no --stats)"
-                        .into(),
-                )
-                .into());
-            }
-            games::merge_census(&shards)
-        }
-        _ => Err(ShardFileError::UnknownCommand(command).into()),
+    if command == cards_search::COMMAND {
+        return merge_searches(&shards, &args);
     }
+    let merge: fn(&[(PathBuf, Envelope)]) -> anyhow::Result<()> = match command.as_str() {
+        cards::SIMULATE => cards::merge_simulations,
+        dealer::COLLUSION => dealer::merge_collusion,
+        dealer::CHEAT => dealer::merge_cheat,
+        dealer::SESSION => dealer::merge_session,
+        games::CENSUS => games::merge_census,
+        games::DEVYATKA => games::merge_devyatka_sample,
+        _ => return Err(ShardFileError::UnknownCommand(command).into()),
+    };
+    if !args.json || args.stats {
+        return Err(UsageError(format!(
+            "`{command}` shards merge into the JSON document of the unsplit run: give --json \
+             (and no --stats)"
+        ))
+        .into());
+    }
+    merge(&shards)
 }
 
 fn merge_searches(shards: &[(PathBuf, Envelope)], args: &MergeArgs) -> anyhow::Result<()> {
@@ -262,19 +315,7 @@ fn merge_searches(shards: &[(PathBuf, Envelope)], args: &MergeArgs) -> anyhow::R
     let (first_file, first) = &shards[0];
     let spec: QuerySpec = serde_json::from_value(first.query.clone())
         .map_err(|e| bad(first_file, format!("its query: {e}")))?;
-    let mut outcomes = Vec::with_capacity(shards.len());
-    for (file, env) in shards {
-        let outcome: SearchOutcome =
-            serde_json::from_value(env.result.clone()).map_err(|e| bad(file, e.to_string()))?;
-        if outcome.shard != Some(env.shard) {
-            return Err(bad(
-                file,
-                format!("its result is not that of shard {}", env.shard),
-            )
-            .into());
-        }
-        outcomes.push(outcome);
-    }
+    let outcomes = shard_results(shards, cards_search::COMMAND, |o: &SearchOutcome| o.shard)?;
     let merged = merge_search(&spec.to_query()?, outcomes)?;
     let stats = cards_search::stats_format(args.stats, args.csv, args.markdown);
     cards_search::print_outcome(&spec, &merged, args.json, stats)?;

@@ -559,6 +559,35 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
             vec!["cards", "fmt", "--write", "five-card-trick"],
             "built-in",
         ),
+        (
+            vec![
+                "cards",
+                "simulate",
+                "five-card-trick",
+                "--runs",
+                "10",
+                "--shard",
+                "1/2",
+            ],
+            "--json",
+        ),
+        (
+            vec!["dealer", "collusion", "--shard", "1/2", "--json"],
+            "--samples",
+        ),
+        (
+            vec![
+                "dealer",
+                "cheat",
+                "--strategy",
+                "chosen-river",
+                "--sweep-position",
+                "--shard",
+                "1/2",
+                "--json",
+            ],
+            "--sweep-position",
+        ),
     ] {
         let out = facedown(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", text(&out));

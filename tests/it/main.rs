@@ -12,6 +12,7 @@ mod cli_help;
 mod cli_output;
 mod cli_search;
 mod cli_search_args;
+mod cli_shards;
 mod cli_table;
 mod compare_engines;
 mod compare_games;

@@ -142,7 +142,7 @@ mod problem;
 pub mod shard;
 mod shuffles;
 
-pub use shard::{merge, MergeError, Shard};
+pub use shard::{in_shard_order, merge, MergeError, Shard, Trials};
 
 use crate::analyze::Security;
 use crate::model::{Action, Function, NamedFunction};

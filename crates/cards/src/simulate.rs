@@ -31,6 +31,15 @@
 //! Trials are grouped in fixed chunks whose tallies are integer counts merged by addition, so a
 //! run gives **the same report for any number of threads**.
 //!
+//! # Shards
+//!
+//! [`Compiled::simulate_shard`] runs the chunks numbered `I − 1` modulo `K` (chunk `c` of the
+//! `j`-th simulated input is number `j · ⌈runs / 16384⌉ + c`; a chunk is 16 384 consecutive
+//! runs, the last one of an input shorter): the same trials with the same generators as the
+//! unsplit run. Its report carries the integer sums (runs, outcomes, views, the sum and the sum
+//! of squares of the shuffle counts), and [`merge_reports`] adds the `K` reports up and computes
+//! the means and standard errors from the sums, so the merge is the unsplit report bit for bit.
+//!
 //! # What is reported
 //!
 //! Per input: how runs ended (output 0 or 1 at a committed result, a result that is not a
@@ -45,12 +54,13 @@ use facedown_core::{Perm, Symbol};
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::analyze::{explore, AnalysisOptions};
 pub use crate::distribution::Sampler;
 use crate::model::{ActionKind, Span};
 use crate::protocol::Protocol;
+use crate::search::{in_shard_order, MergeError, Shard, Trials};
 
 /// Why a protocol cannot be simulated by the compiled fast path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -448,7 +458,7 @@ impl Tally {
 }
 
 /// Per-input results of a simulation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct InputReport {
     /// The input, first input first.
     pub input: String,
@@ -474,10 +484,77 @@ pub struct InputReport {
     pub shuffles_stderr: f64,
     /// Most shuffles seen in one run.
     pub shuffles_max: u64,
+    /// Shuffles in all runs together.
+    pub shuffles_sum: u64,
+    /// The sum over runs of the square of their shuffle count (a decimal string: it may not
+    /// fit in 64 bits).
+    #[serde(with = "decimal")]
+    pub shuffles_sum_of_squares: u128,
+}
+
+/// A `u128` written as a decimal string in JSON (JSON readers lose integers above 2⁵³).
+mod decimal {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(n: &u128, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&n.to_string())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u128, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl InputReport {
+    /// The report of one input from its integer sums; `outcomes` counts, in order, outputs 0
+    /// and 1, results that are not commitments, non-committed endings, missing branches and
+    /// runs stopped by the step limit.
+    fn from_sums(
+        input: String,
+        expected_output: bool,
+        outcomes: [u64; 6],
+        shuffles: (u64, u128, u64),
+    ) -> InputReport {
+        let (sum, sum_of_squares, max) = shuffles;
+        let runs: u64 = outcomes.iter().sum();
+        let n = runs.max(1) as f64;
+        let mean = sum as f64 / n;
+        let var = (sum_of_squares as f64 / n - mean * mean).max(0.0);
+        let [output_0, output_1, not_a_commitment, non_committed, stuck, gave_up] = outcomes;
+        InputReport {
+            input,
+            expected_output,
+            runs,
+            output_0,
+            output_1,
+            not_a_commitment,
+            non_committed,
+            stuck,
+            gave_up,
+            shuffles_mean: mean,
+            shuffles_stderr: (var / n).sqrt(),
+            shuffles_max: max,
+            shuffles_sum: sum,
+            shuffles_sum_of_squares: sum_of_squares,
+        }
+    }
+
+    /// The outcome counts, in the order of [`InputReport::from_sums`].
+    fn outcomes(&self) -> [u64; 6] {
+        [
+            self.output_0,
+            self.output_1,
+            self.not_a_commitment,
+            self.non_committed,
+            self.stuck,
+            self.gave_up,
+        ]
+    }
 }
 
 /// How often one view was seen.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ViewCount {
     /// The observations, as in [`crate::print::render_view`].
     pub view: String,
@@ -485,8 +562,8 @@ pub struct ViewCount {
     pub counts: Vec<u64>,
 }
 
-/// The result of a simulation.
-#[derive(Clone, Debug, Serialize)]
+/// The result of a simulation (or of one shard of it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SimulationReport {
     /// The protocol's name.
     pub name: String,
@@ -502,6 +579,9 @@ pub struct SimulationReport {
     pub inputs: Vec<InputReport>,
     /// Per view, sorted by view.
     pub views: Vec<ViewCount>,
+    /// The shard simulated, if any (see the [module docs](self)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
 }
 
 impl SimulationReport {
@@ -768,6 +848,20 @@ impl Compiled {
         seed: u64,
         progress: Option<&(dyn Fn(u64) + Sync)>,
     ) -> Result<SimulationReport, SimulateError> {
+        self.simulate_shard(name, inputs, runs, seed, None, progress)
+    }
+
+    /// [`Compiled::simulate`], of only the chunks of `shard` (all of them without one; see
+    /// the [module docs](self)); [`merge_reports`] adds the shards' reports up.
+    pub fn simulate_shard(
+        &self,
+        name: &str,
+        inputs: &[usize],
+        runs: u64,
+        seed: u64,
+        shard: Option<Shard>,
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<SimulationReport, SimulateError> {
         let chosen: Vec<usize> = if inputs.is_empty() {
             (0..self.inputs).collect()
         } else {
@@ -785,8 +879,8 @@ impl Compiled {
         let chunks = per_input
             .checked_mul(chosen.len() as u64)
             .ok_or(SimulateError::TooManyRuns(runs))?;
-        let tally = (0..chunks)
-            .into_par_iter()
+        let tally = Trials::share(chunks, shard)
+            .par_iter()
             .map(|k| {
                 let input = chosen[(k / per_input) as usize];
                 let c = k % per_input;
@@ -807,7 +901,9 @@ impl Compiled {
                 tally
             })
             .reduce(|| Tally::new(self.inputs), Tally::merge);
-        Ok(self.report(name, &chosen, runs, seed, tally))
+        let mut report = self.report(name, &chosen, runs, seed, tally);
+        report.shard = shard;
+        Ok(report)
     }
 
     fn report(
@@ -821,24 +917,16 @@ impl Compiled {
         let inputs = chosen
             .iter()
             .map(|&i| {
-                let n = runs.max(1) as f64;
-                let mean = tally.shuffles[i] as f64 / n;
-                let var = (tally.shuffles_sq[i] as f64 / n - mean * mean).max(0.0);
-                let o = tally.outcomes[i];
-                InputReport {
-                    input: self.input_names[i].clone(),
-                    expected_output: self.outputs[i],
-                    runs,
-                    output_0: o[0],
-                    output_1: o[1],
-                    not_a_commitment: o[2],
-                    non_committed: o[3],
-                    stuck: o[4],
-                    gave_up: o[5],
-                    shuffles_mean: mean,
-                    shuffles_stderr: (var / n).sqrt(),
-                    shuffles_max: tally.shuffles_max[i],
-                }
+                InputReport::from_sums(
+                    self.input_names[i].clone(),
+                    self.outputs[i],
+                    tally.outcomes[i],
+                    (
+                        tally.shuffles[i],
+                        tally.shuffles_sq[i],
+                        tally.shuffles_max[i],
+                    ),
+                )
             })
             .collect();
         let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
@@ -863,15 +951,138 @@ impl Compiled {
             name: name.to_owned(),
             seed,
             runs_per_input: runs,
-            total_runs: runs * chosen.len() as u64,
+            total_runs: tally.outcomes.iter().flatten().sum(),
             rng: RNG_DESCRIPTION.to_owned(),
             inputs,
             views: views
                 .into_iter()
                 .map(|(view, counts)| ViewCount { view, counts })
                 .collect(),
+            shard: None,
         }
     }
+}
+
+/// The runs of the `position`-th simulated input that `shard` simulates, of `runs` per input:
+/// its chunks of that input (see the [module docs](self)), the last one possibly short.
+fn shard_runs(runs: u64, position: u64, shard: Shard) -> u64 {
+    let per_input = runs.div_ceil(CHUNK);
+    let (Some(first), Some(end)) = (
+        position.checked_mul(per_input),
+        (position + 1).checked_mul(per_input),
+    ) else {
+        return 0;
+    };
+    let owned = |upto: u64| Trials::share(upto, Some(shard)).len();
+    let full = u128::from(owned(end) - owned(first)) * u128::from(CHUNK);
+    let short = if end > first && shard_owns(shard, end - 1) {
+        u128::from(per_input) * u128::from(CHUNK) - u128::from(runs)
+    } else {
+        0
+    };
+    u64::try_from(full - short).unwrap_or(u64::MAX)
+}
+
+/// Whether chunk `k` is one of `shard`'s.
+fn shard_owns(shard: Shard, k: u64) -> bool {
+    Trials::share(u64::MAX, Some(shard)).contains(k)
+}
+
+/// What differs between two shard reports that must describe one run, if anything.
+fn other_run(first: &SimulationReport, p: &SimulationReport) -> Option<String> {
+    let labels = |r: &SimulationReport| -> Vec<(String, bool)> {
+        r.inputs
+            .iter()
+            .map(|i| (i.input.clone(), i.expected_output))
+            .collect()
+    };
+    if (&p.name, p.seed, p.runs_per_input, &p.rng)
+        != (&first.name, first.seed, first.runs_per_input, &first.rng)
+    {
+        return Some(format!(
+            "it simulates {} with seed {} and {} runs per input, the first shard {} with seed {} \
+             and {}",
+            p.name, p.seed, p.runs_per_input, first.name, first.seed, first.runs_per_input
+        ));
+    }
+    (labels(p) != labels(first)).then(|| "it simulates other inputs".to_owned())
+}
+
+/// Adds `from` into `into`, or `None` when the lengths differ or a sum overflows.
+fn add_counts(into: &mut [u64], from: &[u64]) -> Option<()> {
+    if into.len() != from.len() {
+        return None;
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        *a = a.checked_add(*b)?;
+    }
+    Some(())
+}
+
+/// Adds up the reports of the shards `1/K … K/K` of one simulation into the report of the
+/// unsplit run, bit for bit (see the [module docs](self)). Refuses parts that are not each
+/// shard once, that describe different runs, or whose runs are not their share.
+pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, MergeError> {
+    let parts = in_shard_order(parts, |r| r.shard)?;
+    let first = &parts[0].1;
+    let mut outcomes = vec![[0u64; 6]; first.inputs.len()];
+    let mut shuffles = vec![(0u64, 0u128, 0u64); first.inputs.len()];
+    let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for (shard, p) in &parts {
+        let differs = |what: String| MergeError::Inconsistent {
+            shard: *shard,
+            what,
+        };
+        let overflow = || differs("its counts overflow the sums".into());
+        if let Some(what) = other_run(first, p) {
+            return Err(differs(what));
+        }
+        for (j, r) in p.inputs.iter().enumerate() {
+            let share = shard_runs(first.runs_per_input, j as u64, *shard);
+            if r.runs != share
+                || r.outcomes().iter().try_fold(0u64, |a, &b| a.checked_add(b)) != Some(share)
+            {
+                return Err(differs(format!(
+                    "it reports {} runs of input {}, its share is {share}",
+                    r.runs, r.input
+                )));
+            }
+            add_counts(&mut outcomes[j], &r.outcomes()).ok_or_else(overflow)?;
+            let (sum, squares, max) = &mut shuffles[j];
+            *sum = sum.checked_add(r.shuffles_sum).ok_or_else(overflow)?;
+            *squares = squares
+                .checked_add(r.shuffles_sum_of_squares)
+                .ok_or_else(overflow)?;
+            *max = (*max).max(r.shuffles_max);
+        }
+        for v in &p.views {
+            let slot = views
+                .entry(v.view.clone())
+                .or_insert_with(|| vec![0; v.counts.len()]);
+            add_counts(slot, &v.counts)
+                .ok_or_else(|| differs(format!("its counts of view {} do not add up", v.view)))?;
+        }
+    }
+    let inputs: Vec<InputReport> = first
+        .inputs
+        .iter()
+        .zip(outcomes)
+        .zip(shuffles)
+        .map(|((r, o), s)| InputReport::from_sums(r.input.clone(), r.expected_output, o, s))
+        .collect();
+    Ok(SimulationReport {
+        name: first.name.clone(),
+        seed: first.seed,
+        runs_per_input: first.runs_per_input,
+        total_runs: inputs.iter().map(|r| r.runs).sum(),
+        rng: first.rng.clone(),
+        inputs,
+        views: views
+            .into_iter()
+            .map(|(view, counts)| ViewCount { view, counts })
+            .collect(),
+        shard: None,
+    })
 }
 
 /// The number of threads [`Compiled::simulate`] runs on (the current rayon pool's).
@@ -923,6 +1134,68 @@ mod tests {
             serde_json::to_string(&one.views).expect("json"),
             serde_json::to_string(&other_seed.views).expect("json")
         );
+    }
+
+    #[test]
+    fn three_shards_merge_to_the_unsplit_report_bit_for_bit() {
+        let p = find("four-card-las-vegas-and")
+            .expect("built in")
+            .protocol();
+        let c = Compiled::new(&p).expect("compiles");
+        let runs = 2 * CHUNK + 17;
+        let whole = c.simulate(p.name(), &[], runs, 42, None).expect("runs");
+        let shard = |i| Shard::new(i, 3).expect("valid");
+        let parts: Vec<SimulationReport> = [3, 1, 2]
+            .into_iter()
+            .map(|i| {
+                pool(i).install(|| c.simulate_shard(p.name(), &[], runs, 42, Some(shard(i)), None))
+            })
+            .collect::<Result<_, _>>()
+            .expect("runs");
+        assert!(parts.iter().all(|r| r.total_runs < whole.total_runs));
+        let merged = merge_reports(parts.clone()).expect("merges");
+        assert_eq!(merged, whole);
+        // One input only: its chunks are numbered from 0 again.
+        let one = c.simulate(p.name(), &[2], 100, 5, None).expect("runs");
+        let one_parts = (1..=3)
+            .map(|i| c.simulate_shard(p.name(), &[2], 100, 5, Some(shard(i)), None))
+            .collect::<Result<Vec<_>, _>>()
+            .expect("runs");
+        assert_eq!(merge_reports(one_parts).expect("merges"), one);
+        assert!(matches!(
+            merge_reports(parts[..2].to_vec()),
+            Err(MergeError::Missing(s)) if s == shard(2) || s == shard(3)
+        ));
+        let mut forged = parts.clone();
+        forged[0].inputs[0].output_1 += 1;
+        assert!(matches!(
+            merge_reports(forged),
+            Err(MergeError::Inconsistent { .. })
+        ));
+        let other_seed = c
+            .simulate_shard(p.name(), &[], runs, 43, Some(shard(1)), None)
+            .expect("runs");
+        let mut mixed = parts;
+        mixed.retain(|r| r.shard != Some(shard(1)));
+        mixed.push(other_seed);
+        assert!(matches!(
+            merge_reports(mixed),
+            Err(MergeError::Inconsistent { .. })
+        ));
+    }
+
+    #[test]
+    fn the_shards_runs_add_up_to_the_runs_of_each_input() {
+        for runs in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 5 * CHUNK + 3] {
+            for count in 1..=4 {
+                for position in 0..3 {
+                    let total: u64 = (1..=count)
+                        .map(|i| shard_runs(runs, position, Shard::new(i, count).expect("valid")))
+                        .sum();
+                    assert_eq!(total, runs, "runs {runs}, {count} shards, input {position}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,9 +25,14 @@
 //!   `A_j ∘ (1 2)` after committing to `A_j`).
 //!
 //! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
+//!
+//! A run splits into shards by game ([`cheat_table_share`]); every row holds integer counts,
+//! and [`merge_rows`] adds them up and computes the intervals from the sums, so the merge is the
+//! unsplit table exactly.
 
 use std::collections::BTreeMap;
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_dealer::{Deviation, Scheme};
@@ -37,7 +42,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::error::LeakageError;
-use crate::harness::wilson;
+use crate::harness::{add_up_shards, wilson};
 use crate::montecarlo::Z;
 
 /// One deviation, measured.
@@ -206,6 +211,78 @@ impl Outcome {
     }
 }
 
+impl CheatRow {
+    /// The row with its Wilson intervals computed from its counts.
+    fn with_intervals(mut self) -> CheatRow {
+        self.detected_interval = wilson(self.detected, self.trials, Z);
+        self.named_interval = wilson(self.named, self.trials, Z);
+        self
+    }
+
+    /// This row's counts plus `other`'s (the same deviation), or `None` when a sum overflows.
+    fn checked_add(&self, other: &CheatRow) -> Option<CheatRow> {
+        let mut first_findings = self.first_findings.clone();
+        for (k, n) in &other.first_findings {
+            let slot = first_findings.entry(k.clone()).or_insert(0);
+            *slot = slot.checked_add(*n)?;
+        }
+        let favourable = match (self.favourable, other.favourable) {
+            (Some((a, b)), Some((c, d))) => Some((a.checked_add(c)?, b.checked_add(d)?)),
+            (None, None) => None,
+            _ => return None,
+        };
+        Some(CheatRow {
+            trials: self.trials.checked_add(other.trials)?,
+            steered: self.steered.checked_add(other.steered)?,
+            aborted: self.aborted.checked_add(other.aborted)?,
+            detected: self.detected.checked_add(other.detected)?,
+            named: self.named.checked_add(other.named)?,
+            framed: self.framed.checked_add(other.framed)?,
+            no_such_message: self.no_such_message.checked_add(other.no_such_message)?,
+            first_findings,
+            favourable,
+            ..self.clone()
+        })
+    }
+}
+
+/// Adds up the tables of the shards `1/K … K/K` of one run of `trials` games per deviation
+/// into the unsplit table. Refuses shards whose rows are other deviations, whose games are not
+/// their share, or whose counts do not add up.
+pub fn merge_rows(
+    parts: Vec<(Shard, Vec<CheatRow>)>,
+    trials: u64,
+) -> Result<Vec<CheatRow>, MergeError> {
+    let (_, sums) = add_up_shards(
+        parts,
+        trials,
+        (None, |r: &CheatRow| r.trials),
+        |sum: &mut Option<CheatRow>, row, one| {
+            if (row.player, &row.deviation, &row.models)
+                != (one.player, &one.deviation, &one.models)
+            {
+                return Err(format!(
+                    "a row of player {} deviating by {}",
+                    row.player, row.deviation
+                ));
+            }
+            let added = match sum {
+                None => Some(row.clone()),
+                Some(s) => s.checked_add(row),
+            };
+            *sum = Some(
+                added.ok_or_else(|| format!("its counts of {} do not add up", row.deviation))?,
+            );
+            Ok(())
+        },
+    )?;
+    Ok(sums
+        .into_iter()
+        .flatten()
+        .map(CheatRow::with_intervals)
+        .collect())
+}
+
 /// Runs every deviation `trials` times on a deal of `hand` cards per player and `public`
 /// public cards; `tick` is called once per game.
 pub fn cheat_table(
@@ -214,6 +291,18 @@ pub fn cheat_table(
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<CheatRow>, LeakageError> {
+    cheat_table_share(schedule, Trials::all(trials), seed, tick)
+}
+
+/// [`cheat_table`] of one shard's share of the games: game `t` is the unsplit run's game `t`,
+/// and each row's `trials` is the share's.
+pub fn cheat_table_share(
+    schedule: &Schedule,
+    share: Trials,
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<CheatRow>, LeakageError> {
+    let trials = share.len();
     let scheme = &schedule.scheme;
     let devs = deviations(scheme, schedule.public);
     let half = (scheme.cards / 2) as u16;
@@ -221,8 +310,8 @@ pub fn cheat_table(
         .map(|(p, dev, name, models)| {
             // Each game is summed into an [`Outcome`] as it ends: memory does not grow with
             // the number of trials.
-            let sum = (0..trials)
-                .into_par_iter()
+            let sum = share
+                .par_iter()
                 .map(|t| {
                     let honest = play_schedule(schedule, None, &mut trial_rng(seed, t))?;
                     let dev = match dev {
@@ -288,9 +377,7 @@ pub fn cheat_table(
             if name == "selective-abort" {
                 row.favourable = Some(fav);
             }
-            row.detected_interval = wilson(row.detected, trials, Z);
-            row.named_interval = wilson(row.named, trials, Z);
-            Ok(row)
+            Ok(row.with_intervals())
         })
         .collect()
 }

@@ -36,6 +36,8 @@ use num_traits::{One, ToPrimitive, Zero};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
+use facedown_cards::search::{in_shard_order, MergeError, Shard, Trials};
+
 use crate::error::LeakageError;
 
 /// Exact probabilities.
@@ -504,6 +506,51 @@ pub fn wilson(successes: u64, trials: u64, z: f64) -> (f64, f64) {
         (centre + half).min(1.0)
     };
     (lo, hi)
+}
+
+/// Adds up the rows of the shards `1/K … K/K` of one run of `trials` seeded trials, each
+/// shard's rows in the unsplit run's order: `add(sum, row, first)` adds a shard's row into the
+/// sum of its place (`first` is the first shard's row there), or says why the row does not
+/// belong there. Returns the first shard's rows and the sums. Refuses parts that are not each
+/// shard once, shards with another number of rows, and rows whose trials (`trials_of`) are not
+/// their shard's share.
+pub fn add_up_shards<R, S: Clone>(
+    parts: Vec<(Shard, Vec<R>)>,
+    trials: u64,
+    (zero, trials_of): (S, impl Fn(&R) -> u64),
+    add: impl Fn(&mut S, &R, &R) -> Result<(), String>,
+) -> Result<(Vec<R>, Vec<S>), MergeError> {
+    let mut parts = in_shard_order(parts, |(s, _)| Some(*s))?.into_iter();
+    let Some((_, (first_shard, first))) = parts.next() else {
+        return Err(MergeError::NoShards);
+    };
+    let mut sums = vec![zero; first.len()];
+    let mut add_rows = |shard: Shard, rows: &[R], first: &[R]| {
+        let differs = |what: String| MergeError::Inconsistent { shard, what };
+        let share = Trials::share(trials, Some(shard)).len();
+        if rows.len() != first.len() {
+            return Err(differs(format!(
+                "{} rows, the first shard has {}",
+                rows.len(),
+                first.len()
+            )));
+        }
+        for ((row, one), sum) in rows.iter().zip(first).zip(&mut sums) {
+            if trials_of(row) != share {
+                return Err(differs(format!(
+                    "a row of {} trials, its share is {share}",
+                    trials_of(row)
+                )));
+            }
+            add(sum, row, one).map_err(differs)?;
+        }
+        Ok(())
+    };
+    add_rows(first_shard, &first, &first)?;
+    for (shard, (_, rows)) in parts {
+        add_rows(shard, &rows, &first)?;
+    }
+    Ok((first, sums))
 }
 
 #[cfg(test)]

@@ -20,7 +20,12 @@
 //! without an interval: cards within one trial are not independent.
 //!
 //! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
+//!
+//! A run splits into shards by trial ([`monte_carlo_share`], [`Trials`]): each row carries its
+//! integer counts, and [`merge_rows`] adds the shards' counts and computes the fraction and the
+//! intervals from the sums, so the merge is the unsplit run's rows exactly.
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_dealer::Scheme;
 use rand::Rng;
@@ -30,7 +35,7 @@ use serde::{Deserialize, Serialize};
 use crate::attack::recover;
 use crate::dealer::{play_schedule, DealerTarget, Schedule};
 use crate::error::LeakageError;
-use crate::harness::{wilson, Coalition};
+use crate::harness::{add_up_shards, wilson, Coalition};
 
 /// Normal quantile of the intervals (99.9 % two-sided).
 pub const Z: f64 = 3.290_527;
@@ -48,6 +53,9 @@ pub struct McRow {
     pub hidden: usize,
     /// Mean fraction of hidden cards recovered.
     pub recovered_fraction: f64,
+    /// Hidden cards recovered, in all trials together.
+    #[serde(default)]
+    pub recovered: u64,
     /// Trials where every hidden card was recovered.
     pub all_recovered: u64,
     /// Wilson interval of the all-recovered rate.
@@ -75,6 +83,84 @@ impl Tally {
         self.guessed += other.guessed;
         self.wrong += other.wrong;
     }
+
+    /// [`Tally::add`], or `None` when a sum overflows (only forged counts get there).
+    fn checked_add(&mut self, other: &Tally) -> Option<()> {
+        *self = Tally {
+            recovered: self.recovered.checked_add(other.recovered)?,
+            all: self.all.checked_add(other.all)?,
+            guessed: self.guessed.checked_add(other.guessed)?,
+            wrong: self.wrong.checked_add(other.wrong)?,
+        };
+        Some(())
+    }
+}
+
+impl McRow {
+    /// The row of a coalition and target from its counts over `trials` trials: the fraction
+    /// and the intervals are computed from them.
+    fn from_counts(
+        coalition: Vec<u16>,
+        target: String,
+        (trials, hidden): (u64, usize),
+        sum: &Tally,
+    ) -> McRow {
+        let recovered_fraction = if hidden == 0 || trials == 0 {
+            0.0
+        } else {
+            sum.recovered as f64 / (trials as f64 * hidden as f64)
+        };
+        McRow {
+            coalition,
+            target,
+            trials,
+            hidden,
+            recovered_fraction,
+            recovered: sum.recovered,
+            all_recovered: sum.all,
+            all_recovered_interval: wilson(sum.all, trials, Z),
+            guessed: sum.guessed,
+            guessed_interval: wilson(sum.guessed, trials, Z),
+            wrong_cards: sum.wrong,
+        }
+    }
+
+    fn counts(&self) -> Tally {
+        Tally {
+            recovered: self.recovered,
+            all: self.all_recovered,
+            guessed: self.guessed,
+            wrong: self.wrong_cards,
+        }
+    }
+}
+
+/// Adds up the rows of the shards `1/K … K/K` of one run of `trials` trials (each shard's rows
+/// in the unsplit run's order) into the unsplit run's rows. Refuses shards whose rows are of
+/// other coalitions or targets, or whose trials are not their share.
+pub fn merge_rows(parts: Vec<(Shard, Vec<McRow>)>, trials: u64) -> Result<Vec<McRow>, MergeError> {
+    let (first, sums) = add_up_shards(
+        parts,
+        trials,
+        (Tally::default(), |r: &McRow| r.trials),
+        |sum, row, one| {
+            if (&row.coalition, &row.target, row.hidden)
+                != (&one.coalition, &one.target, one.hidden)
+            {
+                return Err(format!(
+                    "a row of coalition {:?} against {}",
+                    row.coalition, row.target
+                ));
+            }
+            sum.checked_add(&row.counts())
+                .ok_or_else(|| "its counts overflow the sums".to_owned())
+        },
+    )?;
+    Ok(first
+        .into_iter()
+        .zip(&sums)
+        .map(|(one, sum)| McRow::from_counts(one.coalition, one.target, (trials, one.hidden), sum))
+        .collect())
 }
 
 /// Runs `trials` seeded games of `schedule` and estimates every coalition × target; `tick` is
@@ -82,6 +168,17 @@ impl Tally {
 pub fn monte_carlo(
     schedule: &Schedule,
     trials: u64,
+    seed: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<McRow>, LeakageError> {
+    monte_carlo_share(schedule, Trials::all(trials), seed, tick)
+}
+
+/// [`monte_carlo`] of one shard's share of the trials: trial `t` is the unsplit run's trial
+/// `t`, and each row's `trials` is the share's.
+pub fn monte_carlo_share(
+    schedule: &Schedule,
+    share: Trials,
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<McRow>, LeakageError> {
@@ -110,8 +207,8 @@ pub fn monte_carlo(
         })
         .collect();
     // Each trial's tallies are added up as it ends: memory does not grow with `trials`.
-    let sums: Vec<Tally> = (0..trials)
-        .into_par_iter()
+    let sums: Vec<Tally> = share
+        .par_iter()
         .map(|t| {
             let mut rng = trial_rng(seed, t);
             let game = play_schedule(schedule, None, &mut rng)?;
@@ -162,27 +259,19 @@ pub fn monte_carlo(
                 Ok(a)
             },
         )?;
-    let mut rows = Vec::with_capacity(jobs.len());
-    for (((c, t), hid), sum) in jobs.iter().zip(&hidden).zip(sums) {
-        let frac = if hid.is_empty() || trials == 0 {
-            0.0
-        } else {
-            sum.recovered as f64 / (trials as f64 * hid.len() as f64)
-        };
-        rows.push(McRow {
-            coalition: c.numbers().to_vec(),
-            target: t.to_string(),
-            trials,
-            hidden: hid.len(),
-            recovered_fraction: frac,
-            all_recovered: sum.all,
-            all_recovered_interval: wilson(sum.all, trials, Z),
-            guessed: sum.guessed,
-            guessed_interval: wilson(sum.guessed, trials, Z),
-            wrong_cards: sum.wrong,
-        });
-    }
-    Ok(rows)
+    Ok(jobs
+        .iter()
+        .zip(&hidden)
+        .zip(&sums)
+        .map(|(((c, t), hid), sum)| {
+            McRow::from_counts(
+                c.numbers().to_vec(),
+                t.to_string(),
+                (share.len(), hid.len()),
+                sum,
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -202,5 +291,31 @@ mod tests {
         assert_eq!(a, b);
         let c = monte_carlo(&sched, 24, 4, &|| {}).expect("mc");
         assert_ne!(a, c, "another seed gives other games");
+    }
+
+    #[test]
+    fn three_shards_merge_to_the_unsplit_rows() {
+        let scheme = Scheme::general(3, 6).expect("scheme");
+        let sched = Schedule::new(&scheme, 1, 1).expect("schedule");
+        let whole = monte_carlo(&sched, 10, 3, &|| {}).expect("mc");
+        let shard = |i| Shard::new(i, 3).expect("valid");
+        let parts: Vec<(Shard, Vec<McRow>)> = (1..=3)
+            .map(|i| {
+                let share = Trials::share(10, Some(shard(i)));
+                (
+                    shard(i),
+                    monte_carlo_share(&sched, share, 3, &|| {}).expect("mc"),
+                )
+            })
+            .collect();
+        assert_eq!(merge_rows(parts.clone(), 10).expect("merges"), whole);
+        assert!(matches!(
+            merge_rows(parts[1..].to_vec(), 10),
+            Err(MergeError::Missing(s)) if s == shard(1)
+        ));
+        assert!(matches!(
+            merge_rows(parts, 11),
+            Err(MergeError::Inconsistent { .. })
+        ));
     }
 }

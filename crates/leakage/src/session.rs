@@ -31,7 +31,9 @@
 //!   observer's attack: a table of the points of `A_N` he has seen, completed when one point
 //!   is missing; every card it reads is checked against the truth. The per-trial fraction is
 //!   bounded in `[0, 1]` and independent across trials, so its mean carries a Hoeffding
-//!   interval (valid at every rate, including 0 and 1).
+//!   interval (valid at every rate, including 0 and 1). The trials' integer counts (cards
+//!   read, points known, wrong cards) are summed and the means taken at the end, so a run
+//!   split into shards ([`Session::monte_carlo_share`]) merges exactly ([`merge_readings`]).
 //!
 //! The audit is left out of a session: it opens `A_N` and every helper half, which would end
 //! any reuse after the first deal. The driver of `facedown_dealer` always draws fresh helpers;
@@ -41,6 +43,7 @@
 
 use std::collections::HashMap;
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use num_bigint::BigInt;
@@ -52,7 +55,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dealer::{all_perms, Node, Schedule};
 use crate::error::LeakageError;
-use crate::harness::{summarize, Joint, Q};
+use crate::harness::{add_up_shards, summarize, Joint, Q};
 
 /// Whether the last player's helper halves (and so `A_N`) are kept from deal to deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,6 +159,79 @@ pub struct McReading {
     pub known_points: f64,
     /// Cards read wrongly (must be 0).
     pub wrong_cards: u64,
+    /// The target's cards read, in all trials together.
+    #[serde(default)]
+    pub cards_read: u64,
+    /// The points of `A_N` known at the end of the deal, summed over the trials.
+    #[serde(default)]
+    pub points_known: u64,
+}
+
+impl McReading {
+    /// The reading of deal `deal` from its counts over `trials` trials: the means and the
+    /// interval are computed from them.
+    fn from_counts(deal: usize, trials: u64, target_cards: usize, sum: &Tally) -> McReading {
+        let mean = |total: u64, per: usize| {
+            if trials == 0 || per == 0 {
+                0.0
+            } else {
+                total as f64 / (trials as f64 * per as f64)
+            }
+        };
+        let fraction_read = mean(sum.read, target_cards);
+        let half = hoeffding_half_width(trials);
+        McReading {
+            deal,
+            trials,
+            target_cards,
+            fraction_read,
+            interval: (
+                (fraction_read - half).max(0.0),
+                (fraction_read + half).min(1.0),
+            ),
+            known_points: mean(sum.known, 1),
+            wrong_cards: sum.wrong,
+            cards_read: sum.read,
+            points_known: sum.known,
+        }
+    }
+}
+
+/// Adds up the readings of the shards `1/K … K/K` of one run of `trials` sessions into the
+/// unsplit run's readings. Refuses shards of other deals or sizes, or whose trials are not
+/// their share.
+pub fn merge_readings(
+    parts: Vec<(Shard, Vec<McReading>)>,
+    trials: u64,
+) -> Result<Vec<McReading>, MergeError> {
+    let (first, sums) = add_up_shards(
+        parts,
+        trials,
+        (Tally::default(), |r: &McReading| r.trials),
+        |sum, row, one| {
+            if (row.deal, row.target_cards) != (one.deal, one.target_cards) {
+                return Err(format!(
+                    "deal {} of {} cards where the first shard has deal {} of {}",
+                    row.deal, row.target_cards, one.deal, one.target_cards
+                ));
+            }
+            let add = |a: u64, b: u64| {
+                a.checked_add(b)
+                    .ok_or_else(|| "its counts overflow the sums".to_owned())
+            };
+            *sum = Tally {
+                read: add(sum.read, row.cards_read)?,
+                known: add(sum.known, row.points_known)?,
+                wrong: add(sum.wrong, row.wrong_cards)?,
+            };
+            Ok(())
+        },
+    )?;
+    Ok(first
+        .iter()
+        .zip(&sums)
+        .map(|(one, sum)| McReading::from_counts(one.deal, trials, one.target_cards, sum))
+        .collect())
 }
 
 /// The half-width of a 99.9 % Hoeffding interval for the mean of `trials` independent values
@@ -364,13 +440,24 @@ impl Session {
         seed: u64,
         tick: &(dyn Fn() + Sync),
     ) -> Result<Vec<McReading>, LeakageError> {
-        if trials == 0 {
+        self.monte_carlo_share(Trials::all(trials), seed, tick)
+    }
+
+    /// [`Session::monte_carlo`] of one shard's share of the trials: trial `t` is the unsplit
+    /// run's trial `t`, and each reading's `trials` is the share's.
+    pub fn monte_carlo_share(
+        &self,
+        share: Trials,
+        seed: u64,
+        tick: &(dyn Fn() + Sync),
+    ) -> Result<Vec<McReading>, LeakageError> {
+        if share.count() == 0 {
             return Err(LeakageError::Schedule(
                 "Monte Carlo needs at least one trial".into(),
             ));
         }
-        let sums = (0..trials)
-            .into_par_iter()
+        let sums = share
+            .par_iter()
             .map(|t| {
                 let one = self.attack_trial(&mut trial_rng(seed, t));
                 tick();
@@ -380,22 +467,10 @@ impl Session {
                 || vec![Tally::default(); self.deals],
                 |a, b| a.into_iter().zip(b).map(|(x, y)| x.add(&y)).collect(),
             );
-        let half = hoeffding_half_width(trials);
         Ok(sums
-            .into_iter()
+            .iter()
             .enumerate()
-            .map(|(d, s)| {
-                let mean = s.fraction / trials as f64;
-                McReading {
-                    deal: d + 1,
-                    trials,
-                    target_cards: self.roles.target.len(),
-                    fraction_read: mean,
-                    interval: ((mean - half).max(0.0), (mean + half).min(1.0)),
-                    known_points: s.known as f64 / trials as f64,
-                    wrong_cards: s.wrong,
-                }
-            })
+            .map(|(d, s)| McReading::from_counts(d + 1, share.len(), self.roles.target.len(), s))
             .collect())
     }
 
@@ -442,7 +517,7 @@ impl Session {
                     _ => {}
                 }
             }
-            tally.fraction = read as f64 / self.roles.target.len() as f64;
+            tally.read = read as u64;
             out.push(tally);
         }
         out
@@ -488,10 +563,10 @@ impl PointTable {
     }
 }
 
-/// Per deal: the summed per-trial fraction, known points and wrong cards.
+/// Per deal: the target's cards read, the known points and the wrong cards, summed over trials.
 #[derive(Clone, Debug, Default)]
 struct Tally {
-    fraction: f64,
+    read: u64,
     known: u64,
     wrong: u64,
 }
@@ -499,7 +574,7 @@ struct Tally {
 impl Tally {
     fn add(self, other: &Tally) -> Tally {
         Tally {
-            fraction: self.fraction + other.fraction,
+            read: self.read + other.read,
             known: self.known + other.known,
             wrong: self.wrong + other.wrong,
         }

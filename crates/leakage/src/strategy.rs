@@ -29,6 +29,7 @@
 //!
 //! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_dealer::{Body, Deviation, Recipient};
@@ -37,7 +38,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dealer::{play_schedule, Played, Schedule};
 use crate::error::LeakageError;
-use crate::harness::wilson;
+use crate::harness::{add_up_shards, wilson};
 use crate::montecarlo::Z;
 
 /// A strategy measured against the honest baseline.
@@ -132,7 +133,7 @@ fn audit_of(g: &Played, cheater: PartyId) -> (u64, u64, u64) {
     (detected, named, framed)
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Tally {
     success: u64,
     baseline: u64,
@@ -243,13 +244,14 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// Runs the strategy over `trials` seeded trials, deviating at `at` (a player and the
-    /// index of his value message), or where the strategy is built to deviate.
+    /// Runs the strategy over `trials` seeded trials (a count, or one shard's [`Trials`]),
+    /// deviating at `at` (a player and the index of his value message), or where the strategy
+    /// is built to deviate.
     pub fn run(
         &self,
         schedule: &Schedule,
         at: Option<(PartyId, usize)>,
-        trials: u64,
+        trials: impl Into<Trials>,
         seed: u64,
         tick: &(dyn Fn() + Sync),
     ) -> Result<StrategyRow, LeakageError> {
@@ -304,12 +306,13 @@ fn duplicate_seen(g: &Played, cheater: PartyId) -> bool {
 }
 
 /// The cheater forges the value of one message to `card` — by default the last player's
-/// announcement of the last public card — over `trials` seeded games.
+/// announcement of the last public card — over `trials` seeded games (a count, or one shard's
+/// [`Trials`]: game `t` is the unsplit run's game `t`).
 pub fn chosen_river(
     schedule: &Schedule,
     card: u16,
     at: Option<(PartyId, usize)>,
-    trials: u64,
+    trials: impl Into<Trials>,
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<StrategyRow, LeakageError> {
@@ -321,8 +324,9 @@ pub fn chosen_river(
         )));
     }
     let last = scheme.last();
-    let tally = (0..trials)
-        .into_par_iter()
+    let share: Trials = trials.into();
+    let tally = share
+        .par_iter()
         .map(|t| {
             let honest = play_schedule(schedule, None, &mut trial_rng(seed, t))?;
             let (cheater, nth) = match at {
@@ -354,7 +358,7 @@ pub fn chosen_river(
     Ok(tally.row(
         format!("chosen river: player {} forges a value to card {card}, wanting it as the last public card", player.0),
         player,
-        trials,
+        share.len(),
         Some(format!("1/{}", scheme.cards)),
     ))
 }
@@ -416,12 +420,12 @@ fn seen_a_pair(schedule: &Schedule, g: &Played, p: PartyId, nth: usize, flop: us
 
 /// The cheater — by default the last player, at his first announcement — aborts unless he has
 /// seen a flop card that pairs his hand, and the abort leads to `abort.redeal`, up to
-/// `abort.redeals` times; over `trials` seeded trials.
+/// `abort.redeals` times; over `trials` seeded trials (a count, or one shard's [`Trials`]).
 pub fn selective_abort(
     schedule: &Schedule,
     abort: &Abort,
     at: Option<(PartyId, usize)>,
-    trials: u64,
+    trials: impl Into<Trials>,
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<StrategyRow, LeakageError> {
@@ -438,8 +442,9 @@ pub fn selective_abort(
         )));
     }
     let attempts = redeals + 1;
-    let tally = (0..trials)
-        .into_par_iter()
+    let share: Trials = trials.into();
+    let tally = share
+        .par_iter()
         .map(|t| {
             let mut tally = Tally::default();
             for r in 0..attempts {
@@ -486,9 +491,57 @@ pub fn selective_abort(
             redeal.models()
         ),
         cheater,
-        trials,
+        share.len(),
         None,
     ))
+}
+
+/// Adds up the rows of the shards `1/K … K/K` of one strategy run of `trials` trials (each
+/// shard's rows in the unsplit run's order) into the unsplit run's rows, the intervals computed
+/// from the summed counts. Refuses rows of other strategies or players, or whose trials are not
+/// their shard's share.
+pub fn merge_rows(
+    parts: Vec<(Shard, Vec<StrategyRow>)>,
+    trials: u64,
+) -> Result<Vec<StrategyRow>, MergeError> {
+    let (first, sums) = add_up_shards(
+        parts,
+        trials,
+        (Tally::default(), |r: &StrategyRow| r.trials),
+        |sum, row, one| {
+            if (&row.strategy, row.player, &row.baseline_exact)
+                != (&one.strategy, one.player, &one.baseline_exact)
+            {
+                return Err(format!("a row of another strategy: {}", row.strategy));
+            }
+            let add = |a: u64, b: u64| {
+                a.checked_add(b)
+                    .ok_or_else(|| "its counts overflow the sums".to_owned())
+            };
+            *sum = Tally {
+                success: add(sum.success, row.success)?,
+                baseline: add(sum.baseline, row.baseline)?,
+                visible: add(sum.visible, row.visible_during_play)?,
+                aborts: add(sum.aborts, row.aborts)?,
+                detected: add(sum.detected, row.detected)?,
+                named: add(sum.named, row.named)?,
+                framed: add(sum.framed, row.framed)?,
+            };
+            Ok(())
+        },
+    )?;
+    Ok(first
+        .into_iter()
+        .zip(sums)
+        .map(|(one, sum)| {
+            sum.row(
+                one.strategy,
+                PartyId(one.player),
+                trials,
+                one.baseline_exact,
+            )
+        })
+        .collect())
 }
 
 #[cfg(test)]

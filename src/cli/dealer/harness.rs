@@ -2,18 +2,22 @@
 //! only the options that apply to it, printed through the one table writer.
 
 use std::io::IsTerminal;
+use std::path::PathBuf;
 
 use anyhow::Context;
+use facedown::cards::search::{Shard, Trials};
 use facedown_dealer::Scheme;
 use facedown_leakage::collusion::{self, Method, Row, SweepPoint};
 use facedown_leakage::montecarlo::{self, McRow};
 use facedown_leakage::position::PositionRow;
 use facedown_leakage::strategy::{Redeal, Strategy, StrategyRow};
 use facedown_leakage::{cheat as cheating, plot, Schedule};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use super::SchemeArg;
+use crate::cli::merge::{print_envelope, shard_results, Envelope};
 use crate::cli::output::{ms, Doc};
 use crate::cli::table::{Format, OutputArgs, Table};
 
@@ -80,6 +84,10 @@ pub struct CollusionArgs {
     /// Seed of the Monte-Carlo games (game t uses stream t of this seed).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Play only shard I of K of the Monte-Carlo games (game t when t mod K = I − 1) and print
+    /// a shard envelope; `facedown merge --json` adds the K shards up.
+    #[arg(long, requires_all = ["samples", "json"])]
+    pub shard: Option<Shard>,
     /// Output format.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -173,6 +181,11 @@ pub struct CheatArgs {
     /// Seed of the games (game t uses stream t of this seed).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Play only shard I of K of the games (game t when t mod K = I − 1) of the deviation
+    /// table or of a strategy and print a shard envelope; `facedown merge --json` adds the K
+    /// shards up.
+    #[arg(long, requires = "json", conflicts_with_all = ["coalition", "sweep_position"])]
+    pub shard: Option<Shard>,
     /// Output format.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -528,6 +541,163 @@ fn wall_time(format: Format, wall: std::time::Duration) {
     }
 }
 
+/// The command whose shards `facedown merge` combines with [`merge_collusion`].
+pub const COLLUSION: &str = "dealer collusion";
+
+/// The command whose shards `facedown merge` combines with [`merge_cheat`].
+pub const CHEAT: &str = "dealer cheat";
+
+/// The command whose shards `facedown merge` combines with [`merge_session`].
+pub const SESSION: &str = "dealer session";
+
+/// Adds up the shards of one `dealer session --samples N --shard I/K --json` run (checked by
+/// `facedown merge` to be `1/K … K/K` of one run) into the document of the unsplit run
+/// ([`facedown_leakage::session::merge_readings`]).
+pub fn merge_session(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let bodies = harness_shards(shards, SESSION)?;
+    let samples: u64 = serde_json::from_value(shards[0].1.query["samples"].clone())
+        .context("the shards' query has no samples")?;
+    let parts = shard_field(&bodies, "/deals")?;
+    let deals = facedown_leakage::session::merge_readings(parts, samples)?;
+    print_merged(SESSION, shards, &bodies, vec![("deals", json!(deals))])
+}
+
+/// Prints a harness's JSON: its document, or with a shard the envelope of the same body with
+/// the shard in it.
+fn print_harness(
+    command: &str,
+    (params, seed, shard): (Value, u64, Option<Shard>),
+    mut body: Value,
+) -> anyhow::Result<()> {
+    match shard {
+        Some(shard) => {
+            body["shard"] = json!(shard);
+            print_envelope(command, params, shard, Some(seed), &body)
+        }
+        None => Doc::new(command).seed(seed).parameters(params).print(&body),
+    }
+}
+
+/// The bodies of a harness's shards, each with its shard, in shard order.
+fn harness_shards(
+    shards: &[(PathBuf, Envelope)],
+    command: &str,
+) -> anyhow::Result<Vec<(Shard, Value)>> {
+    let shard_of = |v: &Value| serde_json::from_value::<Shard>(v["shard"].clone()).ok();
+    let bodies: Vec<Value> = shard_results(shards, command, shard_of)?;
+    Ok(bodies
+        .into_iter()
+        .filter_map(|b| Some((shard_of(&b)?, b)))
+        .collect())
+}
+
+/// The field `pointer` of every shard's body, read as `T`.
+fn shard_field<T: DeserializeOwned>(
+    bodies: &[(Shard, Value)],
+    pointer: &str,
+) -> anyhow::Result<Vec<(Shard, T)>> {
+    bodies
+        .iter()
+        .map(|(shard, b)| {
+            let v = b.pointer(pointer).cloned().unwrap_or(Value::Null);
+            let t = serde_json::from_value(v)
+                .with_context(|| format!("shard {shard}: its {pointer}"))?;
+            Ok((*shard, t))
+        })
+        .collect()
+}
+
+/// Prints the document of the unsplit run: the first shard's body with `merged` fields put
+/// in, the shards' wall time summed, no shard.
+fn print_merged(
+    command: &str,
+    shards: &[(PathBuf, Envelope)],
+    bodies: &[(Shard, Value)],
+    merged: Vec<(&str, Value)>,
+) -> anyhow::Result<()> {
+    let (_, first) = &shards[0];
+    let mut body = bodies[0].1.clone();
+    if let Some(fields) = body.as_object_mut() {
+        fields.remove("shard");
+        for (k, v) in merged {
+            fields.insert(k.to_owned(), v);
+        }
+        let wall: f64 = bodies
+            .iter()
+            .filter_map(|(_, b)| b["wall_ms"].as_f64())
+            .sum();
+        fields.insert("wall_ms".into(), json!(wall));
+    }
+    let doc = Doc::new(command).parameters(first.query.clone());
+    match first.seed {
+        Some(seed) => doc.seed(seed).print(&body),
+        None => doc.print(&body),
+    }
+}
+
+/// Adds up the shards of one `dealer collusion --samples N --shard I/K --json` run (checked by
+/// `facedown merge` to be `1/K … K/K` of one run) into the document of the unsplit run: the
+/// exact rows must agree, the Monte-Carlo counts are summed
+/// ([`facedown_leakage::montecarlo::merge_rows`]).
+pub fn merge_collusion(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let bodies = harness_shards(shards, COLLUSION)?;
+    let samples: u64 = shard_field::<u64>(&bodies[..1], "/samples")?[0].1;
+    if let Some((shard, _)) = bodies
+        .iter()
+        .find(|(_, b)| b["rows"] != bodies[0].1["rows"])
+    {
+        anyhow::bail!("shard {shard}: its exact rows differ from the first shard's");
+    }
+    let blocks = bodies[0].1["monte_carlo"].as_array().map_or(0, Vec::len);
+    let mut merged = Vec::with_capacity(blocks);
+    for i in 0..blocks {
+        let parts: Vec<(Shard, Vec<McRow>)> =
+            shard_field(&bodies, &format!("/monte_carlo/{i}/rows"))?;
+        let mut block = bodies[0].1["monte_carlo"][i].clone();
+        block["rows"] = json!(montecarlo::merge_rows(parts, samples)?);
+        merged.push(block);
+    }
+    print_merged(
+        COLLUSION,
+        shards,
+        &bodies,
+        vec![("monte_carlo", json!(merged))],
+    )
+}
+
+/// Adds up the shards of one `dealer cheat --shard I/K --json` run (checked by `facedown
+/// merge` to be `1/K … K/K` of one run) into the document of the unsplit run
+/// ([`facedown_leakage::cheat::merge_rows`]).
+pub fn merge_cheat(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let bodies = harness_shards(shards, CHEAT)?;
+    let trials: u64 = serde_json::from_value(shards[0].1.query["samples"].clone())
+        .context("the shards' query has no samples")?;
+    let first = &bodies[0].1;
+    if first.get("rows").is_some() {
+        let rows = cheating::merge_rows(shard_field(&bodies, "/rows")?, trials)?;
+        return print_merged(CHEAT, shards, &bodies, vec![("rows", json!(rows))]);
+    }
+    // A strategy: one result, or one per re-deal model.
+    let merged_at = |pointer: &str| -> anyhow::Result<StrategyRow> {
+        let parts: Vec<(Shard, StrategyRow)> = shard_field(&bodies, pointer)?;
+        let parts = parts.into_iter().map(|(s, r)| (s, vec![r])).collect();
+        let mut rows = facedown_leakage::strategy::merge_rows(parts, trials)?;
+        rows.pop().context("a merged strategy row")
+    };
+    if first.get("result").is_some() {
+        let row = merged_at("/result")?;
+        return print_merged(CHEAT, shards, &bodies, vec![("result", json!(row))]);
+    }
+    let models = first["results"].as_array().map_or(0, Vec::len);
+    let mut results = Vec::with_capacity(models);
+    for i in 0..models {
+        let mut one = first["results"][i].clone();
+        one["result"] = json!(merged_at(&format!("/results/{i}/result"))?);
+        results.push(one);
+    }
+    print_merged(CHEAT, shards, &bodies, vec![("results", json!(results))])
+}
+
 /// `facedown dealer collusion`.
 pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
     let s = scheme(&a.scheme)?;
@@ -548,7 +718,8 @@ pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
                     pb.inc(1);
                 }
             };
-            let est = montecarlo::monte_carlo(&sch, k, a.seed, &tick)?;
+            let share = Trials::share(k, a.shard);
+            let est = montecarlo::monte_carlo_share(&sch, share, a.seed, &tick)?;
             if let Some(pb) = pb {
                 pb.finish_and_clear();
             }
@@ -559,21 +730,19 @@ pub fn collusion(a: &CollusionArgs) -> anyhow::Result<()> {
     let wall = start.elapsed();
     if a.output.json {
         let params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
-        return Doc::new("dealer collusion")
-            .seed(a.seed)
-            .parameters(params)
-            .print(&json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "method": method_name(method),
-                "samples": a.samples,
-                "rows": all_rows.iter().flat_map(|(_, r)| r.iter()).collect::<Vec<_>>(),
-                "monte_carlo": mc.iter().map(|(sch, est)| json!({
-                    "schedule": sch.describe(), "hand": sch.hand, "public": sch.public, "rows": est,
-                })).collect::<Vec<_>>(),
-                "wall_ms": ms(wall),
-            }));
+        let body = json!({
+            "scheme": scheme_name(&s),
+            "players": s.players,
+            "cards": s.cards,
+            "method": method_name(method),
+            "samples": a.samples,
+            "rows": all_rows.iter().flat_map(|(_, r)| r.iter()).collect::<Vec<_>>(),
+            "monte_carlo": mc.iter().map(|(sch, est)| json!({
+                "schedule": sch.describe(), "hand": sch.hand, "public": sch.public, "rows": est,
+            })).collect::<Vec<_>>(),
+            "wall_ms": ms(wall),
+        });
+        return print_harness(COLLUSION, (params, a.seed, a.shard), body);
     }
     let format = a.output.format();
     if format == Format::Csv {
@@ -757,26 +926,24 @@ pub fn cheat(a: &CheatArgs) -> anyhow::Result<()> {
             pb.inc(1);
         }
     };
-    let rows = cheating::cheat_table(&sch, trials, a.seed, &tick)?;
+    let rows = cheating::cheat_table_share(&sch, Trials::share(trials, a.shard), a.seed, &tick)?;
     if let Some(pb) = pb {
         pb.finish_and_clear();
     }
     let wall = start.elapsed();
     if a.output.json {
         let params = harness_json(&a.scheme, a.hand, a.public, a.samples, a.schedule.as_ref());
-        return Doc::new("dealer cheat")
-            .seed(a.seed)
-            .parameters(params)
-            .print(&json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "hand": a.hand,
-                "public": a.public,
-                "trials": trials,
-                "rows": rows,
-                "wall_ms": ms(wall),
-            }));
+        let body = json!({
+            "scheme": scheme_name(&s),
+            "players": s.players,
+            "cards": s.cards,
+            "hand": a.hand,
+            "public": a.public,
+            "trials": trials,
+            "rows": rows,
+            "wall_ms": ms(wall),
+        });
+        return print_harness(CHEAT, (params, a.seed, a.shard), body);
     }
     let format = a.output.format();
     heading(
@@ -834,6 +1001,10 @@ pub struct SessionArgs {
     /// Seed of the Monte-Carlo sessions (session t uses stream t of this seed).
     #[arg(long, default_value_t = 0, requires = "samples")]
     pub seed: u64,
+    /// Sample only shard I of K of the sessions (session t when t mod K = I − 1) and print a
+    /// shard envelope; `facedown merge --json` adds the K shards up.
+    #[arg(long, requires_all = ["samples", "json"])]
+    pub shard: Option<Shard>,
     /// Output format.
     #[command(flatten)]
     pub output: OutputArgs,
@@ -870,7 +1041,7 @@ pub fn session(a: &SessionArgs) -> anyhow::Result<()> {
                     pb.inc(1);
                 }
             };
-            let rows = session.monte_carlo(k, a.seed, &tick)?;
+            let rows = session.monte_carlo_share(Trials::share(k, a.shard), a.seed, &tick)?;
             if let Some(pb) = pb {
                 pb.finish_and_clear();
             }
@@ -895,21 +1066,19 @@ pub fn session(a: &SessionArgs) -> anyhow::Result<()> {
         } else {
             json!(mc)
         };
-        return Doc::new("dealer session")
-            .seed(a.seed)
-            .parameters(params)
-            .print(&json!({
-                "scheme": scheme_name(&s),
-                "players": s.players,
-                "cards": s.cards,
-                "schedule": sch.describe(),
-                "helpers": helpers_name,
-                "observer": a.observer,
-                "target": a.target,
-                "method": method,
-                "deals": rows,
-                "wall_ms": ms(wall),
-            }));
+        let body = json!({
+            "scheme": scheme_name(&s),
+            "players": s.players,
+            "cards": s.cards,
+            "schedule": sch.describe(),
+            "helpers": helpers_name,
+            "observer": a.observer,
+            "target": a.target,
+            "method": method,
+            "deals": rows,
+            "wall_ms": ms(wall),
+        });
+        return print_harness(SESSION, (params, a.seed, a.shard), body);
     }
     let format = a.output.format();
     heading(
@@ -1061,10 +1230,7 @@ fn cheat_doc(
         "wall_ms": ms(wall),
     });
     body[field] = serde_json::to_value(result)?;
-    Doc::new("dealer cheat")
-        .seed(a.seed)
-        .parameters(params)
-        .print(&body)
+    print_harness(CHEAT, (params, a.seed, a.shard), body)
 }
 
 /// `facedown dealer cheat --coalition … --forge …`.
@@ -1185,7 +1351,10 @@ fn strategy(a: &CheatArgs, st: StrategyArg) -> anyhow::Result<()> {
     }
     let (rows, wall) = timed_games(a.samples * list.len() as u64, |tick| {
         list.iter()
-            .map(|x| Ok((redeal_of(x), x.run(&sch, None, a.samples, a.seed, tick)?)))
+            .map(|x| {
+                let share = Trials::share(a.samples, a.shard);
+                Ok((redeal_of(x), x.run(&sch, None, share, a.seed, tick)?))
+            })
             .collect::<anyhow::Result<Vec<_>>>()
     })?;
     if a.output.json {

@@ -29,6 +29,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::problem::Problem;
@@ -161,12 +162,96 @@ impl FromStr for Shard {
     }
 }
 
-/// Checks that `parts` are the shards `1/K … K/K` of one search, each once, and returns them in
-/// shard order.
-fn in_order(parts: Vec<SearchOutcome>) -> Result<Vec<(Shard, SearchOutcome)>, MergeError> {
-    let mut out: Vec<(Shard, SearchOutcome)> = Vec::with_capacity(parts.len());
+/// Trials `0 … count − 1` of a seeded Monte-Carlo run, or the share of them that one shard runs:
+/// trial `t` belongs to shard `(t mod K) + 1`. Every trial draws from a generator of
+/// `(seed, t)` alone, so a shard's trials are the unsplit run's trials of the same numbers, and
+/// the integer tallies of the `K` shards add up to the unsplit run's, whatever the thread count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Trials {
+    count: u64,
+    shard: Option<Shard>,
+}
+
+impl From<u64> for Trials {
+    /// All `count` trials.
+    fn from(count: u64) -> Trials {
+        Trials::all(count)
+    }
+}
+
+impl Trials {
+    /// All `count` trials.
+    pub fn all(count: u64) -> Trials {
+        Trials { count, shard: None }
+    }
+
+    /// The share of `count` trials that `shard` runs (all of them without a shard).
+    pub fn share(count: u64, shard: Option<Shard>) -> Trials {
+        Trials { count, shard }
+    }
+
+    /// The trials of the whole run.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The shard, if any.
+    pub fn shard(&self) -> Option<Shard> {
+        self.shard
+    }
+
+    /// The first trial of the share and the step between its trials.
+    fn first_and_step(&self) -> (u64, u64) {
+        self.shard
+            .map_or((0, 1), |s| ((s.index - 1) as u64, s.count as u64))
+    }
+
+    /// How many trials this share runs.
+    pub fn len(&self) -> u64 {
+        let (first, step) = self.first_and_step();
+        if first >= self.count {
+            0
+        } else {
+            (self.count - first - 1) / step + 1
+        }
+    }
+
+    /// Whether the share has no trial.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether trial `t` is in this share.
+    pub fn contains(&self, t: u64) -> bool {
+        let (first, step) = self.first_and_step();
+        t < self.count && t % step == first
+    }
+
+    /// The numbers of this share's trials, on rayon's pool.
+    pub fn par_iter(&self) -> impl ParallelIterator<Item = u64> {
+        let (first, step) = self.first_and_step();
+        (0..self.len())
+            .into_par_iter()
+            .map(move |j| first + j * step)
+    }
+
+    /// The numbers of this share's trials, in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u64> {
+        let (first, step) = self.first_and_step();
+        (0..self.len()).map(move |j| first + j * step)
+    }
+}
+
+/// Checks that `parts` are the shards `1/K … K/K` of one run, each once, and returns them in
+/// shard order; `shard_of` reads a part's shard (`None`: it was run without `--shard`). Every
+/// sharded computation's merge starts here.
+pub fn in_shard_order<T>(
+    parts: Vec<T>,
+    shard_of: impl Fn(&T) -> Option<Shard>,
+) -> Result<Vec<(Shard, T)>, MergeError> {
+    let mut out: Vec<(Shard, T)> = Vec::with_capacity(parts.len());
     for (position, part) in parts.into_iter().enumerate() {
-        let shard = part.shard.ok_or(MergeError::NotAShard {
+        let shard = shard_of(&part).ok_or(MergeError::NotAShard {
             position: position + 1,
         })?;
         if let Some((first, _)) = out.first() {
@@ -254,7 +339,7 @@ fn completed(p: &SearchOutcome, max_steps: usize) -> usize {
 /// of the unsplit search (see the module docs). The query is the shards' query (its `shard` is
 /// ignored); the merged protocols are re-checked by the analyzer against it.
 pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOutcome, MergeError> {
-    let parts = in_order(parts)?;
+    let parts = in_shard_order(parts, |p| p.shard)?;
     check_consistent(&parts)?;
     let mut unsplit = query.clone();
     unsplit.shard = None;
@@ -488,6 +573,24 @@ mod tests {
             for s in &shards {
                 assert_eq!(s.share(tasks), (0..tasks).filter(|&t| s.owns(t)).count());
             }
+        }
+    }
+
+    #[test]
+    fn the_trials_of_the_shards_are_the_trials_of_the_run_each_once() {
+        for count in [0u64, 1, 2, 3, 4, 10, 11] {
+            assert_eq!(Trials::all(count).par_iter().count() as u64, count);
+            assert!(Trials::all(count).iter().eq(0..count));
+            let mut seen: Vec<u64> = Vec::new();
+            for i in 1..=3 {
+                let share = Trials::share(count, Some(Shard::new(i, 3).expect("valid")));
+                let mine: Vec<u64> = share.par_iter().collect();
+                assert_eq!(mine.len() as u64, share.len());
+                assert!(mine.iter().all(|&t| share.contains(t)));
+                seen.extend(mine);
+            }
+            seen.sort_unstable();
+            assert_eq!(seen, (0..count).collect::<Vec<_>>());
         }
     }
 }
