@@ -88,6 +88,8 @@ fn insecure_variant_is_flagged_in_json() {
     assert_eq!(v["correct"], true);
     assert!(!v["errors"].as_array().expect("a list").is_empty());
     assert_eq!(v["tv_distance"], "1");
+    let cpu = v["cpu_ms"].as_f64().expect("the CPU time is recorded");
+    assert!(cpu > 0.0 && cpu < 1e3, "{cpu} ms");
 }
 
 #[test]
@@ -270,6 +272,7 @@ fn headline_json_lists_every_builtin_with_its_claim_check() {
     for r in rows {
         assert_eq!(r["claim_matches"], true, "{}", r["name"]);
         assert!(r["wall_ms"].as_f64().expect("a number") > 0.0);
+        assert!(r["cpu_ms"].as_f64().expect("a number") > 0.0);
     }
 }
 

@@ -27,7 +27,7 @@ fn pitfall_1_security_is_checked_per_observation_not_pooled() {
         .expect("parses");
     let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
     let pooled: Vec<Q> = (0..2)
-        .map(|i| ex.turns.iter().map(|t| t.mass[i].clone()).sum())
+        .map(|i| ex.turns.iter().map(|t| t.mass[i].to_q()).sum())
         .collect();
     assert_eq!(
         pooled,
@@ -64,7 +64,7 @@ fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     let out = st.shuffle(&dist);
     assert_eq!(out.entries[&vec![c, h, c, h]], vec![x("1/2")]);
     assert_eq!(out.entries[&vec![h, c, h, c]], vec![x("1/2")]);
-    assert_eq!(out.column_sums(1), vec![q("1")], "never 3/2");
+    assert_eq!(out.column_sums(1), vec![x("1")], "never 3/2");
     // And end to end: every state of the MS XOR keeps total mass 1 per input.
     let p = facedown::cards::library::find("ms09-four-card-xor")
         .expect("built in")
@@ -76,7 +76,7 @@ fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     let ex = explore(&p, &opts).expect("explores");
     for v in &ex.tree.expect("recorded").vertices {
         for s in v.state.column_sums(4) {
-            assert!(s == q("1") || s == q("0"), "column sum {s}");
+            assert!(s == x("1") || s == x("0"), "column sum {s}");
         }
     }
 }

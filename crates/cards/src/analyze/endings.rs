@@ -29,7 +29,9 @@ use super::state::times;
 use super::verdict::Security;
 use super::walk::{Ending, Exploration};
 use super::Note;
-use crate::model::{Observation, Q};
+use crate::model::Observation;
+
+use super::exact::Exact;
 use crate::print::render_view;
 
 /// Which kinds of ending a protocol reaches.
@@ -65,7 +67,7 @@ impl std::fmt::Display for Endings {
 }
 
 /// A complete view that ends at a committed `result`, with its probability per input.
-type CommittedView = (Vec<Observation>, Vec<Q>);
+type CommittedView = (Vec<Observation>, Vec<Exact>);
 
 impl Exploration {
     /// Which kinds of ending are reachable with positive probability.
@@ -103,7 +105,7 @@ impl Exploration {
                     defects.push(Defect::CommittedEndingReveals {
                         view: render_view(view),
                         inputs: (self.inputs[i].clone(), self.inputs[j].clone()),
-                        probabilities: (mass[i].clone(), mass[j].clone()),
+                        probabilities: (mass[i].to_q(), mass[j].to_q()),
                     });
                 }
             }
@@ -131,7 +133,7 @@ impl Exploration {
     fn committed_views(&self) -> Option<Vec<CommittedView>> {
         let mut out = Vec::new();
         let mut on_path = vec![false; self.nodes.len()];
-        let one = vec![Q::from_integer(1.into()); self.inputs.len()];
+        let one = vec![Exact::from_integer(1); self.inputs.len()];
         self.committed_from(0, &[], &one, &mut on_path, &mut out)
             .then_some(out)
     }
@@ -142,7 +144,7 @@ impl Exploration {
         &self,
         node: usize,
         prefix: &[Observation],
-        mass: &[Q],
+        mass: &[Exact],
         on_path: &mut [bool],
         out: &mut Vec<CommittedView>,
     ) -> bool {

@@ -1,5 +1,5 @@
-//! The state's numbers: exact rationals kept as a pair of machine integers while they fit, and
-//! as big rationals from the first operation that would overflow.
+//! The analyzer's numbers: exact rationals kept as a pair of machine integers while they fit,
+//! and as big rationals from the first operation that would overflow.
 //!
 //! Every probability of a library protocol has a small numerator and denominator, but
 //! `BigRational` allocates and reduces by a big-integer gcd on every operation. [`Exact`] holds
@@ -7,19 +7,25 @@
 //! reports an overflow, the operands are widened and the operation is redone in `BigRational`,
 //! and the value stays big from then on. Both forms are exact and in lowest terms, so every
 //! result is the same rational whichever form computed it — the choice changes the time, never
-//! a number.
+//! a number. (Floats derived from them agree too: both forms round to `f64` the same way.)
+//!
+//! Everything the analysis computes is an [`Exact`]: the states of the walk, the masses of its
+//! leaves and turns, the linear system of the expected number of shuffles, the view
+//! distribution and the leak measures. Only the [`Analysis`](super::Analysis) it returns holds
+//! big rationals.
 //!
 //! Which path an analysis took is recorded per thread (`Tracker`): it is
 //! [`Arithmetic::Small`] when no operation overflowed and [`Arithmetic::Big`] when one did, or
 //! when the caller asked for big rationals throughout (to compare the two paths).
 
+use std::borrow::Cow;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::fmt;
 
 use num_bigint::BigInt;
 use num_rational::Ratio;
-use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, One, ToPrimitive, Zero};
+use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Signed, ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
 
 use crate::model::Q;
@@ -88,31 +94,75 @@ impl Drop for Tracker {
 /// An exact rational, small while it fits in `i64 / i64`.
 #[derive(Clone, Debug)]
 pub enum Exact {
-    /// Numerator and denominator fit in `i64` (lowest terms, positive denominator).
+    /// Numerator and denominator fit in `i64` (lowest terms, positive denominator, numerator
+    /// above `i64::MIN`).
     Small(Ratio<i64>),
-    /// Anything else (lowest terms, positive denominator).
-    Big(Q),
+    /// Anything else (lowest terms, positive denominator), boxed so that a small value stays
+    /// three words.
+    Big(Box<Q>),
 }
 
 impl Exact {
     /// From a big rational: small when it fits and big rationals were not asked for.
     pub fn from_q(q: &Q) -> Exact {
-        // `i64::MIN` is left out: its gcd with anything would overflow.
         let small = || {
-            let n = q.numer().to_i64().filter(|&n| n != i64::MIN)?;
+            let n = q.numer().to_i64()?;
             Some(Ratio::new_raw(n, q.denom().to_i64()?))
         };
-        match small().filter(|_| !FORCE_BIG.with(Cell::get)) {
-            Some(r) => Exact::Small(r),
-            None => Exact::Big(q.clone()),
+        match small().and_then(Exact::small) {
+            Some(x) => x,
+            None => Exact::Big(Box::new(q.clone())),
         }
+    }
+
+    /// The integer `n`.
+    pub fn from_integer(n: u64) -> Exact {
+        match i64::try_from(n)
+            .ok()
+            .and_then(|n| Exact::small(Ratio::from_integer(n)))
+        {
+            Some(x) => x,
+            None => Exact::Big(Box::new(Q::from_integer(BigInt::from(n)))),
+        }
+    }
+
+    /// `r` as a small value, unless big rationals were asked for or its numerator is
+    /// `i64::MIN` (whose negation, and gcd with 0, overflow).
+    fn small(r: Ratio<i64>) -> Option<Exact> {
+        (*r.numer() != i64::MIN && !FORCE_BIG.with(Cell::get)).then_some(Exact::Small(r))
     }
 
     /// As a big rational.
     pub fn to_q(&self) -> Q {
         match self {
             Exact::Small(r) => widen(r),
-            Exact::Big(q) => q.clone(),
+            Exact::Big(q) => (**q).clone(),
+        }
+    }
+
+    /// As a big rational, borrowed when it is one.
+    fn as_q(&self) -> Cow<'_, Q> {
+        match self {
+            Exact::Small(r) => Cow::Owned(widen(r)),
+            Exact::Big(q) => Cow::Borrowed(&**q),
+        }
+    }
+
+    /// The nearest `f64`, rounded as [`Q`]'s `to_f64` rounds (NaN if it does not fit), so that
+    /// both forms of a value give the same float.
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Exact::Small(r) => r.to_f64(),
+            Exact::Big(q) => q.to_f64(),
+        }
+        .unwrap_or(f64::NAN)
+    }
+
+    /// `|self|`.
+    pub fn abs(&self) -> Exact {
+        match self {
+            Exact::Small(r) => Exact::Small(r.abs()),
+            Exact::Big(q) => Exact::Big(Box::new(q.abs())),
         }
     }
 
@@ -128,12 +178,12 @@ impl Exact {
         big: impl Fn(&Q, &Q) -> Q,
     ) -> Exact {
         if let (Exact::Small(a), Exact::Small(b)) = (self, other) {
-            if let Some(r) = small(a, b) {
-                return Exact::Small(r);
+            if let Some(x) = small(a, b).and_then(Exact::small) {
+                return x;
             }
             OVERFLOWED.with(|c| c.set(true));
         }
-        Exact::Big(big(&self.to_q(), &other.to_q()))
+        Exact::Big(Box::new(big(&self.as_q(), &other.as_q())))
     }
 }
 
@@ -155,7 +205,7 @@ impl PartialEq for Exact {
     fn eq(&self, other: &Exact) -> bool {
         match (self, other) {
             (Exact::Small(a), Exact::Small(b)) => a == b,
-            _ => self.to_q() == other.to_q(),
+            _ => self.as_q() == other.as_q(),
         }
     }
 }
@@ -172,42 +222,48 @@ impl Ord for Exact {
     fn cmp(&self, other: &Exact) -> Ordering {
         match (self, other) {
             (Exact::Small(a), Exact::Small(b)) => a.cmp(b),
-            _ => self.to_q().cmp(&other.to_q()),
+            _ => self.as_q().cmp(&other.as_q()),
         }
     }
 }
 
-impl std::ops::Add for Exact {
-    type Output = Exact;
-    fn add(self, other: Exact) -> Exact {
-        &self + &other
-    }
+/// `impl Op for Exact` by value and by reference, through [`Exact::combine`] with the checked
+/// small operation and the big one.
+macro_rules! exact_op {
+    ($op:ident, $method:ident, $checked:ident) => {
+        impl std::ops::$op<&Exact> for &Exact {
+            type Output = Exact;
+            fn $method(self, other: &Exact) -> Exact {
+                self.combine(
+                    other,
+                    |a, b| a.$checked(b),
+                    |a, b| std::ops::$op::$method(a, b),
+                )
+            }
+        }
+
+        impl std::ops::$op for Exact {
+            type Output = Exact;
+            fn $method(self, other: Exact) -> Exact {
+                std::ops::$op::$method(&self, &other)
+            }
+        }
+    };
 }
 
-impl std::ops::Add<&Exact> for &Exact {
-    type Output = Exact;
-    fn add(self, other: &Exact) -> Exact {
-        self.combine(other, |a, b| a.checked_add(b), |a, b| a + b)
-    }
-}
+exact_op!(Add, add, checked_add);
+exact_op!(Sub, sub, checked_sub);
+exact_op!(Mul, mul, checked_mul);
 
-impl std::ops::Mul for Exact {
-    type Output = Exact;
-    fn mul(self, other: Exact) -> Exact {
-        &self * &other
-    }
-}
-
-impl std::ops::Mul<&Exact> for &Exact {
-    type Output = Exact;
-    fn mul(self, other: &Exact) -> Exact {
-        self.combine(other, |a, b| a.checked_mul(b), |a, b| a * b)
+impl std::iter::Sum for Exact {
+    fn sum<I: Iterator<Item = Exact>>(iter: I) -> Exact {
+        iter.fold(Exact::zero(), |acc, x| &acc + &x)
     }
 }
 
 impl Zero for Exact {
     fn zero() -> Exact {
-        Exact::from_q(&Q::zero())
+        Exact::small(Ratio::zero()).unwrap_or_else(|| Exact::Big(Box::new(Q::zero())))
     }
     fn is_zero(&self) -> bool {
         match self {
@@ -219,7 +275,7 @@ impl Zero for Exact {
 
 impl One for Exact {
     fn one() -> Exact {
-        Exact::from_q(&Q::one())
+        Exact::small(Ratio::one()).unwrap_or_else(|| Exact::Big(Box::new(Q::one())))
     }
     fn is_one(&self) -> bool {
         match self {
@@ -268,12 +324,39 @@ mod tests {
     }
 
     #[test]
+    fn subtraction_absolute_values_and_floats_agree_with_big_rationals() {
+        let _t = Tracker::start(Arithmetic::Small);
+        let (a, b) = (q(1, 3), q(3, 4));
+        let (x, y) = (Exact::from_q(&a), Exact::from_q(&b));
+        assert_eq!((&x - &y).to_q(), &a - &b);
+        assert_eq!((&x - &y).abs().to_q(), &b - &a);
+        let sum: Exact = [x.clone(), y.clone()].into_iter().sum();
+        assert_eq!(sum.to_q(), &a + &b);
+        for r in [q(1, 3), q(-2, 7), q(i64::MAX, 3), q(1, i64::MAX)] {
+            assert_eq!(Exact::from_q(&r).to_f64(), r.to_f64().expect("fits"), "{r}");
+        }
+        assert_eq!(
+            Exact::from_integer(u64::MAX).to_q(),
+            Q::from_integer(u64::MAX.into())
+        );
+        // −2^63 fits in i64 but stays big: negating it would overflow.
+        let min = Exact::from_q(&q(i64::MIN, 1));
+        assert!(matches!(min, Exact::Big(_)));
+        assert_eq!(min.abs().to_q(), -q(i64::MIN, 1));
+        let to_min = &Exact::from_q(&q(-i64::MAX, 1)) - &Exact::one();
+        assert!(
+            matches!(to_min, Exact::Big(_)),
+            "the result −2^63 is kept big"
+        );
+    }
+
+    #[test]
     fn small_and_big_forms_of_a_value_are_equal_and_print_alike() {
         let small = Exact::Small(Ratio::new(3, 4));
-        let big = Exact::Big(q(3, 4));
+        let big = Exact::Big(Box::new(q(3, 4)));
         assert_eq!(small, big);
         assert_eq!(small.to_string(), big.to_string());
         assert_eq!(Exact::Small(Ratio::from_integer(5)).to_string(), "5");
-        assert!(Exact::Small(Ratio::new(1, 2)) < Exact::Big(q(2, 3)));
+        assert!(Exact::Small(Ratio::new(1, 2)) < Exact::Big(Box::new(q(2, 3))));
     }
 }

@@ -8,10 +8,10 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use num_bigint::BigInt;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{ToPrimitive, Zero};
 
-use super::state::mul;
+use super::exact::Exact;
+use super::state::{add_to, mul};
 use super::walk::Exploration;
 use super::{AnalysisError, LeakWitness, Note};
 use crate::model::{Action, ActionKind, Branch, Observation, Shuffle, Q};
@@ -19,45 +19,81 @@ use crate::print::render_view;
 use crate::protocol::{Protocol, ProtocolError};
 
 /// A view with its per-input probabilities.
-type WeightedView = (Vec<Observation>, Vec<Q>);
+type WeightedView = (Vec<Observation>, Vec<Exact>);
 
 /// Complete views with their per-input probabilities.
 pub type ViewDistribution = BTreeMap<Vec<Observation>, Vec<Q>>;
 
+/// A [`ViewDistribution`] in the analyzer's own numbers, small while they fit.
+pub(super) type ExactViews = BTreeMap<Vec<Observation>, Vec<Exact>>;
+
+/// A view distribution in [`Exact`] numbers.
+pub(super) fn exact_views(dist: &ViewDistribution) -> ExactViews {
+    dist.iter()
+        .map(|(v, p)| (v.clone(), p.iter().map(Exact::from_q).collect()))
+        .collect()
+}
+
+/// Total-variation distance between the views of inputs `i` and `j` in one distribution (the
+/// same as `tv(dist, dist, i, j)`, without looking each view up again).
+fn tv_within(dist: &ExactViews, i: usize, j: usize) -> Exact {
+    let zero = Exact::zero();
+    let mut sum = Exact::zero();
+    for p in dist.values() {
+        let (x, y) = (p.get(i).unwrap_or(&zero), p.get(j).unwrap_or(&zero));
+        if x != y {
+            add_to(&mut sum, &(x - y).abs());
+        }
+    }
+    sum.div(&Exact::from_integer(2))
+}
+
 /// Total-variation distance between the view distributions of input `i` in `a` and `j` in `b`.
-fn tv(a: &ViewDistribution, b: &ViewDistribution, i: usize, j: usize) -> Q {
-    let zero = Q::zero();
-    let mut sum = Q::zero();
+fn tv(a: &ExactViews, b: &ExactViews, i: usize, j: usize) -> Exact {
+    let zero = Exact::zero();
+    let mut sum = Exact::zero();
     for (v, pa) in a {
         let x = pa.get(i).unwrap_or(&zero);
         let y = b.get(v).and_then(|pb| pb.get(j)).unwrap_or(&zero);
-        sum += (x - y).abs();
+        if x != y {
+            add_to(&mut sum, &(x - y).abs());
+        }
     }
     for (v, pb) in b {
         if !a.contains_key(v) {
-            sum += pb.get(j).unwrap_or(&zero).abs();
+            add_to(&mut sum, &pb.get(j).unwrap_or(&zero).abs());
         }
     }
-    sum / Q::from_integer(BigInt::from(2))
+    sum.div(&Exact::from_integer(2))
 }
 
 impl Exploration {
     /// The complete views and their per-input probabilities, when the segment graph is acyclic
     /// (`None` for looping protocols). Views ending in every way are included.
     pub fn view_distribution(&self) -> Result<Option<ViewDistribution>, AnalysisError> {
+        let exact = self.exact_view_distribution()?;
+        Ok(exact.map(|dist| {
+            dist.into_iter()
+                .map(|(v, p)| (v, p.iter().map(Exact::to_q).collect()))
+                .collect()
+        }))
+    }
+
+    /// [`Exploration::view_distribution`] in [`Exact`] numbers.
+    pub(super) fn exact_view_distribution(&self) -> Result<Option<ExactViews>, AnalysisError> {
         let reach = self.closure();
         if (0..self.nodes.len()).any(|x| reach[x][x]) {
             return Ok(None);
         }
         let mut memo: HashMap<usize, Vec<WeightedView>> = HashMap::new();
         let views = self.views_from(0, &mut memo)?;
-        let mut out: ViewDistribution = BTreeMap::new();
+        let mut out: ExactViews = BTreeMap::new();
         for (v, m) in views {
             let slot = out
                 .entry(v)
-                .or_insert_with(|| vec![Q::zero(); self.inputs.len()]);
+                .or_insert_with(|| vec![Exact::zero(); self.inputs.len()]);
             for (a, b) in slot.iter_mut().zip(&m) {
-                *a += b;
+                add_to(a, b);
             }
         }
         Ok(Some(out))
@@ -70,7 +106,7 @@ impl Exploration {
     pub fn view_outputs(
         &self,
     ) -> Result<Option<BTreeMap<String, Option<crate::model::Value>>>, AnalysisError> {
-        let Some(dist) = self.view_distribution()? else {
+        let Some(dist) = self.exact_view_distribution()? else {
             return Ok(None);
         };
         Ok(Some(
@@ -141,12 +177,12 @@ pub fn q_f64(q: &Q) -> f64 {
 }
 
 /// The view distribution in `f64` (one exact-to-float conversion per entry).
-fn float_views(dist: &ViewDistribution) -> Vec<Vec<f64>> {
+fn float_views(dist: &ExactViews) -> Vec<Vec<f64>> {
     dist.values()
         .map(|probs| {
             probs
                 .iter()
-                .map(|q| if q.is_zero() { 0.0 } else { q_f64(q) })
+                .map(|x| if x.is_zero() { 0.0 } else { x.to_f64() })
                 .collect()
         })
         .collect()
@@ -229,7 +265,7 @@ impl Exploration {
     /// a perfectly secure protocol's leak is known: none).
     pub(super) fn leak_measures(
         &self,
-        views: Option<&ViewDistribution>,
+        views: Option<&ExactViews>,
         committed: bool,
         perfect: bool,
     ) -> LeakMeasures {
@@ -237,14 +273,14 @@ impl Exploration {
             return LeakMeasures::looping(committed, perfect);
         };
         let k = self.inputs.len();
-        let mut worst = Q::zero();
+        let mut worst = Exact::zero();
         let mut witness = None;
         for i in 0..k {
             for j in (i + 1)..k {
                 if !self.alike(committed, i, j) {
                     continue;
                 }
-                let d = tv(dist, dist, i, j);
+                let d = tv_within(dist, i, j);
                 if d > worst || witness.is_none() {
                     witness = Some(self.witness(dist, i, j));
                     worst = d;
@@ -265,7 +301,7 @@ impl Exploration {
             }
         }
         LeakMeasures {
-            tv: Some(worst),
+            tv: Some(worst.to_q()),
             worst: witness,
             mutual_information: Some(mi),
             beyond_output: Some(if committed { mi } else { beyond }),
@@ -274,13 +310,16 @@ impl Exploration {
     }
 
     /// The view whose probabilities differ most between inputs `i` and `j`.
-    fn witness(&self, dist: &ViewDistribution, i: usize, j: usize) -> LeakWitness {
-        let zero = Q::zero();
+    fn witness(&self, dist: &ExactViews, i: usize, j: usize) -> LeakWitness {
+        let zero = Exact::zero();
         let (view, pa, pb) = dist
             .iter()
-            .map(|(v, p)| (v, p.get(i).unwrap_or(&zero), p.get(j).unwrap_or(&zero)))
-            .max_by(|x, y| (x.1 - x.2).abs().cmp(&(y.1 - y.2).abs()))
-            .map(|(v, a, b)| (v.clone(), a.clone(), b.clone()))
+            .map(|(v, p)| {
+                let (a, b) = (p.get(i).unwrap_or(&zero), p.get(j).unwrap_or(&zero));
+                (v, a, b, (a - b).abs())
+            })
+            .max_by(|x, y| x.3.cmp(&y.3))
+            .map(|(v, a, b, _)| (v.clone(), a.to_q(), b.to_q()))
             .unwrap_or_default();
         LeakWitness {
             inputs: [self.inputs[i].clone(), self.inputs[j].clone()],
@@ -318,7 +357,7 @@ impl LeakMeasures {
 /// that does not apply.
 pub(super) fn distance_from_uniform_shuffles(
     protocol: &Protocol,
-    views: Option<&ViewDistribution>,
+    views: Option<&ExactViews>,
     opts: &super::AnalysisOptions,
 ) -> Result<Option<Q>, AnalysisError> {
     let (Some(a), true) = (views, has_nonuniform_shuffle(protocol)) else {
@@ -331,15 +370,15 @@ pub(super) fn distance_from_uniform_shuffles(
     if !ideal_ex.is_perfect() {
         return Ok(None);
     }
-    let Some(b) = ideal_ex.view_distribution()? else {
+    let Some(b) = ideal_ex.exact_view_distribution()? else {
         return Ok(None);
     };
-    let mut worst = Q::zero();
+    let mut worst = Exact::zero();
     for i in 0..protocol.input_count() {
         let d = tv(a, &b, i, i);
         if d > worst {
             worst = d;
         }
     }
-    Ok(Some(worst))
+    Ok(Some(worst.to_q()))
 }

@@ -157,9 +157,9 @@ pub struct AnalysisOptions {
     pub max_shuffle_work: usize,
     /// Whether to record the state tree (for [`crate::tree`]).
     pub record_tree: bool,
-    /// The states' arithmetic: [`Arithmetic::Small`] (the default) is machine integers
-    /// falling back to big rationals on overflow; [`Arithmetic::Big`] is big rationals
-    /// throughout. Both give the same numbers.
+    /// The analysis's arithmetic (states, masses, verdict and leak measures):
+    /// [`Arithmetic::Small`] (the default) is machine integers falling back to big rationals on
+    /// overflow; [`Arithmetic::Big`] is big rationals throughout. Both give the same numbers.
     pub arithmetic: Arithmetic,
 }
 
@@ -357,7 +357,7 @@ pub struct Analysis {
     pub defects: Vec<Defect>,
     /// Remarks that are not defects.
     pub notes: Vec<Note>,
-    /// The arithmetic the states used ([`AnalysisOptions::arithmetic`]; `big` also when the
+    /// The arithmetic the analysis used ([`AnalysisOptions::arithmetic`]; `big` also when the
     /// small path overflowed and fell back). It changes the time, never a number.
     pub arithmetic: Arithmetic,
 }
@@ -379,9 +379,10 @@ pub fn analyze_with(
     protocol: &Protocol,
     opts: &AnalysisOptions,
 ) -> Result<Analysis, AnalysisError> {
+    let tracker = exact::Tracker::start(opts.arithmetic);
     let ex = explore(protocol, opts)?;
-    let views = ex.view_distribution()?;
-    let mut analysis = ex.summarize_with(views.as_ref());
+    let views = ex.exact_view_distribution()?;
+    let mut analysis = ex.summarize_exact(views.as_ref());
     if protocol.has_private_observations() {
         judge_each_player(protocol, opts, &mut analysis)?;
     }
@@ -389,6 +390,7 @@ pub fn analyze_with(
         analysis.tv_from_uniform_shuffles =
             leakage::distance_from_uniform_shuffles(protocol, views.as_ref(), opts)?;
     }
+    analysis.arithmetic = tracker.used();
     Ok(analysis)
 }
 
@@ -675,10 +677,10 @@ mod tests {
             vec![turn(&[1], None), a(ActionKind::Result(vec![(0, 1)]))],
         ));
         let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
-        let mut pooled = vec![Q::zero(); 2];
+        let mut pooled = vec![Exact::zero(); 2];
         for rec in &ex.turns {
             for (acc, m) in pooled.iter_mut().zip(&rec.mass) {
-                *acc += m;
+                *acc = &*acc + m;
             }
         }
         assert_eq!(pooled[0], pooled[1], "pooling would call this secure");

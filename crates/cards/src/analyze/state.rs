@@ -4,7 +4,7 @@
 //! Every operation here is exact and allocation-light: the probabilities are [`Exact`], machine
 //! integers while they fit (see [`super::exact`]), and additions and products skip the work when
 //! a term is 0 or 1, which most terms are. What leaves a state (column sums, for the masses of
-//! the walk) is a [`Q`].
+//! the walk) is [`Exact`] too.
 
 use std::collections::BTreeMap;
 
@@ -24,13 +24,20 @@ pub struct State {
 
 /// Moves the card at position `i` to `π(i)`. `p.len()` must equal `s.len()`.
 fn permute(p: &Perm, s: &[Symbol]) -> Sequence {
-    let mut out = s.to_vec();
+    let mut out = Sequence::new();
+    permute_into(p, s, &mut out);
+    out
+}
+
+/// [`permute`] into a buffer that is reused.
+fn permute_into(p: &Perm, s: &[Symbol], out: &mut Sequence) {
+    out.clear();
+    out.extend_from_slice(s);
     for (i, &x) in s.iter().enumerate() {
         if let Some(j) = p.get(i) {
             out[j] = x;
         }
     }
-    out
 }
 
 impl State {
@@ -48,14 +55,14 @@ impl State {
     }
 
     /// The per-input total mass.
-    pub fn column_sums(&self, inputs: usize) -> Vec<Q> {
+    pub fn column_sums(&self, inputs: usize) -> Vec<Exact> {
         let mut sums = vec![Exact::zero(); inputs];
         for v in self.entries.values() {
             for (s, x) in sums.iter_mut().zip(v) {
                 add_to(s, x);
             }
         }
-        sums.iter().map(Exact::to_q).collect()
+        sums
     }
 
     /// Applies a public permutation.
@@ -88,10 +95,18 @@ impl State {
     pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
         let dist: Vec<(&Perm, Exact)> = dist.iter().map(|(p, w)| (p, Exact::from_q(w))).collect();
         let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
+        let mut t = Sequence::new();
         for (s, v) in &self.entries {
             for (p, w) in &dist {
-                let t = permute(p, s);
-                let slot = out.entry(t).or_insert_with(|| vec![Exact::zero(); v.len()]);
+                // Permute into one buffer: most products land on a sequence already present,
+                // and then no key is allocated.
+                permute_into(p, s, &mut t);
+                let slot = match out.get_mut(&t) {
+                    Some(slot) => slot,
+                    None => out
+                        .entry(t.clone())
+                        .or_insert_with(|| vec![Exact::zero(); v.len()]),
+                };
                 for (acc, x) in slot.iter_mut().zip(v) {
                     if !x.is_zero() {
                         add_to(acc, &mul(w, x));
@@ -126,10 +141,9 @@ impl State {
     }
 
     /// Divides each input's column by its total (columns with total 0 stay 0).
-    pub fn normalize(&mut self, sums: &[Q]) {
-        let sums: Vec<Exact> = sums.iter().map(Exact::from_q).collect();
+    pub fn normalize(&mut self, sums: &[Exact]) {
         for v in self.entries.values_mut() {
-            for (x, s) in v.iter_mut().zip(&sums) {
+            for (x, s) in v.iter_mut().zip(sums) {
                 if !s.is_zero() && !s.is_one() && !x.is_zero() {
                     *x = x.div(s);
                 }
@@ -195,7 +209,7 @@ where
 
 /// Entrywise product: per input, the mass of reaching a node times the part of the state that
 /// takes one branch there.
-pub(crate) fn times(mass: &[Q], sums: &[Q]) -> Vec<Q> {
+pub(crate) fn times(mass: &[Exact], sums: &[Exact]) -> Vec<Exact> {
     mass.iter().zip(sums).map(|(m, s)| mul(m, s)).collect()
 }
 
@@ -234,7 +248,7 @@ mod tests {
         let out = st.shuffle(&dist);
         assert_eq!(out.entries[&obs("CH")], vec![x(1, 2)]);
         assert_eq!(out.entries[&obs("HC")], vec![x(1, 2)]);
-        assert_eq!(out.column_sums(1), vec![Q::one()], "never 3/2");
+        assert_eq!(out.column_sums(1), vec![Exact::one()], "never 3/2");
     }
 
     #[test]

@@ -7,12 +7,13 @@ use std::fmt;
 
 use facedown_core::Symbol;
 
-use num_bigint::BigInt;
 use num_traits::{One, Zero};
 use serde::Serialize;
 
 use super::defect::Defect;
-use super::leakage::ViewDistribution;
+use super::exact::{Exact, Tracker};
+use super::leakage::{exact_views, ExactViews, ViewDistribution};
+use super::state::{add_to, mul};
 use super::walk::{Ending, Exploration, Leaf, TurnRecord};
 use super::{Analysis, BranchProbability, Note};
 use crate::model::{Observation, Span, Q};
@@ -92,26 +93,27 @@ impl fmt::Display for Runtime {
 }
 
 /// Solves `(I − P) x = a` over ℚ; `None` when singular.
-fn solve(mut m: Vec<Vec<Q>>, mut rhs: Vec<Q>) -> Option<Vec<Q>> {
+fn solve(mut m: Vec<Vec<Exact>>, mut rhs: Vec<Exact>) -> Option<Vec<Exact>> {
     let n = rhs.len();
     for col in 0..n {
         let pivot = (col..n).find(|&r| !m[r][col].is_zero())?;
         m.swap(col, pivot);
         rhs.swap(col, pivot);
-        let inv = Q::one() / &m[col][col];
+        let inv = Exact::one().div(&m[col][col]);
         for x in m[col].iter_mut().skip(col) {
-            *x = &*x * &inv;
+            *x = mul(x, &inv);
         }
-        rhs[col] = &rhs[col] * &inv;
+        rhs[col] = mul(&rhs[col], &inv);
         let pivot_row = m[col].clone();
         for r in 0..n {
             if r != col && !m[r][col].is_zero() {
                 let factor = m[r][col].clone();
                 for (x, y) in m[r].iter_mut().zip(&pivot_row).skip(col) {
-                    *x -= &factor * y;
+                    if !y.is_zero() {
+                        *x = &*x - &mul(&factor, y);
+                    }
                 }
-                let d = &factor * &rhs[col];
-                rhs[r] -= d;
+                rhs[r] = &rhs[r] - &mul(&factor, &rhs[col]);
             }
         }
     }
@@ -218,25 +220,33 @@ impl Exploration {
     /// The exact expected number of shuffles per input (`None` where the protocol may not
     /// terminate).
     pub fn expected_shuffles(&self) -> Vec<Option<Q>> {
+        let exact = self.expected_shuffles_exact();
+        exact.iter().map(|e| e.as_ref().map(Exact::to_q)).collect()
+    }
+
+    fn expected_shuffles_exact(&self) -> Vec<Option<Exact>> {
         let n = self.nodes.len();
         (0..self.inputs.len())
             .map(|i| {
-                let mut m = vec![vec![Q::zero(); n]; n];
-                let mut rhs = vec![Q::zero(); n];
+                let mut m = vec![vec![Exact::zero(); n]; n];
+                let mut rhs = vec![Exact::zero(); n];
                 for (x, row) in m.iter_mut().enumerate() {
-                    row[x] = Q::one();
+                    row[x] = Exact::one();
                 }
                 for leaf in &self.leaves {
                     let p = &leaf.mass[i];
                     if p.is_zero() {
                         continue;
                     }
-                    rhs[leaf.node] += p * Q::from_integer(BigInt::from(leaf.shuffles));
+                    add_to(
+                        &mut rhs[leaf.node],
+                        &mul(p, &Exact::from_integer(leaf.shuffles)),
+                    );
                     if let Some(y) = self.leaf_target(leaf) {
-                        m[leaf.node][y] -= p;
+                        m[leaf.node][y] = &m[leaf.node][y] - p;
                     }
                 }
-                solve(m, rhs).map(|x| x[0].clone())
+                solve(m, rhs).map(|mut x| x.swap_remove(0))
             })
             .collect()
     }
@@ -349,7 +359,7 @@ impl Exploration {
     /// Whether an observation with these per-input masses, if possible at all, is possible
     /// under an input of each output value. In one player's view the inputs are those of his
     /// own bit: what he may not rule out is an output among the inputs he cannot tell apart.
-    fn output_possible(&self, mass: &[Q]) -> bool {
+    fn output_possible(&self, mass: &[Exact]) -> bool {
         let group = |i: usize| {
             self.viewer
                 .map(|p| self.inputs[i].as_bytes().get(p).copied())
@@ -366,7 +376,7 @@ impl Exploration {
     /// apart in the private model.
     fn leak(&self, rec: &TurnRecord, i: usize, j: usize) -> Defect {
         let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
-        let probabilities = (rec.mass[i].clone(), rec.mass[j].clone());
+        let probabilities = (rec.mass[i].to_q(), rec.mass[j].to_q());
         let player = self.viewer.or_else(|| self.sharing_player(i, j));
         match player.filter(|_| !self.players.is_empty()) {
             Some(p) => Defect::PlayerLeak {
@@ -410,10 +420,10 @@ impl Exploration {
                 Some(&at) => {
                     let m = merged[at].to_mut();
                     for (a, b) in m.mass.iter_mut().zip(&rec.mass) {
-                        *a += b;
+                        add_to(a, b);
                     }
                     for (a, b) in m.prior.iter_mut().zip(&rec.prior) {
-                        *a += b;
+                        add_to(a, b);
                     }
                 }
                 None => {
@@ -515,7 +525,7 @@ impl Exploration {
                     .prior
                     .iter()
                     .zip(&r.mass)
-                    .map(|(p, m)| (!p.is_zero()).then(|| m / p))
+                    .map(|(p, m)| (!p.is_zero()).then(|| m.div(p).to_q()))
                     .collect(),
             })
             .collect()
@@ -523,19 +533,27 @@ impl Exploration {
 
     /// Summarises the exploration into the verdict.
     pub fn summarize(&self) -> Result<Analysis, super::AnalysisError> {
-        let dist = self.view_distribution()?;
-        Ok(self.summarize_with(dist.as_ref()))
+        let dist = self.exact_view_distribution()?;
+        Ok(self.summarize_exact(dist.as_ref()))
     }
 
     /// Summarises the exploration, given its view distribution (`None` for looping protocols).
     pub fn summarize_with(&self, views: Option<&ViewDistribution>) -> Analysis {
+        self.summarize_exact(views.map(exact_views).as_ref())
+    }
+
+    /// Summarises the exploration, given its view distribution in [`Exact`] numbers. The
+    /// arithmetic is the exploration's, and [`Analysis::arithmetic`] says whether it stayed
+    /// small through the summary too.
+    pub(super) fn summarize_exact(&self, views: Option<&ExactViews>) -> Analysis {
+        let tracker = Tracker::start(self.arithmetic);
         let reachable = self.reachable();
         let mut defects = self.defects.clone();
         let mut notes = Vec::new();
         let committed = !self.has_open_ending();
         defects.extend(self.undetermined_views(&reachable));
 
-        let expected = self.expected_shuffles();
+        let expected = self.expected_shuffles_exact();
         for (i, e) in expected.iter().enumerate() {
             if e.is_none() {
                 defects.push(Defect::NeverTerminates {
@@ -544,11 +562,11 @@ impl Exploration {
             }
         }
         let expected_max = if expected.iter().all(Option::is_some) {
-            let vals: Vec<&Q> = expected.iter().flatten().collect();
+            let vals: Vec<&Exact> = expected.iter().flatten().collect();
             if vals.windows(2).any(|w| w[0] != w[1]) {
                 notes.push(Note::ExpectedShufflesDependOnInput);
             }
-            vals.into_iter().max().cloned()
+            vals.into_iter().max().map(Exact::to_q)
         } else {
             None
         };
@@ -568,6 +586,8 @@ impl Exploration {
         if self.bottom_sequences > 0 {
             notes.push(Note::BottomSequences(self.bottom_sequences));
         }
+        let runtime = self.runtime(&reachable);
+        let branches = self.branch_probabilities(&reachable);
         Analysis {
             name: self.name.clone(),
             function: self.function.clone(),
@@ -577,9 +597,12 @@ impl Exploration {
             security,
             committed,
             endings: self.endings(),
-            runtime: self.runtime(&reachable),
+            runtime,
             expected_shuffles: expected_max,
-            expected_shuffles_per_input: expected,
+            expected_shuffles_per_input: expected
+                .iter()
+                .map(|e| e.as_ref().map(Exact::to_q))
+                .collect(),
             min_shuffles,
             max_shuffles,
             tv_distance: leak.tv,
@@ -588,10 +611,10 @@ impl Exploration {
             leak_beyond_output_bits: leak.beyond_output,
             tv_from_uniform_shuffles: None,
             bottom_sequences: self.bottom_sequences,
-            branches: self.branch_probabilities(&reachable),
+            branches,
             defects,
             notes,
-            arithmetic: self.arithmetic,
+            arithmetic: tracker.used(),
         }
     }
 }

@@ -8,7 +8,7 @@ use facedown_core::{Perm, Symbol};
 use num_traits::{One, Zero};
 
 use super::defect::Defect;
-use super::exact::{Arithmetic, Tracker};
+use super::exact::{Arithmetic, Exact as X, Tracker};
 use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
@@ -40,7 +40,7 @@ pub struct Leaf {
     /// What was seen along the path.
     pub view: Vec<Observation>,
     /// Per input, the probability of this path from the node.
-    pub mass: Vec<Q>,
+    pub mass: Vec<X>,
     /// Shuffles executed along the path.
     pub shuffles: u64,
     /// How it ends.
@@ -59,9 +59,9 @@ pub struct TurnRecord {
     /// The observation.
     pub observation: Vec<Symbol>,
     /// Per input, the probability of reaching the turn (from the node).
-    pub prior: Vec<Q>,
+    pub prior: Vec<X>,
     /// Per input, the probability of reaching the turn and seeing the observation.
-    pub mass: Vec<Q>,
+    pub mass: Vec<X>,
     /// Whether this is no turn but the basis of a `result` outside the two colours, split off as an
     /// observation because it varies within the state (see the [module docs](super)); the
     /// observation is then the bases of the result's pairs, lower card first.
@@ -188,7 +188,7 @@ pub fn explore_as(
             .map(|i| protocol.start_row(i).clone())
             .collect::<Vec<_>>(),
     );
-    let vertex = exact.add_vertex(&start, &vec![Q::one(); k], "start".to_owned());
+    let vertex = exact.add_vertex(&start, &vec![X::one(); k], "start".to_owned());
     exact.nodes.push(Node {
         name: "start".to_owned(),
         state: start,
@@ -200,7 +200,7 @@ pub fn explore_as(
         let mass = state
             .column_sums(k)
             .iter()
-            .map(|s| if s.is_zero() { Q::zero() } else { Q::one() })
+            .map(|s| if s.is_zero() { X::zero() } else { X::one() })
             .collect();
         let path = Path {
             node,
@@ -244,12 +244,13 @@ pub(crate) struct Path {
     node: usize,
     state: State,
     view: Vec<Observation>,
-    mass: Vec<Q>,
+    mass: Vec<X>,
     shuffles: u64,
     vertex: Option<usize>,
-    /// For a path just made by a turn: its record and its tree edge's label, kept until the
-    /// interpreter follows it (so that records come in the order the paths are explored).
-    followed: Option<(TurnRecord, String)>,
+    /// For a path just made by a turn: its record and, when the tree is recorded, its tree
+    /// edge's label, kept until the interpreter follows it (so that records come in the order
+    /// the paths are explored).
+    followed: Option<(TurnRecord, Option<String>)>,
     /// The private bits known on this path (`None`: not named on it).
     bits: Vec<Option<bool>>,
 }
@@ -298,11 +299,11 @@ fn basis_of(s: &[Symbol], a: usize, b: usize) -> [Symbol; 2] {
 }
 
 impl Exact<'_> {
-    fn add_vertex(&mut self, state: &State, mass: &[Q], kind: String) -> Option<usize> {
+    fn add_vertex(&mut self, state: &State, mass: &[X], kind: String) -> Option<usize> {
         let tree = self.tree.as_mut()?;
         tree.vertices.push(TreeVertex {
             state: state.clone(),
-            mass: mass.to_vec(),
+            mass: mass.iter().map(X::to_q).collect(),
             kind,
         });
         Some(tree.vertices.len() - 1)
@@ -386,7 +387,7 @@ impl Exact<'_> {
         let node = self.nodes.len();
         let vertex = self.add_vertex(
             &path.state,
-            &vec![Q::one(); self.k],
+            &vec![X::one(); self.k],
             format!("label {name}"),
         );
         self.add_edge(path.vertex, vertex, how);
@@ -584,7 +585,7 @@ impl Semantics for Exact<'_> {
     ) -> Result<Vec<Path>, AnalysisError> {
         let mut children = Vec::with_capacity(shuffle.len());
         for (index, (perm, weight)) in shuffle.support().iter().enumerate() {
-            let weights = vec![weight.clone(); self.k];
+            let weights = vec![X::from_q(weight); self.k];
             let mut child = self.private_child(&path, path.state.permute(perm), &weights);
             if let Some(b) = bit {
                 child.bits[b.0] = Some(index == 1);
@@ -661,11 +662,13 @@ impl Semantics for Exact<'_> {
         positions: &[usize],
         path: Path,
     ) -> Result<Vec<(Vec<Symbol>, Path)>, AnalysisError> {
-        let turned = positions
-            .iter()
-            .map(|p| (p + 1).to_string())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let turned = self.tree.is_some().then(|| {
+            positions
+                .iter()
+                .map(|p| (p + 1).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
+        });
         let children = path
             .state
             .split(positions)
@@ -688,7 +691,9 @@ impl Semantics for Exact<'_> {
                     span: site.span,
                     symbols: obs.clone(),
                 });
-                let edge = format!("turn {turned} → {}", glyphs(&obs));
+                let edge = turned
+                    .as_ref()
+                    .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
                 let child = Path {
                     node: path.node,
                     state: sub,
@@ -713,7 +718,7 @@ impl Semantics for Exact<'_> {
     ) -> Result<(), AnalysisError> {
         if let Some((record, edge)) = path.followed.take() {
             self.turns.push(record);
-            self.step_vertex(path, || edge, "");
+            self.step_vertex(path, || edge.unwrap_or_default(), "");
         }
         Ok(())
     }
@@ -787,7 +792,7 @@ fn draw_symbol(index: usize) -> Symbol {
 impl Exact<'_> {
     /// A path after a private outcome: `state`, with the path's mass times `weights` (per input,
     /// the probability of the outcome).
-    fn private_child(&self, path: &Path, state: State, weights: &[Q]) -> Path {
+    fn private_child(&self, path: &Path, state: State, weights: &[X]) -> Path {
         Path {
             node: path.node,
             state,
