@@ -1,8 +1,9 @@
 //! `facedown play-local --backend ideal`: whole games on the ideal table with one process per
 //! player and the trusted table as a process of its own, over TCP with Noise on loopback — an
-//! honest Ninety-Nine deal (the same game as on the shared table in memory), an honest Golf
-//! game and an honest Девятка deal where nobody is blamed, one cheat per game named by every
-//! player and nobody else (exit status 3), and the flags that do not apply refused (exit 2).
+//! honest Ninety-Nine deal (the same game as on the shared table in memory), an honest game to
+//! 100, an honest Golf game and an honest Девятка deal where nobody is blamed, one cheat per game
+//! named by every player and nobody else (exit status 3), and the flags that do not apply refused
+//! (exit 2).
 
 use std::time::Duration;
 
@@ -74,6 +75,24 @@ fn an_honest_ninety_nine_deal_over_tcp_is_the_same_game_as_on_the_shared_table_i
     {
         let mem = serde_json::to_value(mem.expect("in memory").game).expect("json");
         assert_eq!(v["game"], mem, "player {}", v["player"]);
+    }
+}
+
+#[test]
+fn an_honest_three_player_game_to_100_on_the_ideal_table_over_tcp_is_never_blamed() {
+    let doc = honest("--game ninety-nine --players 3 --seed 7 --timeout-ms 60000");
+    let views = doc["views"].as_array().expect("views");
+    let totals = &views[0]["game"]["standing"]["totals"];
+    let totals_list = totals.as_array().expect("totals");
+    assert!(
+        totals_list.iter().any(|t| t.as_i64() >= Some(100)),
+        "the game runs to 100: {totals}"
+    );
+    for v in views {
+        assert_eq!(
+            &v["game"]["standing"]["totals"], totals,
+            "every player agrees"
+        );
     }
 }
 
