@@ -51,6 +51,17 @@ fn honest_devyatka_deals_of_three_and_four_over_tcp_are_never_blamed() {
     }
 }
 
+/// `play-local --backend BACKEND ARGS` with one cheat: exit 3, every player agrees and names
+/// `cheater`, and nobody else.
+fn assert_cheat_named(backend: &str, args: &str, cheater: u64) {
+    let (doc, code, err) = run(&format!(
+        "play-local --backend {backend} {args} --seed 1 --timeout-ms 60000 --json"
+    ));
+    assert_eq!(code, Some(3), "{args}: {err}");
+    assert_eq!(doc["agreed"], true, "{args}");
+    assert_every_player_names(&doc, cheater, args);
+}
+
 #[test]
 fn a_cheat_at_golf_or_devyatka_over_tcp_is_named_by_every_player_and_exits_3() {
     for (args, cheater) in [
@@ -59,12 +70,7 @@ fn a_cheat_at_golf_or_devyatka_over_tcp_is_named_by_every_player_and_exits_3() {
         ("--players 3 --game devyatka --cheat 3:not-playable", 3),
         ("--players 4 --game devyatka --cheat 1:false-pass", 1),
     ] {
-        let (doc, code, err) = run(&format!(
-            "play-local --backend poker {args} --seed 1 --timeout-ms 60000 --json"
-        ));
-        assert_eq!(code, Some(3), "{args}: {err}");
-        assert_eq!(doc["agreed"], true, "{args}");
-        assert_every_player_names(&doc, cheater, args);
+        assert_cheat_named("poker", args, cheater);
     }
 }
 
@@ -170,12 +176,7 @@ fn every_cheat_at_golf_and_devyatka_on_the_dealer_over_tcp_names_the_cheater_and
         ("--players 4 --game devyatka --cheat 2:not-playable", 2),
         ("--players 3 --game devyatka --cheat 1:false-pass", 1),
     ] {
-        let (doc, code, err) = run(&format!(
-            "play-local --backend dealer {args} --seed 1 --timeout-ms 60000 --json"
-        ));
-        assert_eq!(code, Some(3), "{args}: {err}");
-        assert_eq!(doc["agreed"], true, "{args}");
-        assert_every_player_names(&doc, cheater, args);
+        assert_cheat_named("dealer", args, cheater);
     }
 }
 
