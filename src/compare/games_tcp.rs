@@ -29,6 +29,12 @@ pub enum Network {
     Tcp,
 }
 
+/// Why a TCP row cannot be measured where the kernel does not give the children's CPU: a row
+/// with a CPU of zero would be a number nobody should trust.
+const NO_CHILD_CPU: &str =
+    "the CPU of the player processes is read from /proc/self/stat, which this system does not \
+     have (Linux only): use --network memory";
+
 /// The CPU time of this process's waited-for children so far (user + system), where the
 /// kernel says it.
 fn children_cpu() -> Option<Duration> {
@@ -134,17 +140,13 @@ pub struct TcpRun {
 /// blames anyone or whose players disagree is an error saying so.
 pub fn play_once(entry: &GameEntry, backend: Backend, seed: u64) -> Result<TcpRun, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find facedown: {e}"))?;
-    let (start, cpu) = (Instant::now(), children_cpu());
+    let (start, before) = (Instant::now(), children_cpu().ok_or(NO_CHILD_CPU)?);
     let out = Command::new(exe)
         .args(play_local_args(entry, backend, seed))
         .output()
         .map_err(|e| format!("cannot start play-local: {e}"))?;
     let wall = start.elapsed();
-    let cpu = children_cpu()
-        .zip(cpu)
-        .map_or(Duration::ZERO, |(after, before)| {
-            after.saturating_sub(before)
-        });
+    let cpu = children_cpu().ok_or(NO_CHILD_CPU)?.saturating_sub(before);
     let doc: Value = serde_json::from_slice(&out.stdout).map_err(|_| {
         let err = String::from_utf8_lossy(&out.stderr);
         format!(
