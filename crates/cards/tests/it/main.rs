@@ -8,6 +8,7 @@ mod interpreter;
 mod loops;
 mod multiset;
 mod outputs;
+mod player_leaks;
 mod private;
 mod private_ops;
 mod search;
