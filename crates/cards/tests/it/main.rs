@@ -13,6 +13,7 @@ mod private;
 mod private_ops;
 mod search;
 mod sharding;
+mod simulate_outputs;
 mod spec;
 mod standard_deck;
 mod support;
