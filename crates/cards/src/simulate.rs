@@ -81,6 +81,10 @@ pub enum SimulateError {
     /// interpreter, [`crate::sampled`], and the tracer run such protocols).
     #[error("the compiled simulator reads one output, the protocol has {0}")]
     SeveralOutputs(usize),
+    /// Number inputs (`a{n}`): the compiled simulator tallies output bits (the exact
+    /// analyzer judges number protocols).
+    #[error("the compiled simulator reads bits; this protocol has number inputs (`a{{n}}`)")]
+    Numbers,
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -346,6 +350,7 @@ impl<'p> Compiler<'p> {
                         };
                     }
                 }
+                ActionKind::ResultNumber(_) => return Err(SimulateError::Numbers),
                 ActionKind::Result(pairs) => {
                     self.instrs.push(Instr::Result {
                         pairs: pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect(),
@@ -646,6 +651,9 @@ impl Compiled {
         }
         if protocol.output_count() > 1 {
             return Err(SimulateError::SeveralOutputs(protocol.output_count()));
+        }
+        if protocol.has_numbers() {
+            return Err(SimulateError::Numbers);
         }
         let count = protocol.input_count();
         let initial = (0..count)

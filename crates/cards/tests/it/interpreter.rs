@@ -30,7 +30,8 @@ fn compiled_simulator_makes_the_interpreters_run_for_every_library_protocol() {
                     Compiled::new(&p),
                     Err(SimulateError::Deck(_)
                         | SimulateError::Private { .. }
-                        | SimulateError::SeveralOutputs(_))
+                        | SimulateError::SeveralOutputs(_)
+                        | SimulateError::Numbers)
                 ),
                 "{}: refused with the reason",
                 b.name
