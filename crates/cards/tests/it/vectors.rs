@@ -4,7 +4,8 @@
 //! exactly the same, number for number and in the same order; a deliberate change of an output
 //! regenerates the vectors and says why in its commit. The multiset and private-model protocols
 //! joined the library later: their vectors were recorded by the single interpreter, and the
-//! simulator, which refuses them, has none.
+//! simulator, which refuses them, has none. The number protocols (`a{n}`) came last: they have
+//! analysis and state-tree vectors only, since the tracer and the simulator take bits.
 
 use std::path::PathBuf;
 
@@ -51,7 +52,9 @@ fn every_library_protocol_analyses_exactly_as_recorded() {
 
 #[test]
 fn every_library_trace_is_the_recorded_run() {
-    for b in builtins() {
+    // The tracer takes bits: the number protocols have no traces (its refusal is tested with
+    // them, in `numbers`).
+    for b in builtins().iter().filter(|b| !b.protocol().has_numbers()) {
         let p = b.protocol();
         let k = p.inputs().len();
         let mut traces = Vec::new();
