@@ -168,6 +168,15 @@ pub trait Semantics {
         path: Self::Path,
     ) -> Result<(), Self::Error>;
 
+    /// `result P1 … Pn` of a number output: the path ends with the output committed one-hot
+    /// at these positions.
+    fn result_number(
+        &mut self,
+        site: Site,
+        positions: &[usize],
+        path: Self::Path,
+    ) -> Result<(), Self::Error>;
+
     /// The protocol ran out of actions: a non-committed ending.
     fn end(&mut self, path: Self::Path) -> Result<(), Self::Error>;
 
@@ -289,6 +298,7 @@ impl Protocol {
                     return Ok(());
                 }
                 Op::Result(pairs) => return sem.result(site, pairs, path),
+                Op::ResultNumber(positions) => return sem.result_number(site, positions, path),
                 Op::Label(label) => {
                     if sem.label(site, *label, &mut path)? == Flow::Stop {
                         return Ok(());

@@ -38,14 +38,18 @@
 //! | `five-card-trick-one-private-cut` | negative example, private model | AND | correct, **insecure** (Alice learns b), 0 |
 //! | `ono-manabe-xor-early-look` | negative example, private model | XOR, committed | correct, **insecure** (Bob looks at a), 0 |
 //! | `ono-manabe-xor-turned-mask` | negative example, private model | XOR, committed | correct, **insecure** (both learn), 0 |
+//! | `one-hot-add-mod-3` | \[SMS+15\], one-hot numbers | x + y mod 3, committed | correct, perfect, finite, 1 |
+//! | `one-hot-add-mod-3-biased-shift` | negative example, numbers | x + y mod 3 | correct, **output-possibilistic** (the turn tells about y), 1 |
+//! | `one-hot-add-mod-3-one-row-shifted` | negative example, numbers | x + y mod 3 | **incorrect**, perfect, 1 |
 //!
 //! The multiset protocols (`protocols/multiset/`) use cards of more than two kinds; the private
 //! ones (`protocols/private/`) act where only one player sees; those of `protocols/outputs/`
-//! have several outputs or mixed endings. Not every backend runs every
+//! have several outputs or mixed endings; those of `protocols/numbers/` take numbers modulo `n`
+//! (one-hot, `a{n}`), which only the analyzer and the state tree read. Not every backend runs every
 //! protocol: the compiled simulator ([`crate::simulate`]) takes ♣/♥ decks with public actions
 //! only, and the face-down tables ([`crate::on_table`]) have no private operation; both refuse
-//! with a typed error, and the analyzer and the tracer run every built-in. Several outputs run
-//! everywhere.
+//! with a typed error; the analyzer runs every built-in, the tracer every one whose inputs are
+//! bits. Several outputs run everywhere.
 //!
 //! Each file states its claim on its `claim` line ([`crate::claim`]), typed when read:
 //! [`Builtin::claim`] is what the analyzer ([`crate::analyze`]) is expected to report, and every
@@ -98,16 +102,17 @@ impl Builtin {
         self.protocol().claim().cloned().unwrap_or_default()
     }
 
-    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and public
-    /// actions only (it refuses the others with a typed error).
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck, public
+    /// actions only and bit inputs (it refuses the others with a typed error).
     pub fn simulable(&self) -> bool {
         let p = self.protocol();
         !p.has_private_actions()
+            && !p.has_numbers()
             && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
     }
 }
 
-static BUILTINS: [Builtin; 32] = [
+static BUILTINS: [Builtin; 35] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -348,6 +353,30 @@ static BUILTINS: [Builtin; 32] = [
         summary: "NEGATIVE: the Ono–Manabe XOR with b ⊕ r turned face up: Alice reads b, Bob \
                   reads r and then a",
         citation: "OM21",
+        negative_example: true,
+    },
+    Builtin {
+        name: "one-hot-add-mod-3",
+        source: include_str!("../protocols/numbers/one-hot-add-mod-3.cards"),
+        summary: "addition modulo 3 of two one-hot numbers with one pile-shifting shuffle, \
+                  committed",
+        citation: "SMS+15",
+        negative_example: false,
+    },
+    Builtin {
+        name: "one-hot-add-mod-3-biased-shift",
+        source: include_str!("../protocols/numbers/one-hot-add-mod-3-biased-shift.cards"),
+        summary: "NEGATIVE: the one-hot addition modulo 3 with the shift drawn from {0, 1}: \
+                  the turn tells something about y",
+        citation: "SMS+15",
+        negative_example: true,
+    },
+    Builtin {
+        name: "one-hot-add-mod-3-one-row-shifted",
+        source: include_str!("../protocols/numbers/one-hot-add-mod-3-one-row-shifted.cards"),
+        summary: "NEGATIVE: the one-hot addition modulo 3 shifting y's cards only: the output \
+                  is x + y − r",
+        citation: "SMS+15",
         negative_example: true,
     },
 ];

@@ -64,6 +64,10 @@ pub enum Function {
     /// committed ending writes one pair per output, in this order (`result 5 6, 9 10`). The
     /// functions of the outputs are single-output functions (never `Several` again).
     Several(Vec<NamedOutput>),
+    /// The sum of the inputs modulo their common modulus (written `add-mod`): inputs laid out
+    /// as numbers (`a{n}`, [`LayoutItem::Number`]), the output a number of the same modulus.
+    /// On bits (modulus 2) it is XOR.
+    AddMod,
 }
 
 /// One output of a protocol with several outputs: its name and what it computes.
@@ -170,6 +174,7 @@ impl Function {
             Function::Named(f) => Some(f.eval(bits)),
             Function::Table(table) => table.get(input_index(bits)).copied(),
             Function::Copy => bits.first().copied(),
+            Function::AddMod => Some(bits.iter().fold(false, |acc, &b| acc ^ b)),
             Function::Several(_) => None,
         }
     }
@@ -276,6 +281,15 @@ pub enum LayoutItem {
         /// The two cards, lower number first: laid out in this order for the bit 0.
         cards: [Symbol; 2],
     },
+    /// An input that is a number modulo `modulus`, one-hot on `modulus` cards: ♥ at position
+    /// `x` (from 0, left to right) and ♣ elsewhere, for the number `x` (Shinagawa et al.
+    /// \[SMS+15\]). Written `a{n}`; see [`crate::protocol::numbers`].
+    Number {
+        /// The input's name.
+        name: String,
+        /// The modulus `n`, from 2 to [`crate::protocol::MAX_CARDS`].
+        modulus: usize,
+    },
 }
 
 /// Why the two cards of a [`LayoutItem::InputOn`] are no standard-deck commitment.
@@ -303,6 +317,7 @@ impl LayoutItem {
     pub fn width(&self) -> usize {
         match self {
             LayoutItem::Card(_) => 1,
+            LayoutItem::Number { modulus, .. } => *modulus,
             _ => 2,
         }
     }
@@ -314,6 +329,7 @@ impl LayoutItem {
             LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
                 Some((name, *negated))
             }
+            LayoutItem::Number { name, .. } => Some((name, false)),
             _ => None,
         }
     }
@@ -330,6 +346,12 @@ impl LayoutItem {
             _ => Ok(()),
         }
     }
+}
+
+/// The `n` cards of the number `x` modulo `n` in the one-hot encoding: ♥ at position `x`, ♣
+/// elsewhere.
+pub fn encode_number(x: usize, n: usize) -> impl Iterator<Item = Symbol> {
+    (0..n).map(move |j| if j == x { Symbol::Heart } else { Symbol::Club })
 }
 
 /// The two cards of a commitment to `bit`: ♣♥ encodes 0, ♥♣ encodes 1.
@@ -378,6 +400,19 @@ pub struct Action {
     pub span: Span,
 }
 
+impl ActionKind {
+    /// Whether the action is one of the private model's.
+    pub fn is_private(&self) -> bool {
+        matches!(
+            self,
+            ActionKind::PrivatePerm { .. }
+                | ActionKind::PrivateShuffle { .. }
+                | ActionKind::PrivateLook { .. }
+                | ActionKind::PrivateReverse { .. }
+        )
+    }
+}
+
 impl Action {
     /// An action built in code (no source position).
     pub fn new(kind: ActionKind) -> Action {
@@ -405,6 +440,9 @@ pub enum ActionKind {
     },
     /// Committed output at these position pairs (several for `copy`).
     Result(Vec<(usize, usize)>),
+    /// `result P1 … Pn` for a number output modulo `n`: the output is committed one-hot on
+    /// these positions (0-indexed, in the order written), ♥ at the value.
+    ResultNumber(Vec<usize>),
     /// A loop target of a restart-free Las Vegas protocol.
     Label(String),
     /// Jump to a label.

@@ -184,6 +184,9 @@ pub fn run_as_party<T: FaceDownTable>(
     opts: RunOptions,
 ) -> Result<TableRun, RunError<T::Error>> {
     let k = protocol.inputs().len();
+    if protocol.has_numbers() {
+        return Err(numbers_refused());
+    }
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
             expected: k,
@@ -412,6 +415,13 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
         Ok(())
     }
 
+    fn result_number(&mut self, site: Site, _: &[usize], _: Possible) -> Result<(), Self::Error> {
+        Err(RunError::Protocol {
+            span: site.span,
+            reason: "the tables read bits; a number output cannot be read here".to_owned(),
+        })
+    }
+
     fn end(&mut self, path: Possible) -> Result<(), Self::Error> {
         let bits = open_ending(self.protocol, &path)?;
         self.run.outputs.extend(bits);
@@ -430,6 +440,15 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
         self.run.restarts += 1;
         *path = self.lay_out()?;
         Ok(Flow::Continue)
+    }
+}
+
+/// The tables' refusal of number inputs and outputs (`a{n}`, `add-mod`).
+fn numbers_refused<E: std::error::Error + 'static>() -> RunError<E> {
+    RunError::Protocol {
+        span: Span::default(),
+        reason: "the tables commit and read bits; this protocol has number inputs (`a{n}`)"
+            .to_owned(),
     }
 }
 
@@ -472,6 +491,7 @@ fn lay_out<T: FaceDownTable>(
             LayoutItem::Card(s) => table
                 .place(&[*s])
                 .map_err(|source| RunError::Table { span, source })?,
+            LayoutItem::Number { .. } => return Err(numbers_refused()),
         }
     }
     Ok(())
@@ -631,6 +651,22 @@ mod tests {
         for builtin in library::builtins() {
             let p = builtin.protocol();
             let k = p.inputs().len();
+            if p.has_numbers() {
+                let mut table = IdealTable::with_rng(k.max(2), trial_rng(0, 0));
+                let run = run_on_table(
+                    &p,
+                    &[false; 2],
+                    &owners(k),
+                    &mut table,
+                    RunOptions::default(),
+                );
+                assert!(
+                    matches!(run, Err(RunError::Protocol { .. })),
+                    "{}: the tables refuse numbers",
+                    builtin.name
+                );
+                continue;
+            }
             for input in 0..p.input_count() {
                 let bits = input_bits(input, k);
                 let want: Vec<bool> = (0..p.output_count())

@@ -9,8 +9,9 @@
 //! stmt      = header | action
 //! header    = "protocol" NAME | "inputs" NAME+ | "function" FUNC | "layout" ITEM+
 //!           | "claim" CLAIM+                                       (optional, see crate::claim)
-//! FUNC      = and | or | xor | nand | nor | xnor | copy | [01]+        (a truth table)
+//! FUNC      = and | or | xor | nand | nor | xnor | copy | add-mod | [01]+  (a truth table)
 //! ITEM      = NAME | "~" NAME | "0" | "1" | SYMBOL
+//!           | NAME "{" DIGITS "}"               (a number modulo DIGITS, one-hot: see numbers)
 //!           | NAME "(" CARD CARD ")" | "~" NAME "(" CARD CARD ")"   (standard deck, [KSK19])
 //! CARD      = "#" DIGITS
 //! action    = "perm" PERM
@@ -20,6 +21,7 @@
 //!                       | "bisect" POS+ "|" POS+ )
 //!           | "turn" POS+ [ "{" { sep } { branch { sep } } "}" ]
 //!           | "result" POS POS { "," POS POS }
+//!           | "result" POS+             (with number inputs: the output one-hot, [SMS+15])
 //!           | "label" NAME | "goto" NAME | "restart"
 //!           | "private" NAME PRIVATE      (the private model, [NMTIO22], [OM21]: see the `private` module)
 //! branch    = SYMBOL+ ":" ( action | "{" { sep } { action { sep } } "}" )
@@ -949,7 +951,7 @@ const KEYWORDS: [&str; 14] = [
     "result", "label", "goto", "restart", "private",
 ];
 /// Every word `function` takes (besides truth tables).
-const FUNCTIONS: [&str; 7] = ["and", "or", "xor", "nand", "nor", "xnor", "copy"];
+const FUNCTIONS: [&str; 8] = ["and", "or", "xor", "nand", "nor", "xnor", "copy", "add-mod"];
 const EXPECTED_ACTION: &str = "an action (perm, shuffle, turn, result, label, goto or restart)";
 
 /// A layout item before the inputs are known (so `c` can be an input or a club).
@@ -963,6 +965,11 @@ enum RawItem {
         negated: bool,
         open: Span,
         cards: [(Span, Symbol); 2],
+    },
+    /// `name{n}`: a number input modulo `n`, one-hot.
+    Number {
+        name: String,
+        modulus: usize,
     },
 }
 
@@ -989,6 +996,8 @@ struct Parser {
     cards: usize,
     /// Outputs the header declares (a `result` writes one pair per output when several).
     outputs: usize,
+    /// Whether some input is a number (`a{n}`): a `result` then lists positions one-hot.
+    numbers: bool,
     labels: BTreeMap<String, Span>,
     gotos: Vec<(String, Span)>,
     depth: usize,
@@ -1024,6 +1033,7 @@ impl Parser {
             pos: 0,
             cards: 0,
             outputs: 1,
+            numbers: false,
             labels: BTreeMap::new(),
             gotos: Vec::new(),
             depth: 0,
@@ -1196,7 +1206,10 @@ impl Parser {
 
         let function = interpret_functions(function, header.outputs, inputs.len())?;
         let layout = interpret_layout(&inputs, raw_layout)?;
-        let cards: usize = layout.iter().map(LayoutItem::width).sum();
+        let cards = layout
+            .iter()
+            .map(LayoutItem::width)
+            .fold(0, usize::saturating_add);
         if cards > MAX_CARDS {
             return Err(ParseError::at(
                 layout_span,
@@ -1208,6 +1221,9 @@ impl Parser {
         }
         self.cards = cards;
         self.outputs = function.output_count();
+        self.numbers = layout
+            .iter()
+            .any(|item| matches!(item, LayoutItem::Number { .. }));
 
         let body = self.actions(None)?;
         check_inputs_laid_out(&inputs, &layout, &body)?;
@@ -1318,6 +1334,9 @@ impl Parser {
                     if self.peek().tok == Tok::LParen {
                         let item = self.commitment_cards(w, false)?;
                         items.push((t.span, item));
+                    } else if self.peek().tok == Tok::LBrace {
+                        let modulus = self.modulus()?;
+                        items.push((t.span, RawItem::Number { name: w, modulus }));
                     } else {
                         items.push((t.span, RawItem::Word(w)));
                     }
@@ -1329,6 +1348,10 @@ impl Parser {
                 Tok::Tilde => {
                     self.bump();
                     let (_, name) = self.word("an input name after `~`")?;
+                    if self.peek().tok == Tok::LBrace {
+                        return Err(self
+                            .unexpected("the end of `~name`: a number (`a{n}`) has no negation"));
+                    }
                     if self.peek().tok == Tok::LParen {
                         let item = self.commitment_cards(name, true)?;
                         items.push((t.span, item));
@@ -1344,6 +1367,23 @@ impl Parser {
                 .unexpected("layout items (input names, `~name`, `name(#1 #2)`, 0, 1, ♣, ♥, #n)"));
         }
         Ok(items)
+    }
+
+    /// `{ n }` after an input name (the `{` is next): the modulus of a number input, checked
+    /// by the protocol's validation (a number too large to write reads as `usize::MAX`).
+    fn modulus(&mut self) -> PResult<usize> {
+        self.bump();
+        let t = self.peek().clone();
+        let Tok::Word(w) = &t.tok else {
+            return Err(self.unexpected("the modulus of a number input, as in `a{3}`"));
+        };
+        if !is_digits(w) {
+            return Err(self.unexpected("the modulus of a number input, as in `a{3}`"));
+        }
+        let modulus = w.parse().unwrap_or(usize::MAX);
+        self.bump();
+        self.expect(&Tok::RBrace, "`}` after the modulus")?;
+        Ok(modulus)
     }
 
     /// `( CARD CARD )` after an input name (the `(` is next): two numbered cards, or two
@@ -1879,6 +1919,12 @@ impl Parser {
 
     fn result(&mut self, at: Span) -> PResult<ActionKind> {
         let mut seen = BTreeSet::new();
+        if self.numbers {
+            let positions = self.positions(&mut seen)?;
+            return Ok(ActionKind::ResultNumber(
+                positions.into_iter().map(|(_, p)| p).collect(),
+            ));
+        }
         let mut pairs = Vec::new();
         loop {
             let (_, p) = self.distinct_position(&mut seen)?;
@@ -1953,6 +1999,9 @@ fn interpret_functions(
 fn interpret_function((span, word): (Span, String), inputs: usize) -> PResult<Function> {
     if let Some(f) = NamedFunction::from_keyword(&word) {
         return Ok(Function::Named(f));
+    }
+    if word == "add-mod" {
+        return Ok(Function::AddMod);
     }
     if word == "copy" {
         if inputs != 1 {
@@ -2051,6 +2100,15 @@ fn interpret_layout(
                     negated,
                     cards: cards.map(|(_, c)| c),
                 });
+            }
+            RawItem::Number { name, modulus } => {
+                if !declared(&name) {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::UndeclaredInput { name },
+                    ));
+                }
+                layout.push(LayoutItem::Number { name, modulus });
             }
             RawItem::Sym(s) => {
                 if let Symbol::Card(c) = s {

@@ -104,6 +104,7 @@ impl fmt::Display for Function {
                 Ok(())
             }
             Function::Copy => f.write_str("copy"),
+            Function::AddMod => f.write_str("add-mod"),
             Function::Several(outputs) => {
                 for (j, o) in outputs.iter().enumerate() {
                     let sep = if j == 0 { "" } else { " " };
@@ -136,6 +137,7 @@ impl fmt::Display for LayoutItem {
             }
             LayoutItem::Constant(b) => f.write_str(if *b { "1" } else { "0" }),
             LayoutItem::Card(s) => write!(f, "{s}"),
+            LayoutItem::Number { name, modulus } => write!(f, "{name}{{{modulus}}}"),
         }
     }
 }
@@ -223,6 +225,13 @@ fn write_action(f: &mut fmt::Formatter<'_>, kind: &ActionKind, depth: usize) -> 
                     f.write_str(", ")?;
                 }
                 write!(f, "{} {}", p + 1, q + 1)?;
+            }
+            Ok(())
+        }
+        ActionKind::ResultNumber(positions) => {
+            f.write_str("result")?;
+            for p in positions {
+                write!(f, " {}", p + 1)?;
             }
             Ok(())
         }
@@ -415,6 +424,15 @@ pub fn same_up_to_spans(a: &Protocol, b: &Protocol) -> bool {
     a.without_spans() == b.without_spans()
 }
 
+/// How many inputs an input label names: one character per bit (`01`), or one `name=value`
+/// per input (`x=1,y=2`, with number inputs).
+fn inputs_in_label(label: &str) -> usize {
+    match label.contains('=') {
+        true => label.split(',').count(),
+        false => label.len(),
+    }
+}
+
 /// The analysis as text, one verdict per line, then the per-branch probabilities, the
 /// errors and the notes (what `facedown cards analyze` prints).
 pub fn analysis_text(a: &Analysis) -> String {
@@ -425,7 +443,7 @@ pub fn analysis_text(a: &Analysis) -> String {
         out,
         "function            {} of {} input(s), {} cards",
         a.function,
-        a.inputs.first().map_or(0, String::len),
+        a.inputs.first().map_or(0, |l| inputs_in_label(l)),
         a.cards
     );
     let _ = writeln!(out, "correct             {}", a.correct);

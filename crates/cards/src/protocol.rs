@@ -22,8 +22,8 @@ use facedown_core::Symbol;
 use crate::claim::Claim;
 use crate::distribution::Distribution;
 use crate::model::{
-    encode_bit, encode_bit_on, input_bits, Action, ActionKind, CommitmentCardsError, Function,
-    LayoutItem, Shuffle, ShuffleError, Span, Value,
+    encode_bit, encode_bit_on, encode_number, input_bits, Action, ActionKind, CommitmentCardsError,
+    Function, LayoutItem, Shuffle, ShuffleError, Span, Value,
 };
 use crate::print::describe;
 
@@ -220,6 +220,43 @@ pub enum ProtocolError {
         /// What is wrong.
         source: PrivateBitError,
     },
+    /// A number input `a{n}` with a modulus below 2 or above [`MAX_CARDS`].
+    #[error("input `{input}` is laid out as a number modulo {modulus}; a modulus is from 2 to {MAX_CARDS}")]
+    Modulus {
+        /// The input.
+        input: String,
+        /// The modulus written.
+        modulus: usize,
+    },
+    /// An input laid out both as a bit and as a number, or as numbers of two moduli.
+    #[error("input `{0}` is laid out in two encodings (as a bit and as a number, or with two moduli); lay it out one way")]
+    MixedEncoding(String),
+    /// More input assignments than [`numbers::MAX_ASSIGNMENTS`] (the product of the moduli).
+    #[error("inputs with moduli {0:?} have more than {max} assignments", max = numbers::MAX_ASSIGNMENTS)]
+    TooManyAssignments(Vec<usize>),
+    /// A private action in a protocol with number inputs (private choices are bits).
+    #[error("{}: private actions take bit inputs; this protocol has number inputs (`a{{n}}`)", at(*.span))]
+    PrivateWithNumbers {
+        /// The private action.
+        span: Span,
+    },
+    /// A committed `result` of a number output (`add-mod`) that does not list one position
+    /// per value.
+    #[error("{}: the output is a number modulo {modulus}, so a `result` lists its {modulus} cards (one-hot, ♥ at the value), not {found}", at(*.span))]
+    NumberResult {
+        /// The `result`.
+        span: Span,
+        /// The output's modulus.
+        modulus: usize,
+        /// Positions written.
+        found: usize,
+    },
+    /// A one-hot `result` in a protocol whose output is no number.
+    #[error("{}: a one-hot `result` reads a number, but the output is a bit; write pairs (`result 1 2`)", at(*.span))]
+    NumberResultOfBits {
+        /// The `result`.
+        span: Span,
+    },
     /// A `goto` to a label that is defined nowhere.
     #[error("{}: `goto {label}`: no label `{label}` is defined", at(*.span))]
     UndefinedLabel {
@@ -246,6 +283,9 @@ impl ProtocolError {
             | ProtocolError::DuplicateLabel { span, .. }
             | ProtocolError::UndefinedLabel { span, .. }
             | ProtocolError::ResultArity { span, .. }
+            | ProtocolError::PrivateWithNumbers { span }
+            | ProtocolError::NumberResult { span, .. }
+            | ProtocolError::NumberResultOfBits { span }
             | ProtocolError::UndeclaredPrivateInput { span, .. }
             | ProtocolError::PrivateBit { span, .. } => Some(*span),
             _ => None,
@@ -297,6 +337,8 @@ pub(crate) enum Op {
         branches: Option<Vec<(Vec<Symbol>, Span, BlockId)>>,
     },
     Result(Vec<(usize, usize)>),
+    /// A committed number output, one-hot on these positions.
+    ResultNumber(Vec<usize>),
     Label(LabelId),
     Goto(LabelId),
     Restart,
@@ -357,6 +399,8 @@ pub struct Protocol {
     outputs: Vec<bool>,
     values: Vec<Value>,
     input_labels: Vec<String>,
+    moduli: Vec<usize>,
+    numbers: bool,
     pub(crate) program: Program,
 }
 
@@ -374,22 +418,33 @@ impl Protocol {
     /// Checks `parts` and compiles them.
     pub fn new(parts: ProtocolParts) -> Result<Protocol, ProtocolError> {
         let cards = check_header(&parts)?;
-        let (rows, values) = starting_rows(&parts)?;
-        let several = parts.function.output_count() > 1;
-        let outputs = if several {
+        let moduli = numbers::moduli(&parts.inputs, &parts.layout)?;
+        let numbers = numbers::has_numbers(&parts.layout);
+        numbers::check_function(&parts.function, &parts.inputs, &moduli, numbers)?;
+        let (rows, values) = starting_rows(&parts, &moduli, numbers)?;
+        let outputs = if parts.function.output_count() > 1 || numbers {
             Vec::new()
         } else {
             values.iter().map(|&v| v == 1).collect()
         };
-        let program = Compiler::compile(&parts, cards)?;
+        let number_output = numbers.then(|| moduli[0]);
+        let program = Compiler::compile(&parts, cards, number_output)?;
         let k = parts.inputs.len();
+        let input_labels = (0..rows.len())
+            .map(|i| match numbers {
+                true => numbers::label(i, &parts.inputs, &moduli),
+                false => input_label(i, k),
+            })
+            .collect();
         Ok(Protocol {
-            input_labels: (0..1usize << k).map(|i| input_label(i, k)).collect(),
+            input_labels,
             parts,
             cards,
             rows,
             outputs,
             values,
+            moduli,
+            numbers,
             program,
         })
     }
@@ -445,12 +500,31 @@ impl Protocol {
         self.cards
     }
 
-    /// The number of input assignments, `2^inputs`.
+    /// The number of input assignments: `2^inputs` for bits, the product of the moduli with
+    /// number inputs ([`numbers`]).
     pub fn input_count(&self) -> usize {
         self.rows.len()
     }
 
-    /// The input assignments as bit strings, first input first (`00`, `01`, …).
+    /// The modulus of every input: 2 for a bit, `n` for a number laid out as `a{n}`.
+    pub fn moduli(&self) -> &[usize] {
+        &self.moduli
+    }
+
+    /// Whether some input is a number (`a{n}`): the assignments are then in mixed radix, the
+    /// output is a number, and the backends that read input and output bits (the compiled
+    /// simulator, the tracer, the tables, the search) refuse the protocol.
+    pub fn has_numbers(&self) -> bool {
+        self.numbers
+    }
+
+    /// The input values of assignment `index`, first input first (bits as 0 and 1).
+    pub fn input_values(&self, index: usize) -> Vec<usize> {
+        numbers::digits(index, &self.moduli)
+    }
+
+    /// The input assignments as bit strings, first input first (`00`, `01`, …); with number
+    /// inputs, as `a=2,b=0`.
     pub fn input_labels(&self) -> &[String] {
         &self.input_labels
     }
@@ -465,9 +539,9 @@ impl Protocol {
     }
 
     /// The starting row for the input bits `bits` (first input first); `None` when `bits` does
-    /// not have one bit per input.
+    /// not have one bit per input, or some input is a number.
     pub fn initial_row(&self, bits: &[bool]) -> Option<Sequence> {
-        (bits.len() == self.parts.inputs.len())
+        (bits.len() == self.parts.inputs.len() && !self.numbers)
             .then(|| self.rows[crate::model::input_index(bits)].clone())
     }
 
@@ -605,7 +679,12 @@ fn check_header(p: &ProtocolParts) -> Result<usize, ProtocolError> {
     }
     check_function(&p.function, k)?;
     check_layout(p, &declared)?;
-    let cards: usize = p.layout.iter().map(LayoutItem::width).sum();
+    // Saturating: a number item `a{n}` built in code may be as wide as `usize::MAX`.
+    let cards = p
+        .layout
+        .iter()
+        .map(LayoutItem::width)
+        .fold(0, usize::saturating_add);
     if cards > MAX_CARDS {
         return Err(ProtocolError::TooManyCards(cards));
     }
@@ -716,23 +795,31 @@ pub(crate) fn privately_held(body: &[Action]) -> BTreeSet<&str> {
     out
 }
 
-/// The starting row and the joint output value of every input assignment.
-fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<Value>), ProtocolError> {
-    let k = p.inputs.len();
-    let mut rows = Vec::with_capacity(1 << k);
-    let mut outputs = Vec::with_capacity(1 << k);
-    for i in 0..1usize << k {
-        let bits = input_bits(i, k);
-        let out = p.function.value(&bits).ok_or_else(|| {
-            ProtocolError::Function(format!("no value for input {}", input_label(i, k)))
+/// The starting row and the joint output value of every input assignment (mixed radix over
+/// `moduli`; binary when every input is a bit).
+fn starting_rows(
+    p: &ProtocolParts,
+    moduli: &[usize],
+    numbers: bool,
+) -> Result<(Vec<Sequence>, Vec<Value>), ProtocolError> {
+    let count = numbers::assignments(moduli)?;
+    let mut rows = Vec::with_capacity(count);
+    let mut outputs = Vec::with_capacity(count);
+    for i in 0..count {
+        let digits = numbers::digits(i, moduli);
+        let bits: Vec<bool> = digits.iter().map(|&d| d == 1).collect();
+        let out = match numbers {
+            true => Some(numbers::add_mod(&digits, moduli[0])),
+            false => p.function.value(&bits),
+        };
+        let out = out.ok_or_else(|| {
+            ProtocolError::Function(format!("no value for input {}", input_label(i, bits.len())))
         })?;
         outputs.push(out);
         let mut row = Vec::new();
         for item in &p.layout {
-            let bit = |name: &str| -> bool {
-                let j = p.inputs.iter().position(|n| n == name).unwrap_or(0);
-                bits[j]
-            };
+            let index = |name: &str| p.inputs.iter().position(|n| n == name).unwrap_or(0);
+            let bit = |name: &str| -> bool { bits[index(name)] };
             match item {
                 LayoutItem::Input { name, negated } => {
                     row.extend(encode_bit(bit(name) ^ negated));
@@ -744,6 +831,9 @@ fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<Value>), Proto
                 } => row.extend(encode_bit_on(bit(name) ^ negated, *cards)),
                 LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
                 LayoutItem::Card(s) => row.push(*s),
+                LayoutItem::Number { name, modulus } => {
+                    row.extend(encode_number(digits[index(name)], *modulus));
+                }
             }
         }
         rows.push(row);
@@ -751,6 +841,7 @@ fn starting_rows(p: &ProtocolParts) -> Result<(Vec<Sequence>, Vec<Value>), Proto
     Ok((rows, outputs))
 }
 
+pub mod numbers;
 mod private;
 pub use private::{Chooser, PrivateBit, PrivateBitError};
 
@@ -760,19 +851,27 @@ struct Compiler<'i> {
     inputs: &'i [String],
     /// Pairs a `result` must write (`None`: any number, each carrying the single output).
     result_pairs: Option<usize>,
+    /// The modulus of a number output (`add-mod` on numbers): a `result` then lists that
+    /// many positions, one-hot, and private actions are refused.
+    number_output: Option<usize>,
     program: Program,
     label_ids: BTreeMap<String, usize>,
     gotos: Vec<(usize, Span, String)>,
 }
 
 impl Compiler<'_> {
-    fn compile(parts: &ProtocolParts, cards: usize) -> Result<Program, ProtocolError> {
+    fn compile(
+        parts: &ProtocolParts,
+        cards: usize,
+        number_output: Option<usize>,
+    ) -> Result<Program, ProtocolError> {
         let body = &parts.body;
         let outputs = parts.function.output_count();
         let mut c = Compiler {
             cards,
             inputs: &parts.inputs,
             result_pairs: (outputs > 1).then_some(outputs),
+            number_output,
             program: Program::default(),
             label_ids: BTreeMap::new(),
             gotos: Vec::new(),
@@ -824,6 +923,9 @@ impl Compiler<'_> {
         index: usize,
     ) -> Result<Op, ProtocolError> {
         let span = a.span;
+        if self.number_output.is_some() && a.kind.is_private() {
+            return Err(ProtocolError::PrivateWithNumbers { span });
+        }
         Ok(match &a.kind {
             ActionKind::Perm(p) => {
                 if p.len() != self.cards {
@@ -843,6 +945,13 @@ impl Compiler<'_> {
             ActionKind::Result(pairs) => {
                 let flat: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
                 self.positions(&flat, span)?;
+                if let Some(modulus) = self.number_output {
+                    return Err(ProtocolError::NumberResult {
+                        span,
+                        modulus,
+                        found: flat.len(),
+                    });
+                }
                 if let Some(outputs) = self.result_pairs.filter(|&m| m != pairs.len()) {
                     return Err(ProtocolError::ResultArity {
                         span,
@@ -851,6 +960,20 @@ impl Compiler<'_> {
                     });
                 }
                 Op::Result(pairs.clone())
+            }
+            ActionKind::ResultNumber(positions) => {
+                self.positions(positions, span)?;
+                let Some(modulus) = self.number_output else {
+                    return Err(ProtocolError::NumberResultOfBits { span });
+                };
+                if positions.len() != modulus {
+                    return Err(ProtocolError::NumberResult {
+                        span,
+                        modulus,
+                        found: positions.len(),
+                    });
+                }
+                Op::ResultNumber(positions.clone())
             }
             ActionKind::Label(name) => {
                 if !crate::parse::is_word(name) {

@@ -81,6 +81,13 @@ pub enum SampleError {
         /// The bit's name.
         bit: String,
     },
+    /// A committed number output (`add-mod`): a sampled run reads output bits only (the exact
+    /// analyzer judges number outputs).
+    #[error("{}: a sampled run reads output bits; this `result` is a number", crate::print::source_position(*.span))]
+    NumberOutput {
+        /// The `result`.
+        span: Span,
+    },
 }
 
 /// Runs input assignment `input` (binary order) once with `rng`, executing at most
@@ -337,6 +344,15 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
         self.run.result_bits = bits;
         self.finish(RunEnding::Result(output), row);
         Ok(())
+    }
+
+    fn result_number(
+        &mut self,
+        site: Site,
+        _positions: &[usize],
+        _row: Sequence,
+    ) -> Result<(), SampleError> {
+        Err(SampleError::NumberOutput { span: site.span })
     }
 
     fn end(&mut self, row: Sequence) -> Result<(), SampleError> {

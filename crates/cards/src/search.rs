@@ -294,7 +294,7 @@ impl SearchQuery {
         let inputs = match &function {
             Function::Copy => 1,
             Function::Table(t) => t.len().trailing_zeros() as usize,
-            Function::Named(_) | Function::Several(_) => 2,
+            Function::Named(_) | Function::Several(_) | Function::AddMod => 2,
         };
         SearchQuery {
             deck,

@@ -85,6 +85,10 @@ pub enum SimulateError {
         /// The action, as written.
         action: String,
     },
+    /// Number inputs (`a{n}`): the compiled simulator tallies output bits (the exact
+    /// analyzer judges number protocols).
+    #[error("the compiled simulator reads bits; this protocol has number inputs (`a{{n}}`)")]
+    Numbers,
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -353,6 +357,7 @@ impl<'p> Compiler<'p> {
                         };
                     }
                 }
+                ActionKind::ResultNumber(_) => return Err(SimulateError::Numbers),
                 ActionKind::Result(pairs) => {
                     self.instrs.push(Instr::Result {
                         pairs: pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect(),
@@ -705,6 +710,9 @@ impl Compiled {
         let n = protocol.cards();
         if n > 64 {
             return Err(SimulateError::TooManyCards(n));
+        }
+        if protocol.has_numbers() {
+            return Err(SimulateError::Numbers);
         }
         let count = protocol.input_count();
         let initial = (0..count)

@@ -32,6 +32,18 @@ pub enum Defect {
         /// The result pair (1-indexed).
         pair: (usize, usize),
     },
+    /// A committed number output does not hold `f(input)` one-hot (exactly one ♥, at the
+    /// value's position among the result's).
+    WrongNumberResult {
+        /// The `result` action.
+        span: Span,
+        /// The input (`a=2,b=0`).
+        input: String,
+        /// The sequence on the table.
+        sequence: Sequence,
+        /// The result's positions (1-indexed).
+        positions: Vec<usize>,
+    },
     /// A non-committed ending whose view is possible under inputs with different outputs.
     ViewDoesNotDetermineOutput {
         /// The view.
@@ -158,6 +170,22 @@ impl fmt::Display for Defect {
                 pair.1,
                 output.as_deref().unwrap_or("f")
             ),
+            Defect::WrongNumberResult {
+                span,
+                input,
+                sequence,
+                positions,
+            } => {
+                let list: Vec<String> = positions.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "{}: under input {input} the row can be {} and the result cards {} do not \
+                     hold f({input}) one-hot",
+                    source_position(*span),
+                    glyphs(sequence),
+                    list.join(" ")
+                )
+            }
             Defect::ViewDoesNotDetermineOutput { view, by_output } => {
                 let groups: Vec<String> = by_output
                     .iter()

@@ -427,6 +427,28 @@ impl Exact<'_> {
         }
     }
 
+    /// A committed number output must hold `f(i)` one-hot on `positions` on every sequence
+    /// input `i` can reach.
+    fn check_number_result(&mut self, span: Span, positions: &[usize], state: &State) {
+        for (s, v) in &state.entries {
+            for (i, x) in v.iter().enumerate() {
+                let want = usize::try_from(self.protocol.values()[i]).unwrap_or(usize::MAX);
+                if x.is_zero() || decode_number(s, positions) == Some(want) {
+                    continue;
+                }
+                let d = Defect::WrongNumberResult {
+                    span,
+                    input: self.protocol.input_labels()[i].clone(),
+                    sequence: s.clone(),
+                    positions: positions.iter().map(|p| p + 1).collect(),
+                };
+                if self.defects.len() < 64 && !self.defects.contains(&d) {
+                    self.defects.push(d);
+                }
+            }
+        }
+    }
+
     /// Records the bases of a result's pairs over this arrival (the basis rule).
     fn record_bases(&mut self, site: Site, pairs: &[(usize, usize)], state: &State) {
         for &pair in pairs {
@@ -754,6 +776,22 @@ impl Semantics for Exact<'_> {
         self.result_leaves(site, pairs, path)
     }
 
+    fn result_number(
+        &mut self,
+        site: Site,
+        positions: &[usize],
+        mut path: Path,
+    ) -> Result<(), AnalysisError> {
+        self.check_number_result(site.span, positions, &path.state);
+        let label = || {
+            let list: Vec<String> = positions.iter().map(|p| (p + 1).to_string()).collect();
+            format!("result {}", list.join(" "))
+        };
+        self.step_vertex(&mut path, label, "result");
+        // ♣/♥ cards only: no basis to check or split by.
+        self.leaf(path, Ending::Result(site.span))
+    }
+
     fn end(&mut self, mut path: Path) -> Result<(), AnalysisError> {
         self.step_vertex(&mut path, || "end".to_owned(), "end (non-committed)");
         self.leaf(path, Ending::Open)
@@ -780,6 +818,21 @@ impl Semantics for Exact<'_> {
         self.add_edge(path.vertex, to, "restart".to_owned());
         self.end_at(path, Ending::Restart)
     }
+}
+
+/// The number the cards at `positions` hold one-hot: the index of the single ♥ among them,
+/// every other card ♣; `None` otherwise.
+fn decode_number(row: &[Symbol], positions: &[usize]) -> Option<usize> {
+    let mut hearts = positions
+        .iter()
+        .enumerate()
+        .filter(|(_, &p)| row[p] == Symbol::Heart);
+    let (value, _) = hearts.next()?;
+    let clubs = positions
+        .iter()
+        .filter(|&&p| row[p] == Symbol::Club)
+        .count();
+    (hearts.next().is_none() && clubs + 1 == positions.len()).then_some(value)
 }
 
 /// How the holder of a private draw sees what he drew: `#k` for the `k`-th permutation of the

@@ -78,7 +78,7 @@ pub fn smallest_private_protocol(
     let inputs = match function {
         Function::Table(t) => t.len().trailing_zeros() as usize,
         Function::Copy => 1,
-        Function::Named(_) | Function::Several(_) => 2,
+        Function::Named(_) | Function::Several(_) | Function::AddMod => 2,
     };
     if inputs != 2 {
         return Err(PrivateSearchError::Inputs(inputs));

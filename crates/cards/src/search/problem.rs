@@ -146,7 +146,8 @@ fn function_inputs(query: &SearchQuery) -> Result<usize, SearchError> {
     };
     let expected = match &query.function {
         Function::Copy => 1,
-        Function::Named(_) => 2,
+        // On bits, `add-mod` is XOR.
+        Function::Named(_) | Function::AddMod => 2,
         Function::Several(_) => {
             return Err(bad("the search looks for one output".to_owned()));
         }

@@ -1129,6 +1129,8 @@ fn library_claims_state_every_verdict_and_are_consistent() {
             "five-card-trick-one-private-cut",
             "ono-manabe-xor-early-look",
             "ono-manabe-xor-turned-mask",
+            "one-hot-add-mod-3-biased-shift",
+            "one-hot-add-mod-3-one-row-shifted",
         ]
     );
 }

@@ -7,6 +7,7 @@ mod format;
 mod interpreter;
 mod loops;
 mod multiset;
+mod numbers;
 mod outputs;
 mod player_leaks;
 mod private;

@@ -8,6 +8,8 @@
 //! per-player leak figures (`players`) were added to the private-model vectors when the
 //! analyzer learnt them, every other field unchanged; the several-output protocols' simulation
 //! vectors were recorded when the simulator learnt several outputs.
+//! The number protocols (`a{n}`) came last: they have analysis and state-tree vectors only,
+//! since the tracer and the simulator take bits.
 
 use std::path::PathBuf;
 
@@ -54,7 +56,9 @@ fn every_library_protocol_analyses_exactly_as_recorded() {
 
 #[test]
 fn every_library_trace_is_the_recorded_run() {
-    for b in builtins() {
+    // The tracer takes bits: the number protocols have no traces (its refusal is tested with
+    // them, in `numbers`).
+    for b in builtins().iter().filter(|b| !b.protocol().has_numbers()) {
         let p = b.protocol();
         let k = p.inputs().len();
         let mut traces = Vec::new();
