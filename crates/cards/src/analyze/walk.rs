@@ -501,11 +501,13 @@ impl Exact<'_> {
                 mass: mass.clone(),
                 result_basis: true,
             });
-            let mut view = path.view.clone();
-            view.push(Observation {
-                span: site.span,
-                symbols: basis,
-            });
+            let view = extended(
+                &path.view,
+                Observation {
+                    span: site.span,
+                    symbols: basis,
+                },
+            );
             let child = Path {
                 node: path.node,
                 state: State::default(),
@@ -605,8 +607,9 @@ impl Semantics for Exact<'_> {
         bit: Option<PrivateBit>,
         path: Path,
     ) -> Result<Vec<Path>, AnalysisError> {
+        let mut path = path;
         let mut children = Vec::new();
-        for (seen, mut sub) in path.state.split(positions) {
+        for (seen, mut sub) in std::mem::take(&mut path.state).into_split(positions) {
             let sums = sub.column_sums(self.k);
             sub.normalize(&sums);
             let mut child = self.private_child(&path, sub, &sums);
@@ -669,9 +672,9 @@ impl Semantics for Exact<'_> {
                 .collect::<Vec<_>>()
                 .join(" ")
         });
-        let children = path
-            .state
-            .split(positions)
+        let mut path = path;
+        let children = std::mem::take(&mut path.state)
+            .into_split(positions)
             .into_iter()
             .map(|(obs, mut sub)| {
                 let sums = sub.column_sums(self.k);
@@ -686,11 +689,13 @@ impl Semantics for Exact<'_> {
                     mass: mass.clone(),
                     result_basis: false,
                 };
-                let mut view = path.view.clone();
-                view.push(Observation {
-                    span: site.span,
-                    symbols: obs.clone(),
-                });
+                let view = extended(
+                    &path.view,
+                    Observation {
+                        span: site.span,
+                        symbols: obs.clone(),
+                    },
+                );
                 let edge = turned
                     .as_ref()
                     .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
@@ -782,6 +787,15 @@ impl Semantics for Exact<'_> {
     }
 }
 
+/// `view` followed by `last`, allocated once at its final length (a clone and a push would
+/// allocate twice).
+fn extended(view: &[Observation], last: Observation) -> Vec<Observation> {
+    let mut out = Vec::with_capacity(view.len() + 1);
+    out.extend_from_slice(view);
+    out.push(last);
+    out
+}
+
 /// How the holder of a private draw sees what he drew: `#k` for the `k`-th permutation of the
 /// draw's support (from 1, in the support's order).
 fn draw_symbol(index: usize) -> Symbol {
@@ -793,10 +807,13 @@ impl Exact<'_> {
     /// A path after a private outcome: `state`, with the path's mass times `weights` (per input,
     /// the probability of the outcome).
     fn private_child(&self, path: &Path, state: State, weights: &[X]) -> Path {
+        // Room for the outcome, which the holder's own view appends.
+        let mut view = Vec::with_capacity(path.view.len() + 1);
+        view.extend_from_slice(&path.view);
         Path {
             node: path.node,
             state,
-            view: path.view.clone(),
+            view,
             mass: times(&path.mass, weights),
             shuffles: path.shuffles,
             vertex: path.vertex,
@@ -816,9 +833,11 @@ impl Exact<'_> {
         outcome: Vec<Symbol>,
         verb: &str,
     ) {
-        let holder = &self.protocol.inputs()[input];
-        let edge = format!("private {holder} {verb} {}", glyphs(&outcome));
-        self.step_vertex(child, || edge, "");
+        let protocol = self.protocol;
+        let holder = &protocol.inputs()[input];
+        // Formatted only when the tree is recorded.
+        let edge = || format!("private {holder} {verb} {}", glyphs(&outcome));
+        self.step_vertex(child, edge, "");
         if self.viewer != Some(input) {
             self.hidden_outcomes = true;
             return;
