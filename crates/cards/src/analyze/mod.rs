@@ -101,6 +101,7 @@
 //! |---|---|
 //! | [`state`] | the state algebra: [`State`] and how each action acts on it |
 //! | `walk` | the exact semantics run by the [interpreter](crate::interpret): leaves, turn records, the state tree ([`explore`]) |
+//! | `each_view` | every player's view of a protocol with private outcomes, from one walk |
 //! | `verdict` | correctness, security per observation, runtime, expected shuffles ([`Exploration::summarize`]) |
 //! | `leakage` | the view distribution, total variation, mutual information, the distance from uniform shuffles |
 //! | `defect` | [`Defect`]: what is wrong with a protocol |
@@ -118,6 +119,7 @@
 //! itself is judged at the endings.
 
 mod defect;
+mod each_view;
 mod endings;
 pub mod exact;
 mod leakage;
@@ -380,11 +382,16 @@ pub fn analyze_with(
     opts: &AnalysisOptions,
 ) -> Result<Analysis, AnalysisError> {
     let tracker = exact::Tracker::start(opts.arithmetic);
-    let ex = explore(protocol, opts)?;
+    let (ex, players) = if protocol.has_private_observations() {
+        let (public, players) = each_view::explore_each_view(protocol, opts)?;
+        (public, Some(players))
+    } else {
+        (explore(protocol, opts)?, None)
+    };
     let views = ex.exact_view_distribution()?;
     let mut analysis = ex.summarize_exact(views.as_ref());
-    if protocol.has_private_observations() {
-        judge_each_player(protocol, opts, &mut analysis)?;
+    if let Some(players) = players {
+        judge_each_player(&players, &mut analysis);
     }
     if analysis.security != Security::Perfect {
         analysis.tv_from_uniform_shuffles =
@@ -394,24 +401,19 @@ pub fn analyze_with(
     Ok(analysis)
 }
 
-/// With private draws or looks every player has his own view: each is explored on its own and
-/// judged against the inputs he cannot tell apart. The security level is the weakest over the
-/// players, and the leaks are theirs (the public view is part of every player's, so its
-/// leaks are among them).
-fn judge_each_player(
-    protocol: &Protocol,
-    opts: &AnalysisOptions,
-    analysis: &mut Analysis,
-) -> Result<(), AnalysisError> {
+/// With private draws or looks every player has his own view (`players`, one exploration
+/// each, all from one walk: see `each_view`), judged against the inputs he cannot tell apart.
+/// The security level is the weakest over the players, and the leaks are theirs (the public
+/// view is part of every player's, so its leaks are among them).
+fn judge_each_player(players: &[Exploration], analysis: &mut Analysis) {
     analysis.defects.retain(|d| !d.is_leak());
     let mut security = Security::Perfect;
-    for player in 0..protocol.inputs().len() {
-        let (level, leaks) = walk::explore_as(protocol, opts, Some(player))?.viewer_security();
+    for player in players {
+        let (level, leaks) = player.viewer_security();
         security = security.max(level);
         analysis.defects.extend(leaks);
     }
     analysis.security = security;
-    Ok(())
 }
 
 /// `q` as the JSON writes it.
