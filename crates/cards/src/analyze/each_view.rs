@@ -108,7 +108,7 @@ mod tests {
             let path = entry.expect("an entry").path();
             out.push(load(path.to_str().expect("a UTF-8 path")).expect("a valid protocol"));
         }
-        out.retain(Protocol::has_private_observations);
+        out.retain(Protocol::has_private_actions);
         out
     }
 
