@@ -109,6 +109,7 @@
 //! |---|---|
 //! | [`state`] | the state algebra: [`State`] and how each action acts on it |
 //! | `walk` | the exact semantics run by the [interpreter](crate::interpret): leaves, turn records, the state tree ([`explore`]) |
+//! | `each_view` | every player's view of a protocol with private outcomes, from one walk |
 //! | `verdict` | correctness, security per observation, runtime, expected shuffles ([`Exploration::summarize`]) |
 //! | `leakage` | the view distribution, total variation, mutual information, the distance from uniform shuffles |
 //! | `defect` | [`Defect`]: what is wrong with a protocol |
@@ -126,6 +127,7 @@
 //! itself is judged at the endings.
 
 mod defect;
+mod each_view;
 mod endings;
 pub mod exact;
 mod leakage;
@@ -393,11 +395,16 @@ pub fn analyze_with(
     opts: &AnalysisOptions,
 ) -> Result<Analysis, AnalysisError> {
     let tracker = exact::Tracker::start(opts.arithmetic);
-    let ex = explore(protocol, opts)?;
+    let (ex, players) = if protocol.has_private_actions() {
+        let (public, players) = each_view::explore_each_view(protocol, opts)?;
+        (public, Some(players))
+    } else {
+        (explore(protocol, opts)?, None)
+    };
     let views = ex.exact_view_distribution()?;
     let mut analysis = ex.summarize_exact(views.as_ref());
-    if protocol.has_private_actions() {
-        each_player(protocol, opts, &mut analysis)?;
+    if let Some(players) = players {
+        each_player(&players, protocol.has_private_observations(), &mut analysis)?;
     }
     if analysis.security != Security::Perfect {
         analysis.tv_from_uniform_shuffles =
@@ -407,28 +414,29 @@ pub fn analyze_with(
     Ok(analysis)
 }
 
-/// In the private model every player's view is explored on its own, and its leak measures
-/// are recorded in [`Analysis::players`]. With private draws or looks the players' views
-/// differ, and each is also judged against the inputs he cannot tell apart: the security
-/// level is then the weakest over the players, and the leaks are theirs (the public view is
-/// part of every player's, so its leaks are among them). With private permutations only,
-/// every player sees the public view, and its verdict stands.
+/// In the private model every player's view (`players`, one exploration each, all from one
+/// walk: see `each_view`) has its leak measures recorded in [`Analysis::players`]. With
+/// private draws or looks the players' views differ, and each is also judged against the
+/// inputs he cannot tell apart: the security level is then the weakest over the players, and
+/// the leaks are theirs (the public view is part of every player's, so its leaks are among
+/// them). With private permutations only, every player sees the public view, and its verdict
+/// stands.
+/// `judged`: whether the protocol has private draws or looks.
 fn each_player(
-    protocol: &Protocol,
-    opts: &AnalysisOptions,
+    players: &[Exploration],
+    judged: bool,
     analysis: &mut Analysis,
 ) -> Result<(), AnalysisError> {
-    let judged = protocol.has_private_observations();
     if judged {
         analysis.defects.retain(|d| !d.is_leak());
     }
     let mut security = Security::Perfect;
-    for (player, name) in protocol.inputs().iter().enumerate() {
-        let ex = walk::explore_as(protocol, opts, Some(player))?;
+    for ex in players {
         let (level, leaks) = ex.viewer_security();
+        let name = ex.players[ex.viewer.unwrap_or_default()].clone();
         analysis
             .players
-            .push(ex.player_leak(name, level == Security::Perfect)?);
+            .push(ex.player_leak(&name, level == Security::Perfect)?);
         if judged {
             security = security.max(level);
             analysis.defects.extend(leaks);

@@ -140,6 +140,23 @@ impl State {
         out
     }
 
+    /// [`State::split`], consuming the state: its sequences and probabilities move into the
+    /// parts instead of being copied, and an observation is allocated only once per part.
+    pub fn into_split(self, positions: &[usize]) -> BTreeMap<Vec<Symbol>, State> {
+        let mut out: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
+        let mut seen = Vec::with_capacity(positions.len());
+        for (s, v) in self.entries {
+            seen.clear();
+            seen.extend(positions.iter().filter_map(|&p| s.get(p).copied()));
+            let part = match out.get_mut(&seen) {
+                Some(part) => part,
+                None => out.entry(seen.clone()).or_default(),
+            };
+            part.entries.insert(s, v);
+        }
+        out
+    }
+
     /// Divides each input's column by its total (columns with total 0 stay 0).
     pub fn normalize(&mut self, sums: &[Exact]) {
         for v in self.entries.values_mut() {

@@ -165,6 +165,17 @@ pub fn explore_as(
     opts: &AnalysisOptions,
     viewer: Option<usize>,
 ) -> Result<Exploration, AnalysisError> {
+    walk_views(protocol, opts, viewer, false).map(|(ex, _)| ex)
+}
+
+/// The walk behind [`explore_as`]. With `every`, the views hold every private outcome, and
+/// the returned [`Holders`] say whose each is (see [`super::each_view`]).
+pub(super) fn walk_views(
+    protocol: &Protocol,
+    opts: &AnalysisOptions,
+    viewer: Option<usize>,
+    every: bool,
+) -> Result<(Exploration, Holders), AnalysisError> {
     let arithmetic = Tracker::start(opts.arithmetic);
     let k = protocol.input_count();
     let mut exact = Exact {
@@ -182,6 +193,7 @@ pub fn explore_as(
         bases: Vec::new(),
         viewer,
         hidden_outcomes: false,
+        holders: every.then(Holders::default),
     };
     let start = State::start(
         &(0..k)
@@ -211,11 +223,13 @@ pub fn explore_as(
             vertex: exact.nodes[node].tree_vertex,
             followed: None,
             bits: vec![None; protocol.private_bit_count()],
+            holders: Vec::new(),
         };
         protocol.interpret(&mut exact, entry, path)?;
     }
     exact.basis_defects();
-    Ok(Exploration {
+    let holders = exact.holders.take().unwrap_or_default();
+    let ex = Exploration {
         name: protocol.name().to_owned(),
         function: protocol.function().clone(),
         cards: protocol.cards(),
@@ -236,7 +250,21 @@ pub fn explore_as(
         hidden_outcomes: exact.hidden_outcomes,
         max_views: opts.max_views,
         arithmetic: arithmetic.used(),
-    })
+    };
+    Ok((ex, holders))
+}
+
+/// Who sees each observation of a walk that kept every private outcome in its views: per view
+/// entry `None` (everyone) or `Some(p)` (player `p` alone).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Holders {
+    /// Per turn record: whose outcome it records (`None`: a public one), and who sees each
+    /// entry of its `before`.
+    pub(super) turns: Vec<(Option<usize>, Vec<Option<usize>>)>,
+    /// Per leaf: who sees each entry of its view.
+    pub(super) leaves: Vec<Vec<Option<usize>>>,
+    /// The players who made a private draw or look on some path.
+    pub(super) outcomes_of: Vec<usize>,
 }
 
 /// One path of the exact walk.
@@ -253,6 +281,8 @@ pub(crate) struct Path {
     followed: Option<(TurnRecord, Option<String>)>,
     /// The private bits known on this path (`None`: not named on it).
     bits: Vec<Option<bool>>,
+    /// In a walk that keeps every view ([`Holders`]): who sees each entry of `view`.
+    holders: Vec<Option<usize>>,
 }
 
 /// The bases a `result` pair met over every arrival at the action.
@@ -285,6 +315,8 @@ struct Exact<'p> {
     viewer: Option<usize>,
     /// Whether a private outcome was left out of a view.
     hidden_outcomes: bool,
+    /// When every view is kept: whose each observation is.
+    holders: Option<Holders>,
 }
 
 /// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
@@ -327,6 +359,9 @@ impl Exact<'_> {
         if self.leaves.len() >= self.opts.max_paths {
             return Err(AnalysisError::TooManyPaths(self.opts.max_paths));
         }
+        if let Some(h) = self.holders.as_mut() {
+            h.leaves.push(path.holders);
+        }
         self.leaves.push(Leaf {
             node: path.node,
             view: path.view,
@@ -335,6 +370,23 @@ impl Exact<'_> {
             ending,
         });
         Ok(())
+    }
+
+    /// Records a turn (or a basis, or a private outcome of `holder`), seen after the view whose
+    /// entries `before` holds.
+    fn record(&mut self, rec: TurnRecord, holder: Option<usize>, before: &[Option<usize>]) {
+        if let Some(h) = self.holders.as_mut() {
+            h.turns.push((holder, before.to_vec()));
+        }
+        self.turns.push(rec);
+    }
+
+    /// Who sees a view followed by a public observation (empty unless every view is kept).
+    fn public_after(&self, holders: &[Option<usize>]) -> Vec<Option<usize>> {
+        if self.holders.is_none() {
+            return Vec::new();
+        }
+        extended(holders, None)
     }
 
     /// Arrival at a label with the path's state; returns the node the path goes on from.
@@ -514,7 +566,7 @@ impl Exact<'_> {
         }
         for (basis, sub) in path.state.split_by(key_of) {
             let mass = times(&path.mass, &sub.column_sums(self.k));
-            self.turns.push(TurnRecord {
+            let rec = TurnRecord {
                 node: path.node,
                 span: site.span,
                 before: path.view.clone(),
@@ -522,12 +574,15 @@ impl Exact<'_> {
                 prior: path.mass.clone(),
                 mass: mass.clone(),
                 result_basis: true,
-            });
-            let mut view = path.view.clone();
-            view.push(Observation {
-                span: site.span,
-                symbols: basis,
-            });
+            };
+            self.record(rec, None, &path.holders);
+            let view = extended(
+                &path.view,
+                Observation {
+                    span: site.span,
+                    symbols: basis,
+                },
+            );
             let child = Path {
                 node: path.node,
                 state: State::default(),
@@ -537,6 +592,7 @@ impl Exact<'_> {
                 vertex: path.vertex,
                 followed: None,
                 bits: Vec::new(),
+                holders: self.public_after(&path.holders),
             };
             self.leaf(child, Ending::Result(site.span))?;
         }
@@ -627,8 +683,9 @@ impl Semantics for Exact<'_> {
         bit: Option<PrivateBit>,
         path: Path,
     ) -> Result<Vec<Path>, AnalysisError> {
+        let mut path = path;
         let mut children = Vec::new();
-        for (seen, mut sub) in path.state.split(positions) {
+        for (seen, mut sub) in std::mem::take(&mut path.state).into_split(positions) {
             let sums = sub.column_sums(self.k);
             sub.normalize(&sums);
             let mut child = self.private_child(&path, sub, &sums);
@@ -691,9 +748,9 @@ impl Semantics for Exact<'_> {
                 .collect::<Vec<_>>()
                 .join(" ")
         });
-        let children = path
-            .state
-            .split(positions)
+        let mut path = path;
+        let children = std::mem::take(&mut path.state)
+            .into_split(positions)
             .into_iter()
             .map(|(obs, mut sub)| {
                 let sums = sub.column_sums(self.k);
@@ -708,11 +765,13 @@ impl Semantics for Exact<'_> {
                     mass: mass.clone(),
                     result_basis: false,
                 };
-                let mut view = path.view.clone();
-                view.push(Observation {
-                    span: site.span,
-                    symbols: obs.clone(),
-                });
+                let view = extended(
+                    &path.view,
+                    Observation {
+                        span: site.span,
+                        symbols: obs.clone(),
+                    },
+                );
                 let edge = turned
                     .as_ref()
                     .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
@@ -725,6 +784,7 @@ impl Semantics for Exact<'_> {
                     vertex: path.vertex,
                     followed: Some((record, edge)),
                     bits: path.bits.clone(),
+                    holders: self.public_after(&path.holders),
                 };
                 (obs, child)
             });
@@ -739,7 +799,8 @@ impl Semantics for Exact<'_> {
         path: &mut Path,
     ) -> Result<(), AnalysisError> {
         if let Some((record, edge)) = path.followed.take() {
-            self.turns.push(record);
+            let before = &path.holders[..path.holders.len().saturating_sub(1)];
+            self.record(record, None, before);
             self.step_vertex(path, || edge.unwrap_or_default(), "");
         }
         Ok(())
@@ -835,6 +896,15 @@ fn decode_number(row: &[Symbol], positions: &[usize]) -> Option<usize> {
     (hearts.next().is_none() && clubs + 1 == positions.len()).then_some(value)
 }
 
+/// `view` followed by `last`, allocated once at its final length (a clone and a push would
+/// allocate twice).
+fn extended<T: Clone>(view: &[T], last: T) -> Vec<T> {
+    let mut out = Vec::with_capacity(view.len() + 1);
+    out.extend_from_slice(view);
+    out.push(last);
+    out
+}
+
 /// How the holder of a private draw sees what he drew: `#k` for the `k`-th permutation of the
 /// draw's support (from 1, in the support's order).
 fn draw_symbol(index: usize) -> Symbol {
@@ -846,15 +916,19 @@ impl Exact<'_> {
     /// A path after a private outcome: `state`, with the path's mass times `weights` (per input,
     /// the probability of the outcome).
     fn private_child(&self, path: &Path, state: State, weights: &[X]) -> Path {
+        // Room for the outcome, which the holder's own view appends.
+        let mut view = Vec::with_capacity(path.view.len() + 1);
+        view.extend_from_slice(&path.view);
         Path {
             node: path.node,
             state,
-            view: path.view.clone(),
+            view,
             mass: times(&path.mass, weights),
             shuffles: path.shuffles,
             vertex: path.vertex,
             followed: None,
             bits: path.bits.clone(),
+            holders: path.holders.clone(),
         }
     }
 
@@ -869,14 +943,21 @@ impl Exact<'_> {
         outcome: Vec<Symbol>,
         verb: &str,
     ) {
-        let holder = &self.protocol.inputs()[input];
-        let edge = format!("private {holder} {verb} {}", glyphs(&outcome));
-        self.step_vertex(child, || edge, "");
-        if self.viewer != Some(input) {
+        let protocol = self.protocol;
+        let holder = &protocol.inputs()[input];
+        // Formatted only when the tree is recorded.
+        let edge = || format!("private {holder} {verb} {}", glyphs(&outcome));
+        self.step_vertex(child, edge, "");
+        if let Some(h) = self.holders.as_mut() {
+            if !h.outcomes_of.contains(&input) {
+                h.outcomes_of.push(input);
+            }
+            child.holders.push(Some(input));
+        } else if self.viewer != Some(input) {
             self.hidden_outcomes = true;
             return;
         }
-        self.turns.push(TurnRecord {
+        let rec = TurnRecord {
             node: parent.node,
             span: site.span,
             before: parent.view.clone(),
@@ -884,7 +965,8 @@ impl Exact<'_> {
             prior: parent.mass.clone(),
             mass: child.mass.clone(),
             result_basis: false,
-        });
+        };
+        self.record(rec, Some(input), &parent.holders);
         child.view.push(Observation {
             span: site.span,
             symbols: outcome,
@@ -904,6 +986,7 @@ impl Exact<'_> {
             vertex: path.vertex,
             followed: None,
             bits: Vec::new(),
+            holders: std::mem::take(&mut path.holders),
         };
         self.leaf(taken, ending)?;
         Ok(Flow::Stop)
