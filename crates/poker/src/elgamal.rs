@@ -8,6 +8,7 @@
 //! `M = c2 − Σ x_i·c1` \[BS03\].
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable, RistrettoPoint};
@@ -127,11 +128,7 @@ impl Deck {
     /// Decodes a deck received from `player`. (Every decoding error names `player` and the
     /// item, so which card fails first does not change the error.)
     pub fn decode(wire: Vec<CompressedCiphertext>, player: PartyId) -> Result<Deck> {
-        let cts = wire
-            .par_iter()
-            .with_min_len(CARDS_PER_TASK)
-            .map(|w| w.decompress(player))
-            .collect::<Result<Vec<_>>>()?;
+        let cts = decode_ciphertexts(&wire, player)?;
         Ok(Deck { cts, wire })
     }
 
@@ -169,6 +166,33 @@ impl Deck {
                 len: self.cts.len(),
             })
     }
+}
+
+/// Decompresses received ciphertexts on the current pool, rejecting non-canonical encodings as
+/// coming from `player`. The points are written in place into one vector of the final size (a
+/// collect into `Result<Vec<_>>` would grow and copy it); a failure is located again one card at
+/// a time, which yields the same error.
+pub(crate) fn decode_ciphertexts(
+    wire: &[CompressedCiphertext],
+    player: PartyId,
+) -> Result<Vec<Ciphertext>> {
+    let failed = AtomicBool::new(false);
+    let cts = wire
+        .par_iter()
+        .with_min_len(CARDS_PER_TASK)
+        .map(|w| {
+            w.decompress(player).unwrap_or_else(|_| {
+                failed.store(true, Ordering::Relaxed);
+                Ciphertext::open(RistrettoPoint::identity())
+            })
+        })
+        .collect();
+    if failed.load(Ordering::Relaxed) {
+        for w in wire {
+            w.decompress(player)?;
+        }
+    }
+    Ok(cts)
 }
 
 /// The card encoding `c ↦ M_c` for a set of card codes, with a reverse lookup table.

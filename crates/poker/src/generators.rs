@@ -5,6 +5,7 @@
 //! party chooses them, and nobody knows discrete-log relations between them. This matters: a
 //! party who knew `log G_i` could open a commitment to another vector and pass a false shuffle.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use curve25519_dalek::ristretto::{RistrettoPoint, VartimeRistrettoPrecomputation};
@@ -60,11 +61,33 @@ impl CommitmentKey {
     /// `com(v; r)`; `v` must not be longer than the key (callers check; extra entries would
     /// be ignored). Shorter vectors are padded with zeros.
     pub(crate) fn commit(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
+        self.commit_part(v, r, 0..v.len())
+    }
+
+    /// `com(v; r)` as the sum of two halves computed in parallel when the current pool has more
+    /// than one thread (`r·H + Σ_{i<h} v_i·G_i` and `Σ_{i≥h} v_i·G_i`), so that a commitment
+    /// that is a phase of the prover on its own is split across both cores. The point is the
+    /// same, exactly; each half pays the table walk's doublings again.
+    pub(crate) fn commit_in_halves(&self, v: &[Scalar], r: &Scalar) -> RistrettoPoint {
+        if rayon::current_num_threads() < 2 {
+            return self.commit(v, r);
+        }
+        let h = v.len() / 2;
+        let (low, high) = rayon::join(
+            || self.commit_part(v, r, 0..h),
+            || self.commit_part(v, &Scalar::ZERO, h..v.len()),
+        );
+        low + high
+    }
+
+    /// `r·H + Σ_{i ∈ part} v_i·G_i`: the entries of `v` outside `part` count as zeros.
+    fn commit_part(&self, v: &[Scalar], r: &Scalar, part: Range<usize>) -> RistrettoPoint {
+        let entry = |(i, s): (usize, &Scalar)| if part.contains(&i) { *s } else { Scalar::ZERO };
         let pad = self.g.len().saturating_sub(v.len());
         self.precomputed.vartime_multiscalar_mul(
-            core::iter::once(r)
-                .chain(v.iter().take(self.g.len()))
-                .chain(core::iter::repeat(&Scalar::ZERO).take(pad)),
+            core::iter::once(*r)
+                .chain(v.iter().take(self.g.len()).enumerate().map(entry))
+                .chain(core::iter::repeat(Scalar::ZERO).take(pad)),
         )
     }
 }

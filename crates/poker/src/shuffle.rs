@@ -251,31 +251,52 @@ fn rerandomize_deck(key: &JointKey, input: &Deck, sigma: &[usize], rho: &[Scalar
     Deck::from_ciphertexts(cts)
 }
 
-/// `E_0 = Enc(0; τ_0) + Σ a_{0,j}·D_j`.
+/// `E_0 = Enc(0; τ_0) + Σ a_{0,j}·D_j`, computed from the *input* deck so that it needs neither
+/// the output deck nor a challenge: since `D_j = C_{σ(j)} + Enc(0; ρ_j)`,
+/// `E_0 = Enc(0; τ_0 + Σ a_{0,j}·ρ_j) + Σ a_{0,j}·C_{σ(j)}` — the same point, exactly.
+/// An input point that is the identity (an open deck's `c1`) is left out.
 fn multi_exp_commitment(
     key: &JointKey,
-    output: &Deck,
-    a0: &[Scalar],
-    tau_0: &Scalar,
+    input: &Deck,
+    sigma: &[usize],
+    coins: &Coins,
 ) -> CompressedCiphertext {
-    let out = output.ciphertexts();
-    let scalars: Vec<Scalar> = core::iter::once(*tau_0).chain(a0.iter().copied()).collect();
-    let component = |base: &RistrettoPoint, pick: fn(&Ciphertext) -> &RistrettoPoint| {
-        let points: Vec<&RistrettoPoint> =
-            core::iter::once(base).chain(out.iter().map(pick)).collect();
+    let (inp, wire) = (input.ciphertexts(), input.wire());
+    let tau: Scalar = coins.tau_0 + inner_product(&coins.a0, &coins.rho);
+    let component = |base: &RistrettoPoint, first: bool| {
+        let mut scalars = Vec::with_capacity(sigma.len() + 1);
+        let mut points = Vec::with_capacity(sigma.len() + 1);
+        scalars.push(tau);
+        points.push(base);
+        for (&s, a) in sigma.iter().zip(&coins.a0) {
+            let (p, w) = if first {
+                (&inp[s].c1, &wire[s].c1)
+            } else {
+                (&inp[s].c2, &wire[s].c2)
+            };
+            if *w != CompressedRistretto::default() {
+                scalars.push(*a);
+                points.push(p);
+            }
+        }
         vartime_msm(&scalars, &points)
     };
     let (c1, c2) = join(
-        || component(&RISTRETTO_BASEPOINT_POINT, |c| &c.c1),
-        || component(key.point(), |c| &c.c2),
+        || component(&RISTRETTO_BASEPOINT_POINT, true),
+        || component(key.point(), false),
     );
     Ciphertext { c1, c2 }.compress()
 }
 
+/// `Σ u_i·v_i`.
+fn inner_product(u: &[Scalar], v: &[Scalar]) -> Scalar {
+    u.iter().zip(v).map(|(a, b)| a * b).sum()
+}
+
 /// The prover. Three parallel phases, separated by the challenges they wait for: (1) the output
-/// deck with `A`, `c_d` and `A_0`, which need no challenge; (2) after `x`, `B` and `E_0`;
-/// (3) after `y, z`, `c_δ` and `c_Δ`. The transcript sees exactly what the sequential prover's
-/// did, in the same order.
+/// deck with `A`, `c_d`, `A_0` and `E_0`, which need no challenge; (2) after `x`, `B`, in two
+/// halves; (3) after `y, z`, `c_δ` and `c_Δ`. The transcript sees exactly what the sequential
+/// prover's did, in the same order.
 fn prove(
     t: &mut Transcript,
     ctx: &ProofContext<'_>,
@@ -288,8 +309,13 @@ fn prove(
     let n = sigma.len();
     // 1-based permutation values.
     let a: Vec<Scalar> = sigma.iter().map(|&s| Scalar::from(s as u64 + 1)).collect();
-    let (output, (c_a, (c_d, c_a0))) = join(
-        || rerandomize_deck(key, input, sigma, &coins.rho),
+    let ((output, e0), (c_a, (c_d, c_a0))) = join(
+        || {
+            join(
+                || rerandomize_deck(key, input, sigma, &coins.rho),
+                || multi_exp_commitment(key, input, sigma, coins),
+            )
+        },
         || {
             join(
                 || ck.commit(&a, &coins.r_a).compress(),
@@ -307,12 +333,9 @@ fn prove(
     let x = t.challenge_scalar(b"x");
     let xp = powers(&x, n);
 
-    // x^{σ(j)}, committed in B; E_0 needs no challenge but waits for the output deck.
+    // x^{σ(j)}, committed in B.
     let b: Vec<Scalar> = sigma.iter().map(|&s| xp[s]).collect();
-    let (c_b, e0) = join(
-        || ck.commit(&b, &coins.s_b).compress(),
-        || multi_exp_commitment(key, &output, &coins.a0, &coins.tau_0),
-    );
+    let c_b = ck.commit_in_halves(&b, &coins.s_b).compress();
     #[cfg(test)]
     let e0 = CompressedCiphertext {
         c1: (e0.c1.decompress().unwrap_or_default() + coins.e0_offset).compress(),

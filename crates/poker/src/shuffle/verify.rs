@@ -9,7 +9,7 @@ use facedown_core::PartyId;
 use merlin::Transcript;
 
 use super::{absorb_statement, check_sizes, powers, ShuffleProof};
-use crate::elgamal::{CompressedCiphertext, Deck, JointKey};
+use crate::elgamal::{decode_ciphertexts, CompressedCiphertext, Deck, JointKey};
 use crate::encoding::{decode_point, decode_scalars, ScalarBytes};
 use crate::errors::{Item, PokerError, ProofKind, Result};
 use crate::generators::CommitmentKey;
@@ -345,11 +345,12 @@ pub fn decode_and_verify_shuffle(
     output: Vec<CompressedCiphertext>,
     proof: &ShuffleProof,
 ) -> Result<Deck> {
-    let (replayed, deck) = join(
+    let (replayed, cts) = join(
         || ReplayedShuffle::replay(t, ctx, ck, key, input, &output, proof),
-        || Deck::decode(output.clone(), ctx.player),
+        || decode_ciphertexts(&output, ctx.player),
     );
-    let (replayed, deck) = (replayed?, deck?);
+    let (replayed, cts) = (replayed?, cts?);
+    let deck = Deck::from_parts(cts, output);
     check_one(&replayed, ck, key, input, &deck)?;
     Ok(deck)
 }

@@ -135,6 +135,34 @@ fn a_false_deck_is_blamed_on_the_player_who_published_it() {
     assert_eq!(d.batched(&[2]), Err(invalid(3)));
 }
 
+/// Proofs of a batch share its decks' coefficients (the output of one shuffle is the next
+/// one's input, one slot in the sum): a proof presented with a deck of another proof of the
+/// same batch — or two proofs with their statements exchanged — must not pass through that
+/// sharing, and the first false claim is named.
+#[test]
+fn decks_swapped_between_proofs_of_a_batch_are_rejected_naming_the_first() {
+    let d = deal(4, 9, 7);
+    let claim = |k: usize, input: usize, output: usize| ShuffleClaim {
+        transcript: transcript(),
+        ctx: ctx(SESSION, k as u64 + 1, k as u16 + 1),
+        input: &d.decks[input],
+        output: &d.decks[output],
+        proof: &d.proofs[k],
+    };
+    let batch = |claims: Vec<ShuffleClaim<'_>>| verify_shuffles(&d.f.ck, &d.f.key, claims);
+    // Player 3's proof given player 2's input deck, which is also in the batch.
+    let shifted = vec![claim(1, 1, 2), claim(2, 1, 3), claim(3, 3, 4)];
+    assert_eq!(batch(shifted), Err(invalid(3)));
+    // Players 2 and 3 with each other's statements: every deck is still in the batch once.
+    let exchanged = vec![claim(1, 2, 3), claim(2, 1, 2), claim(3, 3, 4)];
+    assert_eq!(batch(exchanged), Err(invalid(2)));
+    // The honest batch of the same decks passes.
+    assert_eq!(
+        batch(vec![claim(1, 1, 2), claim(2, 2, 3), claim(3, 3, 4)]),
+        Ok(())
+    );
+}
+
 #[test]
 fn malformed_proofs_in_a_batch_get_the_one_by_one_error() {
     let mut d = deal(3, 8, 4);

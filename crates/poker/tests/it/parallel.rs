@@ -118,3 +118,41 @@ fn a_false_shuffle_is_rejected_whatever_the_thread_count() {
         });
     }
 }
+
+/// At every size — down to halves of one card — the prover splits each phase (the output deck
+/// with `A`, `c_d`, `A_0` and `E_0`; `B` in two halves; `c_δ` with `c_Δ`) on two threads and
+/// must still produce the one-thread deck and proof bytes, from an open deck (whose `c1` are
+/// left out of `E_0`) and from an encrypted one.
+#[test]
+fn shuffle_proof_bytes_do_not_depend_on_the_thread_count_at_small_sizes() {
+    for n in [2u16, 3, 5, 52] {
+        let f = fixture(2, n, 20 + u64::from(n));
+        let c = ctx(b"threads", 1, 1);
+        let prove = |input: &Deck, seed: u64| {
+            shuffle_with_rng(
+                &mut transcript(),
+                &c,
+                &f.ck,
+                &f.key,
+                input,
+                &mut seeded_rng(seed),
+            )
+            .expect("sizes fit")
+        };
+        let (first, _) = pool(1).install(|| prove(&f.open, 1));
+        for input in [&f.open, &first] {
+            let (one, two) = (
+                pool(1).install(|| prove(input, 2)),
+                pool(2).install(|| prove(input, 2)),
+            );
+            assert_eq!(one.0.wire(), two.0.wire(), "{n} cards: the decks differ");
+            assert_eq!(
+                bincode::serialize(&one.1).expect("encodable"),
+                bincode::serialize(&two.1).expect("encodable"),
+                "{n} cards: the proofs differ"
+            );
+            verify_shuffle(&mut transcript(), &c, &f.ck, &f.key, input, &two.0, &two.1)
+                .expect("an honest proof verifies");
+        }
+    }
+}
