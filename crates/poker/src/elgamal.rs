@@ -8,8 +8,6 @@
 //! `M = c2 − Σ x_i·c1` \[BS03\].
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
 
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_TABLE;
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable, RistrettoPoint};
@@ -249,33 +247,13 @@ pub fn card_point(card: u16) -> RistrettoPoint {
     RistrettoPoint::hash_from_bytes::<Sha3_512>(&input)
 }
 
-/// How many multiplications by `Y` a [`JointKey`] does without its fixed-base table before it
-/// builds one. Building the table costs 256 field inversions, about what ~300 multiplications
-/// save with it, so a key that shuffles one 52-card deck (a deal) never pays for it, and a key
-/// that shuffles many pays at most about twice the cheaper choice (the ski-rental rule).
-pub const TABLE_AFTER: u32 = 256;
-
-/// The joint public key `Y = Σ Y_i`. Re-encryption computes `ρ·Y` for every card, in constant
-/// time: by plain scalar multiplication for the first [`TABLE_AFTER`] products, then with a
-/// precomputed fixed-base table built once. Both give the same point, so no result depends on
-/// which one ran (nor on the thread count).
+/// The joint public key `Y = Σ Y_i`, with a precomputed table for fast fixed-base
+/// multiplication (re-encryption computes `ρ·Y` for every card).
+#[derive(Clone)]
 pub struct JointKey {
     point: RistrettoPoint,
     compressed: CompressedRistretto,
-    /// Products by `Y` computed without `table`, which decides when to build it.
-    uses: AtomicU32,
-    table: OnceLock<Box<RistrettoBasepointTable>>,
-}
-
-impl Clone for JointKey {
-    fn clone(&self) -> JointKey {
-        JointKey {
-            point: self.point,
-            compressed: self.compressed,
-            uses: AtomicU32::new(self.uses.load(Ordering::Relaxed)),
-            table: self.table.clone(),
-        }
-    }
+    table: RistrettoBasepointTable,
 }
 
 impl core::fmt::Debug for JointKey {
@@ -291,23 +269,8 @@ impl JointKey {
         JointKey {
             point,
             compressed: point.compress(),
-            uses: AtomicU32::new(0),
-            table: OnceLock::new(),
+            table: RistrettoBasepointTable::create(&point),
         }
-    }
-
-    /// `r·Y` in constant time (with the table once [`TABLE_AFTER`] products were made).
-    fn times(&self, r: &Scalar) -> RistrettoPoint {
-        if let Some(table) = self.table.get() {
-            return &**table * r;
-        }
-        if self.uses.fetch_add(1, Ordering::Relaxed) < TABLE_AFTER {
-            return self.point * r;
-        }
-        let table = self
-            .table
-            .get_or_init(|| Box::new(RistrettoBasepointTable::create(&self.point)));
-        &**table * r
     }
 
     /// `Y`.
@@ -324,7 +287,7 @@ impl JointKey {
     pub fn zero_encryption(&self, r: &Scalar) -> Ciphertext {
         Ciphertext {
             c1: RISTRETTO_BASEPOINT_TABLE * r,
-            c2: self.times(r),
+            c2: &self.table * r,
         }
     }
 
@@ -355,28 +318,5 @@ mod tests {
         }
         assert!(!cards.contains(2) && cards.point(2).is_none());
         assert_eq!(cards.card(&card_point(2)), None);
-    }
-
-    #[test]
-    fn re_encryption_is_the_same_point_before_and_after_the_key_builds_its_table() {
-        let y = card_point(7);
-        let key = JointKey::from_point(y);
-        let scalars: Vec<Scalar> = (1..=u64::from(TABLE_AFTER) + 8)
-            .map(|k| Scalar::from(k) * Scalar::from(0x9e37_79b9_7f4a_7c15_u64))
-            .collect();
-        for r in &scalars {
-            let z = key.zero_encryption(r);
-            assert_eq!((z.c1, z.c2), (RistrettoPoint::mul_base(r), y * r));
-        }
-        assert!(
-            key.table.get().is_some(),
-            "built after {TABLE_AFTER} products"
-        );
-        let fresh = JointKey::from_point(y);
-        assert!(fresh.table.get().is_none(), "a fresh key has no table");
-        assert_eq!(
-            key.clone().zero_encryption(&scalars[0]),
-            fresh.zero_encryption(&scalars[0])
-        );
     }
 }
