@@ -83,13 +83,22 @@ pub trait Adversary {
     fn tamper_message(&mut self, _msg: &mut Message) {}
     /// Rewrites the encoded bytes of a message from `sender`.
     fn tamper_bytes(&mut self, _sender: PartyId, _bytes: &mut Vec<u8>) {}
+    /// Whether the hooks may change anything (the default). An adversary that says `false`
+    /// is never called, and the driver does not decode the deliveries for it.
+    fn rewrites(&self) -> bool {
+        true
+    }
 }
 
 /// The adversary that changes nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Honest;
 
-impl Adversary for Honest {}
+impl Adversary for Honest {
+    fn rewrites(&self) -> bool {
+        false
+    }
+}
 
 /// An [`Adversary`] as the driver's [`Tap`].
 struct AdversaryTap<'a, A>(&'a mut A);
@@ -97,7 +106,7 @@ struct AdversaryTap<'a, A>(&'a mut A);
 impl<A: Adversary> Tap for AdversaryTap<'_, A> {
     fn deliver(&mut self, d: &mut Delivery) -> bool {
         // The adversary speaks the protocol's messages; the seats' echoes pass untouched.
-        if d.kind != facedown_core::engine::Kind::Engine {
+        if d.kind != facedown_core::engine::Kind::Engine || !self.0.rewrites() {
             return true;
         }
         if let Ok(mut msg) = Message::from_bytes(d.from, &d.payload) {

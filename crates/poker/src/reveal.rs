@@ -74,13 +74,13 @@ fn make_token<P>(
     position: u32,
     ct: (&Ciphertext, &CompressedCiphertext),
     prove: impl FnOnce(&mut Transcript, &Statement<'_>) -> P,
-) -> (CompressedRistretto, P) {
+) -> (RistrettoPoint, CompressedRistretto, P) {
     let d = own_token(sk, ct.0);
     let dc = d.compress();
     let st = statement(sk.public(), ct, (&d, &dc));
     t.append_u64(b"position", u64::from(position));
     let proof = prove(t, &st);
-    (dc, proof)
+    (d, dc, proof)
 }
 
 /// Makes player `ctx.player`'s token for the ciphertext at `position`.
@@ -92,7 +92,7 @@ pub fn reveal_token_with_rng<R: RngCore + CryptoRng>(
     ct: (&Ciphertext, &CompressedCiphertext),
     rng: &mut R,
 ) -> RevealToken {
-    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+    let (_, token, proof) = make_token(t, sk, position, ct, |t, st| {
         dleq::prove(t, REVEAL_LABEL, ctx, st, sk.scalar(), rng)
     });
     RevealToken {
@@ -113,14 +113,28 @@ pub fn batchable_reveal_token_with_rng<R: RngCore + CryptoRng>(
     ct: (&Ciphertext, &CompressedCiphertext),
     rng: &mut R,
 ) -> BatchableRevealToken {
-    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+    batchable_reveal_token_and_point_with_rng(t, ctx, sk, position, ct, rng).0
+}
+
+/// As [`batchable_reveal_token_with_rng`], with the token's point `d_i` (so that its maker
+/// need not decompress what it has just compressed).
+pub(crate) fn batchable_reveal_token_and_point_with_rng<R: RngCore + CryptoRng>(
+    t: &mut Transcript,
+    ctx: &ProofContext<'_>,
+    sk: &SecretKey,
+    position: u32,
+    ct: (&Ciphertext, &CompressedCiphertext),
+    rng: &mut R,
+) -> (BatchableRevealToken, RistrettoPoint) {
+    let (d, token, proof) = make_token(t, sk, position, ct, |t, st| {
         dleq::prove_batchable(t, REVEAL_LABEL, ctx, st, sk.scalar(), rng)
     });
-    BatchableRevealToken {
+    let token = BatchableRevealToken {
         position,
         token,
         proof,
-    }
+    };
+    (token, d)
 }
 
 /// A dishonest batchable token for the batching tests: its proof's `A1` is offset by `offset`.
@@ -134,7 +148,7 @@ pub(crate) fn batchable_reveal_token_with_offset<R: RngCore + CryptoRng>(
     offset: &RistrettoPoint,
     rng: &mut R,
 ) -> BatchableRevealToken {
-    let (token, proof) = make_token(t, sk, position, ct, |t, st| {
+    let (_, token, proof) = make_token(t, sk, position, ct, |t, st| {
         dleq::prove_batchable_with_offset(t, REVEAL_LABEL, ctx, st, sk.scalar(), offset, rng)
     });
     BatchableRevealToken {

@@ -23,7 +23,7 @@ use crate::batch::{verify_reveal_tokens, TokenClaim};
 use crate::errors::{PokerError, Result};
 use crate::keys::SecretKey;
 use crate::messages::{Message, RevealMessage};
-use crate::reveal::{batchable_reveal_token_with_rng, own_token, BatchableRevealToken};
+use crate::reveal::{batchable_reveal_token_and_point_with_rng, own_token, BatchableRevealToken};
 
 /// An opening in progress at one player.
 pub(super) struct Open {
@@ -83,13 +83,14 @@ struct Prover<'a, R> {
 }
 
 impl<R: RngCore + CryptoRng> Prover<'_, R> {
-    fn tokens(&mut self, positions: &[usize]) -> Vec<BatchableRevealToken> {
+    /// This player's tokens for `positions`, each with its point `d_i`.
+    fn tokens(&mut self, positions: &[usize]) -> Vec<(BatchableRevealToken, RistrettoPoint)> {
         let ctx = self.table.ctx(self.cx.round, self.cx.me);
         let (cts, wire) = (self.table.deck.ciphertexts(), self.table.deck.wire());
         positions
             .iter()
             .map(|&i| {
-                batchable_reveal_token_with_rng(
+                batchable_reveal_token_and_point_with_rng(
                     &mut self.cx.base.clone(),
                     &ctx,
                     self.cx.sk,
@@ -116,9 +117,10 @@ impl Open {
         let public = prover.tokens(&hidden(table, &opening.public));
         let mut step = Step::wait();
         for to in PartyId::all(parties).filter(|&p| p != me) {
-            let mut tokens = public.clone();
+            let mut tokens: Vec<BatchableRevealToken> = public.iter().map(|(t, _)| *t).collect();
             if let Some(group) = opening.private_to(to) {
-                tokens.extend(prover.tokens(&hidden(table, group)));
+                let private = prover.tokens(&hidden(table, group));
+                tokens.extend(private.into_iter().map(|(t, _)| t));
             }
             if tokens.is_empty() {
                 continue;
@@ -129,11 +131,11 @@ impl Open {
         let want = wanted_by(table, opening, me);
         let own_from = hidden(table, &opening.public).len();
         let cts = table.deck.ciphertexts();
-        // The own token of a public position is the one just proved: decompress it rather
-        // than multiply again.
+        // The own token of a public position is the one just proved: reuse its point rather
+        // than multiply (or decompress) again.
         let mut sums = Vec::with_capacity(want.len());
         for (k, &i) in want.iter().enumerate() {
-            let proved = public.get(k).and_then(|t| t.token.decompress());
+            let proved = public.get(k).map(|(_, d)| *d);
             sums.push(proved.unwrap_or_else(|| own_token(cx.sk, &cts[i])));
         }
         let open = Open {

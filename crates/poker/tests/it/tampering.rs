@@ -443,3 +443,110 @@ fn failed_audit_blames_the_cheater_in_the_report() {
     assert!(report.hands.is_empty() && report.public.is_empty());
     assert!(report.cost.messages > 0);
 }
+
+/// What a cheating last shuffler learns from the broadcasts before its turn: enough to make a
+/// *valid* shuffle proof of a deck of its choice, bound to its own round and session.
+#[derive(Default)]
+struct Eavesdropper {
+    hellos: Vec<facedown_poker::messages::HelloMessage>,
+    shares: Vec<KeyShare>,
+    first_deck: Option<Vec<CompressedCiphertext>>,
+    forged: Option<facedown_poker::messages::ShuffleMessage>,
+}
+
+impl Eavesdropper {
+    /// Player 3's turn as a shuffle of player 1's deck (skipping player 2's), validly proved.
+    fn forge(&self) -> facedown_poker::messages::ShuffleMessage {
+        use facedown_core::session::{Hello, Hellos};
+        use facedown_poker::engine::{commitment_key, BACKEND, TRANSCRIPT_LABEL};
+        use facedown_poker::ProofContext;
+        let hello = |h: &facedown_poker::messages::HelloMessage| Hello {
+            nonce: h.nonce,
+            key: None,
+        };
+        let mut hellos = Hellos::new(PartyId(1), 3, hello(&self.hellos[0]));
+        for h in &self.hellos[1..] {
+            hellos.receive(h.player, hello(h)).expect("distinct hellos");
+        }
+        let session = hellos.session(BACKEND, b"session A").expect("every hello");
+        let base = merlin::Transcript::new(TRANSCRIPT_LABEL);
+        let ctx = |round, player| ProofContext {
+            session: &session,
+            round,
+            player,
+        };
+        let keys: Vec<_> = self
+            .shares
+            .iter()
+            .map(|s| s.verify(&mut base.clone(), &ctx(0, s.player)))
+            .collect::<Result<_, _>>()
+            .expect("honest shares");
+        let joint = facedown_poker::keys::joint_key(&keys).expect("a joint key");
+        let wire = self.first_deck.clone().expect("player 1's deck");
+        let input = facedown_poker::elgamal::Deck::decode(wire, PartyId(1)).expect("a deck");
+        let ck = commitment_key(input.len());
+        let (out, proof) = facedown_poker::shuffle::shuffle_with_rng(
+            &mut base.clone(),
+            &ctx(3, PartyId(3)),
+            &ck,
+            &joint,
+            &input,
+            &mut trial_rng(5, 5),
+        )
+        .expect("a shuffle");
+        // The forgery is sound about the deck it names: only its input is not the agreed one.
+        facedown_poker::shuffle::verify_shuffle(
+            &mut base.clone(),
+            &ctx(3, PartyId(3)),
+            &ck,
+            &joint,
+            &input,
+            &out,
+            &proof,
+        )
+        .expect("a valid proof of a shuffle of player 1's deck");
+        facedown_poker::messages::ShuffleMessage {
+            player: PartyId(3),
+            deck: out.wire().to_vec(),
+            proof,
+        }
+    }
+}
+
+impl Adversary for Eavesdropper {
+    fn tamper_message(&mut self, msg: &mut Message) {
+        match msg {
+            Message::Hello(h) if !self.hellos.iter().any(|k| k.player == h.player) => {
+                self.hellos.push(*h);
+                self.hellos.sort_by_key(|k| k.player);
+            }
+            Message::KeyShare(s) if !self.shares.iter().any(|k| k.player == s.player) => {
+                self.shares.push(*s);
+                self.shares.sort_by_key(|k| k.player);
+            }
+            Message::Shuffle(m) if m.player == PartyId(1) => {
+                self.first_deck.get_or_insert_with(|| m.deck.clone());
+            }
+            Message::Shuffle(m) if m.player == PartyId(3) => {
+                if self.forged.is_none() {
+                    self.forged = Some(self.forge());
+                }
+                if let Some(forged) = &self.forged {
+                    **m = forged.clone();
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A verifier reuses the deck it decoded from one turn as the next turn's input. A next shuffler
+/// who proves, validly and in its own round, a shuffle of *another* deck (player 1's, undoing
+/// player 2's shuffle) is named; the player whose deck it skipped is never blamed.
+#[test]
+fn a_valid_proof_of_a_shuffle_of_another_deck_names_the_shuffler_not_the_decks_author() {
+    let mut cheat = Eavesdropper::default();
+    let err = run(&mut cheat);
+    assert!(cheat.forged.is_some(), "the cheat ran");
+    assert_eq!(err, invalid(3, ProofKind::Shuffle), "{err}");
+}
