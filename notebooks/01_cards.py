@@ -382,6 +382,99 @@ assert bad["correct"] and bad["security"] == "insecure"
 assert any("holder of b" in e for e in bad["errors"])
 
 # %% [markdown]
+# ## Private draws and looks: each player's own view
+#
+# With private *draws* and *looks* the players no longer share one view. In the model of Ono and
+# Manabe [OM21] a player may cut cards where only he sees the offset, or look at a commitment
+# where nobody else can: his view is then the public turns **plus** what he alone drew and saw,
+# and the question becomes what *each* player's view reveals. For player $p$ the inputs that
+# must look alike are those with his own bit (and, for a non-committed ending, the same
+# output), and the information is counted beyond what he knows anyway:
+# $I(X; V_p \mid X_p, f(X))$ — $I(X; V_p \mid X_p)$ when the output stays face down.
+#
+# * `ono-manabe-and`: a committed AND with four cards and no public shuffle. Alice flips her
+#   commitment with a private random bit $r$; Bob looks at it privately and sees $a \oplus r$,
+#   a fair coin whatever $a$ is.
+# * `five-card-trick-one-private-cut`: the pitfall. The five-card trick with its cut done by
+#   Alice alone. Everyone sees the cards uniformly cut, so **the public view is perfect** — but
+#   Alice knows the offset, undoes it, and reads $b$.
+#
+# `facedown.analyze` gives each player's figures under `players`: the TV distance (exact, a
+# string) and the bits (a float computed from the exact probabilities).
+
+# %%
+def show_players(name):
+    a = facedown.analyze(name)
+    print(f"{a['name']}: security {a['security']}; public view: TV {a['tv_distance']}")
+    for p in a["players"]:
+        given = p["player"] if a["committed"] else f"{p['player']}, f(X)"
+        w = p["tv_worst"]
+        worst = "" if w is None else \
+            f"; worst pair {w['inputs'][0]} vs {w['inputs'][1]} on view {w['view']}: {w['probabilities'][0]} vs {w['probabilities'][1]}"
+        print(f"  player {p['player']}: TV {p['tv_distance']}, I(X;V | {given}) = {p['leak_bits']:.4f} bits{worst}")
+    return a
+
+om_and = show_players("ono-manabe-and")
+one_cut = show_players("five-card-trick-one-private-cut")
+assert om_and["security"] == "perfect"
+assert all(p["tv_distance"] == "0" for p in om_and["players"])
+assert one_cut["tv_distance"] == "0" and one_cut["security"] == "insecure"
+assert [p["tv_distance"] for p in one_cut["players"]] == ["1", "0"]
+
+# %% [markdown]
+# Alice's TV distance is 1: with $a = 0$ she tells $b = 0$ from $b = 1$ in every run. Beyond
+# her own bit and the output she learns one bit for half of the inputs (those with $a = 0$),
+# $0.5$ bits on average; Bob learns nothing beyond $a \wedge b$. Across the private library:
+
+# %%
+private = ["ono-manabe-xor", "ono-manabe-and", "ono-manabe-copy", "five-card-trick-private-cuts",
+           "five-card-trick-one-private-cut", "ono-manabe-xor-early-look", "ono-manabe-xor-turned-mask"]
+analyses = [facedown.analyze(n) for n in private]
+fig, ax = plt.subplots(figsize=(10, 4.2))
+y = np.arange(len(private))
+for k, (who, colour) in enumerate([("a", "tab:blue"), ("b", "tab:orange")]):
+    tv = [next(p["tv_distance_f64"] for p in a["players"] if p["player"] == who) for a in analyses]
+    bits = [next(p["leak_bits"] for p in a["players"] if p["player"] == who) for a in analyses]
+    ax.barh(y + (k - 0.5) * 0.4, tv, 0.2, color=colour, label=f"TV distance, player {who}")
+    ax.barh(y + (k - 0.5) * 0.4 + 0.2, bits, 0.2, color=colour, alpha=0.45,
+            label=f"I(X;V | {who}, …) bits, player {who}")
+ax.set_yticks(y, [f"{a['name']} ({a['security']})" for a in analyses])
+ax.invert_yaxis()
+ax.set_xlabel("leakage of each player's own view (TV: probability; I: bits)")
+ax.set_title("Private model: what each player's view reveals (exact analysis)")
+ax.legend(fontsize=8, loc="lower right")
+fig.tight_layout()
+fdnb.save(fig, "01_players")
+plt.show()
+
+# %% [markdown]
+# ## Several outputs: a half adder
+#
+# A protocol may also compute several named outputs at once. `half-adder` commits to the sum
+# $a \oplus b$ and the carry $a \wedge b$ on ten cards with two random bisection cuts (the COPY and
+# the selector of Mizuki–Sone [MS09]); its `result` names one pair per output. The analyzer
+# checks each output on its own, and the simulator counts each output's readings: a run is
+# right when every output is. `half-adder-sum-not-negated` writes $\neg b$ as $b$, so its sum is
+# wrong exactly when $a = 1$, and its carry stays right.
+
+# %%
+for name in ("half-adder", "half-adder-sum-not-negated"):
+    a = facedown.analyze(name)
+    outs = ", ".join(f"{o['name']} = {o['function']}" for o in a["outputs"])
+    print(f"{name}: outputs {outs}; correct {a['correct']}, security {a['security']}, "
+          f"E[shuffles] {a['expected_shuffles']}")
+    sim = facedown.simulate(name, runs=RUNS // 10, seed=SEED)
+    for r in sim["inputs"]:
+        right = "  ".join(
+            f"{o['name']}={int(o['expected'])} right {o['output_1'] if o['expected'] else o['output_0']}/{r['runs']}"
+            for o in r["outputs"])
+        print(f"   input {r['input']}: {right}")
+    if a["correct"]:
+        assert all(n == RUNS // 10 for n in sim["correct_runs"])
+    else:
+        assert any("sum" in e for e in a["errors"])
+
+# %% [markdown]
 # ## Exercises
 #
 # 1. **Break the trick yourself.** Take `facedown.protocols()`'s source of `five-card-trick`,
@@ -401,6 +494,11 @@ assert any("holder of b" in e for e in bad["errors"])
 #    changing only the layout's colours and which bit each private permutation belongs to.
 #    Check it with `facedown.analyze`; then add a turn that makes it leak, and say which
 #    player the analyzer names and what he learns.
+# 6. **Whose view leaks?** Starting from the source of `five-card-trick-one-private-cut`
+#    (printed below), predict each player's TV distance before you run anything when Bob
+#    also cuts privately after Alice; then when, instead, Bob looks privately at Alice's
+#    commitment before her cut (`private b look 1 2`). Check both with `facedown.analyze`
+#    and its `players` field, and explain why the public view's TV distance never changes.
 
 # %%
 # A starting point for exercise 1: the source of the five-card trick.
@@ -409,3 +507,7 @@ print(next(p["source"] for p in library if p["name"] == "five-card-trick"))
 # %%
 # A starting point for exercise 5: the source of the private three-card AND.
 print(next(p["source"] for p in library if p["name"] == "private-three-card-and"))
+
+# %%
+# A starting point for exercise 6: the five-card trick cut privately by Alice alone.
+print(next(p["source"] for p in library if p["name"] == "five-card-trick-one-private-cut"))

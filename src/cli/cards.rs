@@ -13,7 +13,7 @@ use facedown::cards::claim::{check, Check, Claim};
 use facedown::cards::library::{builtins, load, Builtin, LoadError};
 use facedown::cards::print::analysis_text;
 use facedown::cards::search::Shard;
-use facedown::cards::simulate::{merge_reports, Compiled, SimulationReport};
+use facedown::cards::simulate::{merge_reports, Compiled, InputReport, SimulationReport};
 use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -732,6 +732,51 @@ fn simulate_cmd(
 
 /// The per-input table of `cards simulate`.
 fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
+    match report.inputs.first().map(|r| r.outputs.as_slice()) {
+        Some(outputs) if !outputs.is_empty() => several_outputs_table(report, correct_runs),
+        _ => one_output_table(report, correct_runs),
+    }
+}
+
+/// The shuffle column of the per-input table.
+fn shuffles_text(r: &InputReport) -> String {
+    format!(
+        "{:.4} ± {:.4}, {}",
+        r.shuffles_mean, r.shuffles_stderr, r.shuffles_max
+    )
+}
+
+/// The per-input table of a protocol with several outputs: per output, the runs in which it
+/// was right; `correct` counts the runs in which every output was.
+fn several_outputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
+    let names: Vec<String> = report.inputs[0]
+        .outputs
+        .iter()
+        .map(|o| format!("{} right", o.name))
+        .collect();
+    let mut header = vec!["input", "f", "correct"];
+    header.extend(names.iter().map(String::as_str));
+    header.extend(["non-comm.", "other", "shuffles (mean ± s.e., max)"]);
+    let last = header.len() - 1;
+    let mut t = Table::new(&header).right_aligned(2..last);
+    for (r, ok) in report.inputs.iter().zip(correct_runs) {
+        let f: Vec<String> = r
+            .outputs
+            .iter()
+            .map(|o| format!("{}={}", o.name, u8::from(o.expected)))
+            .collect();
+        let mut row = vec![r.input.clone(), f.join(" "), ok.to_string()];
+        row.extend(r.outputs.iter().map(|o| o.right().to_string()));
+        row.push(r.non_committed.to_string());
+        row.push((r.stuck + r.gave_up + r.not_a_commitment).to_string());
+        row.push(shuffles_text(r));
+        t.row(row);
+    }
+    t
+}
+
+/// The per-input table of a protocol with one output.
+fn one_output_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
     let mut inputs = Table::new(&[
         "input",
         "f",
@@ -752,10 +797,7 @@ fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
             r.output_1.to_string(),
             r.non_committed.to_string(),
             (r.stuck + r.gave_up + r.not_a_commitment).to_string(),
-            format!(
-                "{:.4} ± {:.4}, {}",
-                r.shuffles_mean, r.shuffles_stderr, r.shuffles_max
-            ),
+            shuffles_text(r),
         ]);
     }
     inputs
@@ -820,9 +862,18 @@ pub fn headline_rows() -> anyhow::Result<Vec<HeadlineRow>> {
         .collect()
 }
 
-/// The leak column: the TV distance, and the bits the view reveals beyond the output.
+/// The leak column: the TV distance, and the bits the view reveals beyond the output; in the
+/// private model, the worst player's (largest TV distance) on his own view.
 fn leak_text(a: &Analysis) -> String {
-    match (&a.tv_distance, a.leak_beyond_output_bits) {
+    let worst = a
+        .players
+        .iter()
+        .max_by(|x, y| x.tv_distance.cmp(&y.tv_distance));
+    let (tv, bits) = match worst {
+        Some(p) => (&p.tv_distance, p.leak_bits),
+        None => (&a.tv_distance, a.leak_beyond_output_bits),
+    };
+    match (tv, bits) {
         (Some(tv), _) if tv.to_string() == "0" => "0".to_owned(),
         (Some(tv), Some(mi)) => format!("{tv} / {mi:.4}"),
         (Some(tv), None) => tv.to_string(),
@@ -887,6 +938,6 @@ pub fn print_headline(rows: &[HeadlineRow], format: Format) {
     }
     println!();
     println!("claim: the verdict the paper (or, for variants, a hand check) states; ✓ = the analyzer agrees.");
-    println!("leak: largest TV distance between views of inputs that must look alike, and what the view reveals beyond the output.");
+    println!("leak: largest TV distance between views of inputs that must look alike, and what the view reveals beyond the output (private model: the worst player's own view, beyond his input too).");
     println!("cpu_us, wall_us: thread CPU and wall time of the least of five analyses, in µs.");
 }

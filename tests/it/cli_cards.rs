@@ -335,3 +335,63 @@ fn a_closed_stdout_ends_the_command_quietly_not_with_a_panic() {
         out.status
     );
 }
+
+#[test]
+fn analyze_prints_each_players_leak_of_a_private_cut_in_text_and_json() {
+    let v = json(&[
+        "cards",
+        "analyze",
+        "five-card-trick-one-private-cut",
+        "--json",
+    ]);
+    // The public view is perfect; Alice, who knows the offset, reads b (TV 1); Bob does not.
+    assert_eq!(v["tv_distance"], "0");
+    let players = v["players"].as_array().expect("per-player figures");
+    let tv: Vec<&str> = players
+        .iter()
+        .map(|p| p["tv_distance"].as_str().expect("exact"))
+        .collect();
+    assert_eq!(tv, ["1", "0"]);
+    let bits = players[0]["leak_bits"].as_f64().expect("a float");
+    assert!((bits - 0.5).abs() < 1e-9, "{bits}");
+    let out = facedown(&["cards", "analyze", "five-card-trick-one-private-cut"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("per player"), "{text}");
+    assert!(
+        text.contains("TV 1 (≈ 1.000000), I(X;V | a, f(X)) 0.500000 bits"),
+        "{text}"
+    );
+    // A public protocol has none.
+    let public = json(&["cards", "analyze", "five-card-trick", "--json"]);
+    assert!(public.get("players").is_none());
+}
+
+#[test]
+fn simulate_counts_each_output_of_the_half_adder() {
+    let v = json(&[
+        "cards",
+        "simulate",
+        "half-adder",
+        "--runs",
+        "500",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["correct_runs"], serde_json::json!([500, 500, 500, 500]));
+    for r in v["inputs"].as_array().expect("inputs") {
+        let names: Vec<&str> = r["outputs"]
+            .as_array()
+            .expect("per-output counts")
+            .iter()
+            .map(|o| o["name"].as_str().expect("a name"))
+            .collect();
+        assert_eq!(names, ["sum", "carry"], "{r}");
+    }
+    let out = facedown(&["cards", "simulate", "half-adder", "--runs", "500"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("sum right") && text.contains("carry right"),
+        "{text}"
+    );
+}

@@ -44,7 +44,8 @@
 //! have several outputs or mixed endings. Not every backend runs every
 //! protocol: the compiled simulator ([`crate::simulate`]) takes ♣/♥ decks with public actions
 //! only, and the face-down tables ([`crate::on_table`]) have no private operation; both refuse
-//! with a typed error, and the analyzer and the tracer run every built-in.
+//! with a typed error, and the analyzer and the tracer run every built-in. Several outputs run
+//! everywhere.
 //!
 //! Each file states its claim on its `claim` line ([`crate::claim`]), typed when read:
 //! [`Builtin::claim`] is what the analyzer ([`crate::analyze`]) is expected to report, and every
@@ -97,12 +98,11 @@ impl Builtin {
         self.protocol().claim().cloned().unwrap_or_default()
     }
 
-    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck, public
-    /// actions only and one output (it refuses the others with a typed error).
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and public
+    /// actions only (it refuses the others with a typed error).
     pub fn simulable(&self) -> bool {
         let p = self.protocol();
         !p.has_private_actions()
-            && p.output_count() == 1
             && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
     }
 }

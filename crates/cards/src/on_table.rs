@@ -29,7 +29,9 @@
 //!
 //! The output of a non-committed ending is read from the view: alongside the table the runner
 //! keeps the possibilistic KWH state (which sequences are possible under which input, given
-//! what was seen) and reports the output all remaining inputs agree on.
+//! what was seen) and reports the output all remaining inputs agree on. A protocol with several
+//! named outputs gives one bit per output, in their order: pair `j` of its `result` is output
+//! `j`, and a non-committed ending reads every output from the view.
 //!
 //! [`Capabilities`]: facedown_core::Capabilities
 
@@ -124,8 +126,8 @@ pub struct Seen {
 /// The outcome of one run on a table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TableRun {
-    /// The output bits (one per result pair; one for a non-committed ending), or empty when a
-    /// committed result was not revealed.
+    /// The output bits (one per result pair; for a non-committed ending one, or one per output
+    /// of a protocol with several), or empty when a committed result was not revealed.
     pub outputs: Vec<bool>,
     /// Whether the protocol ended with a committed result.
     pub committed: bool,
@@ -182,15 +184,6 @@ pub fn run_as_party<T: FaceDownTable>(
     opts: RunOptions,
 ) -> Result<TableRun, RunError<T::Error>> {
     let k = protocol.inputs().len();
-    if protocol.output_count() > 1 {
-        return Err(RunError::Protocol {
-            span: Span::default(),
-            reason: format!(
-                "the tables read one output, the protocol has {}",
-                protocol.output_count()
-            ),
-        });
-    }
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
             expected: k,
@@ -420,8 +413,8 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
     }
 
     fn end(&mut self, path: Possible) -> Result<(), Self::Error> {
-        let bit = open_ending(self.protocol, &path)?;
-        self.run.outputs.push(bit);
+        let bits = open_ending(self.protocol, &path)?;
+        self.run.outputs.extend(bits);
         Ok(())
     }
 
@@ -484,19 +477,27 @@ fn lay_out<T: FaceDownTable>(
     Ok(())
 }
 
-/// The output of a non-committed ending: the one every input the view still allows agrees on.
+/// The output of a non-committed ending: the one every input the view still allows agrees on,
+/// as one bit per output.
 fn open_ending<E: std::error::Error>(
     protocol: &Protocol,
     possible: &Possible,
-) -> Result<bool, RunError<E>> {
-    let k = protocol.inputs().len();
-    let outs: BTreeSet<Option<bool>> = possible
+) -> Result<Vec<bool>, RunError<E>> {
+    let outs: BTreeSet<Option<crate::model::Value>> = possible
         .inputs()
         .into_iter()
-        .map(|i| protocol.function().eval(&input_bits(i, k)))
+        .map(|i| protocol.values().get(i).copied())
         .collect();
     match outs.into_iter().collect::<Vec<_>>()[..] {
-        [Some(bit)] => Ok(bit),
+        [Some(value)] => {
+            let m = protocol.output_count();
+            Ok(match m {
+                1 => vec![value == 1],
+                _ => (0..m)
+                    .map(|j| crate::model::output_bit(value, j, m))
+                    .collect(),
+            })
+        }
         _ => Err(RunError::Undecodable {
             span: Span::default(),
             reason: "the view is consistent with inputs of different outputs".to_owned(),
@@ -630,25 +631,11 @@ mod tests {
         for builtin in library::builtins() {
             let p = builtin.protocol();
             let k = p.inputs().len();
-            if p.output_count() > 1 {
-                let mut table = IdealTable::with_rng(k.max(2), trial_rng(0, 0));
-                let run = run_on_table(
-                    &p,
-                    &[false; 2],
-                    &owners(k),
-                    &mut table,
-                    RunOptions::default(),
-                );
-                assert!(
-                    matches!(run, Err(RunError::Protocol { .. })),
-                    "{}: the tables refuse several outputs",
-                    builtin.name
-                );
-                continue;
-            }
             for input in 0..p.input_count() {
                 let bits = input_bits(input, k);
-                let want = p.function().eval(&bits).expect("total function");
+                let want: Vec<bool> = (0..p.output_count())
+                    .map(|j| p.result_bit(input, j))
+                    .collect();
                 for seed in 0..20 {
                     let mut table = IdealTable::with_rng(k.max(2), trial_rng(seed, input as u64));
                     let run =
@@ -662,7 +649,13 @@ mod tests {
                         continue;
                     }
                     let run = run.unwrap_or_else(|e| panic!("{}: {e}", builtin.name));
-                    let correct = run.outputs.iter().all(|&o| o == want);
+                    // One output is read at every pair (a `copy` writes several), several outputs
+                    // one pair each.
+                    let correct = if want.len() == 1 {
+                        run.outputs.iter().all(|&o| o == want[0])
+                    } else {
+                        run.outputs == want
+                    };
                     if builtin.claim().correct == Some(true) {
                         assert!(
                             correct,

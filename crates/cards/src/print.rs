@@ -447,6 +447,7 @@ pub fn analysis_text(a: &Analysis) -> String {
             .map_or("unbounded".to_owned(), |m| m.to_string())
     );
     leak_lines(&mut out, a);
+    player_lines(&mut out, a);
     branch_lines(&mut out, a);
     for e in a.errors() {
         let _ = writeln!(out, "error: {e}");
@@ -485,6 +486,43 @@ fn leak_lines(out: &mut String, a: &Analysis) {
     }
     if let Some(mi) = a.leak_beyond_output_bits {
         let _ = writeln!(out, "I(X;V | f(X))       {mi:.6} bits");
+    }
+}
+
+/// In the private model, one line per player: the TV distance of his own view (exact) and
+/// what it reveals beyond his input and the output (bits), then his worst pair.
+fn player_lines(out: &mut String, a: &Analysis) {
+    if a.players.is_empty() {
+        return;
+    }
+    let given = if a.committed { "" } else { ", f(X)" };
+    let _ = writeln!(
+        out,
+        "per player (each on his own view; the figures above are the public view's):"
+    );
+    for p in &a.players {
+        let tv = p.tv_distance.as_ref().map_or("—".to_owned(), |tv| {
+            format!("{tv} (≈ {:.6})", crate::analyze::q_f64(tv))
+        });
+        let bits = p
+            .leak_bits
+            .map_or("—".to_owned(), |b| format!("{b:.6} bits"));
+        let _ = writeln!(
+            out,
+            "  {:<17} TV {tv}, I(X;V | {}{given}) {bits}",
+            p.player, p.player
+        );
+        if let Some(w) = &p.tv_worst {
+            let _ = writeln!(
+                out,
+                "    worst pair      inputs {} vs {} on view {}: {} vs {}",
+                w.inputs[0],
+                w.inputs[1],
+                render_view(&w.view),
+                w.probabilities[0],
+                w.probabilities[1]
+            );
+        }
     }
 }
 

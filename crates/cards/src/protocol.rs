@@ -473,8 +473,7 @@ impl Protocol {
 
     /// `f(input)` for every input assignment, in binary order (for `copy`, the input bit), for
     /// a protocol with one output; empty for a protocol with several (see
-    /// [`Protocol::values`]): the backends that read one output bit (the compiled simulator,
-    /// the face-down tables) refuse such protocols.
+    /// [`Protocol::values`], which the backends read for such protocols).
     pub fn outputs(&self) -> &[bool] {
         &self.outputs
     }

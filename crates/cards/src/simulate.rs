@@ -46,6 +46,14 @@
 //! commitment, a non-committed ending, a missing branch, the step limit), the mean number of
 //! shuffles with its standard error, the largest number seen; and the frequency of every view
 //! (the observations, rendered as in [`crate::print::render_view`]) per input.
+//!
+//! # Several outputs
+//!
+//! A protocol with several named outputs reads pair `j` of its `result` as output `j`. Each
+//! output's bits are counted on their own ([`InputReport::outputs`]: how often it read 0 and
+//! 1, against the bit its function gives), and the joint reading fills the one-output fields:
+//! `expected_output` is `true` and `output_1` counts the committed runs in which *every*
+//! output is right, `output_0` those in which some output is wrong.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -58,7 +66,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analyze::{explore, AnalysisOptions};
 pub use crate::distribution::Sampler;
-use crate::model::{ActionKind, Span};
+use crate::model::{output_bit, ActionKind, Span, Value};
 use crate::protocol::Protocol;
 use crate::search::{in_shard_order, MergeError, Shard, Trials};
 
@@ -77,10 +85,6 @@ pub enum SimulateError {
         /// The action, as written.
         action: String,
     },
-    /// Several outputs: the compiled simulator tallies one output bit (the sampled
-    /// interpreter, [`crate::sampled`], and the tracer run such protocols).
-    #[error("the compiled simulator reads one output, the protocol has {0}")]
-    SeveralOutputs(usize),
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -218,7 +222,10 @@ pub struct Compiled {
     n: usize,
     inputs: usize,
     input_names: Vec<String>,
-    outputs: Vec<bool>,
+    /// The outputs' names (empty for one unnamed output).
+    output_names: Vec<String>,
+    /// Per input, the joint value of the outputs (for one output, its bit).
+    values: Vec<Value>,
     initial: Vec<u64>,
     instrs: Vec<Instr>,
     perms: Vec<Vec<u8>>,
@@ -370,6 +377,9 @@ impl<'p> Compiler<'p> {
 pub enum Outcome {
     /// A committed result encoding this bit.
     Output(bool),
+    /// A committed result of a protocol with several outputs: their joint value (pair `j`
+    /// is output `j`, read as [`output_bit`] reads it).
+    Outputs(Value),
     /// A result whose pairs are no commitment, or disagree.
     NotACommitment,
     /// A non-committed ending.
@@ -398,10 +408,16 @@ const DENSE: u64 = 4096;
 
 /// Integer tallies of a set of trials; merged by addition.
 #[derive(Clone, Debug)]
-struct Tally {
+struct Tally<'c> {
     k: usize,
+    /// Per input, the joint value of the outputs (to judge a several-output reading).
+    values: &'c [Value],
+    /// Outputs of a protocol with several (0 for one output).
+    m: usize,
     /// Per input: [out0, out1, not a commitment, open, stuck, gave up].
     outcomes: Vec<[u64; 6]>,
+    /// With several outputs, per input and output: how often it read 0 and 1.
+    per_output: Vec<[u64; 2]>,
     shuffles: Vec<u64>,
     shuffles_sq: Vec<u128>,
     shuffles_max: Vec<u64>,
@@ -409,11 +425,14 @@ struct Tally {
     sparse: HashMap<u64, Vec<u64>>,
 }
 
-impl Tally {
-    fn new(k: usize) -> Tally {
+impl<'c> Tally<'c> {
+    fn new(k: usize, values: &'c [Value], m: usize) -> Tally<'c> {
         Tally {
             k,
+            values,
+            m,
             outcomes: vec![[0; 6]; k],
+            per_output: vec![[0; 2]; k * m],
             shuffles: vec![0; k],
             shuffles_sq: vec![0; k],
             shuffles_max: vec![0; k],
@@ -422,7 +441,11 @@ impl Tally {
         }
     }
 
-    fn merge(mut self, other: Tally) -> Tally {
+    fn merge(mut self, other: Tally<'c>) -> Tally<'c> {
+        for (a, b) in self.per_output.iter_mut().zip(&other.per_output) {
+            a[0] += b[0];
+            a[1] += b[1];
+        }
         for i in 0..self.k {
             for (a, b) in self.outcomes[i].iter_mut().zip(other.outcomes[i]) {
                 *a += b;
@@ -451,6 +474,13 @@ impl Tally {
         let slot = match outcome {
             Outcome::Output(false) => 0,
             Outcome::Output(true) => 1,
+            Outcome::Outputs(value) => {
+                for j in 0..self.m {
+                    let bit = output_bit(value, j, self.m);
+                    self.per_output[input * self.m + j][usize::from(bit)] += 1;
+                }
+                usize::from(value == self.values[input])
+            }
             Outcome::NotACommitment => 2,
             Outcome::Open => 3,
             Outcome::Stuck => 4,
@@ -479,13 +509,14 @@ impl Tally {
 pub struct InputReport {
     /// The input, first input first.
     pub input: String,
-    /// `f(input)`.
+    /// `f(input)` (with several outputs `true`: the joint reading, see the
+    /// [module docs](self)).
     pub expected_output: bool,
     /// Runs simulated.
     pub runs: u64,
-    /// Runs whose committed result encoded 0.
+    /// Runs whose committed result encoded 0 (with several outputs: some output was wrong).
     pub output_0: u64,
-    /// Runs whose committed result encoded 1.
+    /// Runs whose committed result encoded 1 (with several outputs: every output was right).
     pub output_1: u64,
     /// Runs whose result cards were not a commitment (or several pairs disagreed).
     pub not_a_commitment: u64,
@@ -507,6 +538,34 @@ pub struct InputReport {
     /// fit in 64 bits).
     #[serde(with = "decimal")]
     pub shuffles_sum_of_squares: u128,
+    /// With several outputs, each output's readings at the committed results (empty for one
+    /// output, and then left out of the JSON).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outputs: Vec<OutputTally>,
+}
+
+/// How often one of several outputs read 0 and 1 at the committed results of one input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OutputTally {
+    /// The output's name.
+    pub name: String,
+    /// The bit its function gives for the input.
+    pub expected: bool,
+    /// Committed runs in which it read 0.
+    pub output_0: u64,
+    /// Committed runs in which it read 1.
+    pub output_1: u64,
+}
+
+impl OutputTally {
+    /// Runs in which this output was right.
+    pub fn right(&self) -> u64 {
+        if self.expected {
+            self.output_1
+        } else {
+            self.output_0
+        }
+    }
 }
 
 /// A `u128` written as a decimal string in JSON (JSON readers lose integers above 2⁵³).
@@ -532,6 +591,7 @@ impl InputReport {
         expected_output: bool,
         outcomes: [u64; 6],
         shuffles: (u64, u128, u64),
+        outputs: Vec<OutputTally>,
     ) -> InputReport {
         let (sum, sum_of_squares, max) = shuffles;
         let runs: u64 = outcomes.iter().sum();
@@ -554,6 +614,7 @@ impl InputReport {
             shuffles_max: max,
             shuffles_sum: sum,
             shuffles_sum_of_squares: sum_of_squares,
+            outputs,
         }
     }
 
@@ -622,10 +683,11 @@ impl SimulationReport {
                     r.output_0
                 };
                 let column = chosen.unwrap_or(col);
+                let expected = protocol.values().get(column).copied();
                 let from_views: u64 = self
                     .views
                     .iter()
-                    .filter(|v| outputs.get(&v.view) == Some(&Some(u32::from(r.expected_output))))
+                    .filter(|v| expected.is_some() && outputs.get(&v.view) == Some(&expected))
                     .map(|v| v.counts[column])
                     .sum();
                 committed + if r.non_committed > 0 { from_views } else { 0 }
@@ -643,9 +705,6 @@ impl Compiled {
         let n = protocol.cards();
         if n > 64 {
             return Err(SimulateError::TooManyCards(n));
-        }
-        if protocol.output_count() > 1 {
-            return Err(SimulateError::SeveralOutputs(protocol.output_count()));
         }
         let count = protocol.input_count();
         let initial = (0..count)
@@ -688,7 +747,13 @@ impl Compiled {
             n,
             inputs: count,
             input_names: protocol.input_labels().to_vec(),
-            outputs: protocol.outputs().to_vec(),
+            output_names: protocol
+                .function()
+                .output_names()
+                .into_iter()
+                .map(str::to_owned)
+                .collect(),
+            values: protocol.values().to_vec(),
             initial,
             instrs: c.instrs,
             perms: c.perms,
@@ -782,33 +847,40 @@ impl Compiled {
                     }
                 }
                 Instr::Jump(t) => pc = *t,
-                Instr::Result { pairs } => {
-                    let mut out = None;
-                    for &(a, b) in pairs {
-                        let bit = match ((row >> a) & 1, (row >> b) & 1) {
-                            (0, 1) => Some(false),
-                            (1, 0) => Some(true),
-                            _ => None,
-                        };
-                        match (bit, out) {
-                            (None, _) => return (Outcome::NotACommitment, shuffles, view),
-                            (Some(x), Some(y)) if x != y => {
-                                return (Outcome::NotACommitment, shuffles, view)
-                            }
-                            (Some(x), _) => out = Some(x),
-                        }
-                    }
-                    return match out {
-                        Some(bit) => (Outcome::Output(bit), shuffles, view),
-                        None => (Outcome::NotACommitment, shuffles, view),
-                    };
-                }
+                Instr::Result { pairs } => return (self.read_result(pairs, row), shuffles, view),
                 Instr::End => return (Outcome::Open, shuffles, view),
                 Instr::Restart => {
                     row = self.initial[input];
                     pc = 0;
                 }
             }
+        }
+    }
+
+    /// The outcome of a committed `result` on `row`: one output carried by every pair (they
+    /// must agree), or with several outputs pair `j` read as output `j`.
+    #[inline]
+    fn read_result(&self, pairs: &[(u8, u8)], row: u64) -> Outcome {
+        let several = self.output_names.len() > 1;
+        let mut out: Option<bool> = None;
+        let mut joint: Value = 0;
+        for &(a, b) in pairs {
+            let bit = match ((row >> a) & 1, (row >> b) & 1) {
+                (0, 1) => false,
+                (1, 0) => true,
+                _ => return Outcome::NotACommitment,
+            };
+            if several {
+                joint = (joint << 1) | Value::from(bit);
+            } else if out.is_some_and(|o| o != bit) {
+                return Outcome::NotACommitment;
+            }
+            out = Some(bit);
+        }
+        match out {
+            Some(_) if several => Outcome::Outputs(joint),
+            Some(bit) => Outcome::Output(bit),
+            None => Outcome::NotACommitment,
         }
     }
 
@@ -907,7 +979,7 @@ impl Compiled {
                 (input, c * CHUNK, ((c + 1) * CHUNK).min(runs))
             })
             .map(|(input, from, to)| {
-                let mut tally = Tally::new(self.inputs);
+                let mut tally = self.tally();
                 let mut blocks = first_blocks(&base_rng, input as u64 * runs + from);
                 for r in from..to {
                     let trial = input as u64 * runs + r;
@@ -920,10 +992,36 @@ impl Compiled {
                 }
                 tally
             })
-            .reduce(|| Tally::new(self.inputs), Tally::merge);
+            .reduce(|| self.tally(), Tally::merge);
         let mut report = self.report(name, &chosen, runs, seed, tally);
         report.shard = shard;
         Ok(report)
+    }
+
+    /// An empty tally of this program's inputs and outputs.
+    fn tally(&self) -> Tally<'_> {
+        let m = if self.output_names.len() > 1 {
+            self.output_names.len()
+        } else {
+            0
+        };
+        Tally::new(self.inputs, &self.values, m)
+    }
+
+    /// With several outputs, each output's readings for input `i` (empty for one output).
+    fn output_tallies(&self, tally: &Tally<'_>, i: usize) -> Vec<OutputTally> {
+        let m = tally.m;
+        (0..m)
+            .map(|j| {
+                let [zeros, ones] = tally.per_output[i * m + j];
+                OutputTally {
+                    name: self.output_names[j].clone(),
+                    expected: output_bit(self.values[i], j, m),
+                    output_0: zeros,
+                    output_1: ones,
+                }
+            })
+            .collect()
     }
 
     fn report(
@@ -932,20 +1030,22 @@ impl Compiled {
         chosen: &[usize],
         runs: u64,
         seed: u64,
-        tally: Tally,
+        tally: Tally<'_>,
     ) -> SimulationReport {
+        let several = tally.m > 0;
         let inputs = chosen
             .iter()
             .map(|&i| {
                 InputReport::from_sums(
                     self.input_names[i].clone(),
-                    self.outputs[i],
+                    several || self.values[i] == 1,
                     tally.outcomes[i],
                     (
                         tally.shuffles[i],
                         tally.shuffles_sq[i],
                         tally.shuffles_max[i],
                     ),
+                    self.output_tallies(&tally, i),
                 )
             })
             .collect();
@@ -1008,12 +1108,19 @@ fn shard_owns(shard: Shard, k: u64) -> bool {
     Trials::share(u64::MAX, Some(shard)).contains(k)
 }
 
+/// What a shard report says of one input besides its counts: its name, its expected output
+/// and, with several outputs, each output's name and expected bit.
+type InputLabel = (String, bool, Vec<(String, bool)>);
+
 /// What differs between two shard reports that must describe one run, if anything.
 fn other_run(first: &SimulationReport, p: &SimulationReport) -> Option<String> {
-    let labels = |r: &SimulationReport| -> Vec<(String, bool)> {
+    let labels = |r: &SimulationReport| -> Vec<InputLabel> {
         r.inputs
             .iter()
-            .map(|i| (i.input.clone(), i.expected_output))
+            .map(|i| {
+                let outputs = i.outputs.iter().map(|o| (o.name.clone(), o.expected));
+                (i.input.clone(), i.expected_output, outputs.collect())
+            })
             .collect()
     };
     if (&p.name, p.seed, p.runs_per_input, &p.rng)
@@ -1047,6 +1154,18 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
     let first = &parts[0].1;
     let mut outcomes = vec![[0u64; 6]; first.inputs.len()];
     let mut shuffles = vec![(0u64, 0u128, 0u64); first.inputs.len()];
+    let mut per_output: Vec<Vec<OutputTally>> = first
+        .inputs
+        .iter()
+        .map(|r| {
+            let zero = |o: &OutputTally| OutputTally {
+                output_0: 0,
+                output_1: 0,
+                ..o.clone()
+            };
+            r.outputs.iter().map(zero).collect()
+        })
+        .collect();
     let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     for (shard, p) in &parts {
         let differs = |what: String| MergeError::Inconsistent {
@@ -1068,6 +1187,10 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
                 )));
             }
             add_counts(&mut outcomes[j], &r.outcomes()).ok_or_else(overflow)?;
+            for (sum, o) in per_output[j].iter_mut().zip(&r.outputs) {
+                sum.output_0 = sum.output_0.checked_add(o.output_0).ok_or_else(overflow)?;
+                sum.output_1 = sum.output_1.checked_add(o.output_1).ok_or_else(overflow)?;
+            }
             let (sum, squares, max) = &mut shuffles[j];
             *sum = sum.checked_add(r.shuffles_sum).ok_or_else(overflow)?;
             *squares = squares
@@ -1088,7 +1211,10 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
         .iter()
         .zip(outcomes)
         .zip(shuffles)
-        .map(|((r, o), s)| InputReport::from_sums(r.input.clone(), r.expected_output, o, s))
+        .zip(per_output)
+        .map(|(((r, o), s), outs)| {
+            InputReport::from_sums(r.input.clone(), r.expected_output, o, s, outs)
+        })
         .collect();
     Ok(SimulationReport {
         name: first.name.clone(),
@@ -1244,9 +1370,10 @@ mod tests {
             let p = b.protocol();
             let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
             let sim = simulate(&p, runs, 7).expect("simulates");
+            let correct = b.claim().correct != Some(false);
             for r in &sim.inputs {
                 assert_eq!(r.stuck + r.gave_up + r.not_a_commitment, 0, "{}", b.name);
-                if r.non_committed == 0 {
+                if r.non_committed == 0 && correct {
                     let right = if r.expected_output {
                         r.output_1
                     } else {

@@ -5,6 +5,10 @@
 //! must look alike (exact), the mutual information between a uniform input and the view (in
 //! `f64`, from the exact probabilities), and for biased shuffles the distance of each input's
 //! view from the view the same protocol gives with uniform shuffles (Kim–Cetinkaya).
+//!
+//! In the private model the same measures are taken of every player's own view
+//! ([`PlayerLeak`]): the pairs that must look alike are then those with his bit, and the
+//! information is counted beyond his own input, `I(X; V_p | X_p, f(X))`.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -293,20 +297,33 @@ impl Exploration {
         let fdist = float_views(dist);
         let mi = mutual_information(&fdist, &(0..k).collect::<Vec<_>>());
         let mut beyond = 0.0;
-        let values: std::collections::BTreeSet<_> = self.outputs.iter().copied().collect();
-        for o in values {
-            let class: Vec<usize> = (0..k).filter(|&i| self.outputs[i] == o).collect();
-            if !class.is_empty() {
-                beyond += class.len() as f64 / k as f64 * mutual_information(&fdist, &class);
-            }
+        for class in self.known_classes(committed) {
+            beyond += class.len() as f64 / k as f64 * mutual_information(&fdist, &class);
         }
         LeakMeasures {
             tv: Some(worst.to_q()),
             worst: witness,
             mutual_information: Some(mi),
-            beyond_output: Some(if committed { mi } else { beyond }),
+            beyond_output: Some(beyond),
             notes: Vec::new(),
         }
+    }
+
+    /// The inputs grouped by what the viewer may know of them anyway: the output when some
+    /// ending is non-committed, and in a player's view ([`Exploration::viewer`]) his own input
+    /// bit. `I(X; V | class)` is then what the view reveals beyond that: `I(X; V | f(X))` for
+    /// the public view, `I(X; V | X_p, f(X))` for player `p` (without `f(X)` when committed).
+    fn known_classes(&self, committed: bool) -> Vec<Vec<usize>> {
+        let mut classes: BTreeMap<(Option<u8>, Option<crate::model::Value>), Vec<usize>> =
+            BTreeMap::new();
+        for i in 0..self.inputs.len() {
+            let own = self
+                .viewer
+                .and_then(|p| self.inputs[i].as_bytes().get(p).copied());
+            let output = (!committed).then(|| self.outputs[i]);
+            classes.entry((own, output)).or_default().push(i);
+        }
+        classes.into_values().collect()
     }
 
     /// The view whose probabilities differ most between inputs `i` and `j`.
@@ -326,6 +343,49 @@ impl Exploration {
             view,
             probabilities: [pa, pb],
         }
+    }
+}
+
+/// What one player's view reveals, in the private model: the leak measures of his own view
+/// (the public view with what he drew and saw privately), judged against the inputs he cannot
+/// tell apart by his own bit (and, for non-committed endings, by the output).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerLeak {
+    /// The player: the holder of the input of this name.
+    pub player: String,
+    /// Largest total-variation distance between his views of two inputs with his bit (and
+    /// the same output, when some ending is non-committed), exact; `None` for a looping
+    /// protocol whose view is not perfectly secure to him.
+    pub tv_distance: Option<Q>,
+    /// The worst pair and view (`None` when his view leaks nothing).
+    pub tv_worst: Option<LeakWitness>,
+    /// `I(X; V_p)` for uniform inputs, in bits: a float computed from the exact probabilities.
+    pub mutual_information_bits: Option<f64>,
+    /// `I(X; V_p | X_p, f(X))` for uniform inputs (`I(X; V_p | X_p)` when every ending is
+    /// committed), in bits, a float computed from the exact probabilities: what his view
+    /// reveals beyond his own input and the output he is meant to learn.
+    pub leak_bits: Option<f64>,
+}
+
+impl Exploration {
+    /// The leak measures of this exploration's viewer (an exploration by
+    /// [`super::walk::explore_as`] with `Some(player)`), named `player`; `perfect` is his
+    /// security verdict (a looping protocol's leak is known only when perfect).
+    pub(super) fn player_leak(
+        &self,
+        player: &str,
+        perfect: bool,
+    ) -> Result<PlayerLeak, AnalysisError> {
+        let views = self.exact_view_distribution()?;
+        let committed = !self.has_open_ending();
+        let m = self.leak_measures(views.as_ref(), committed, perfect);
+        Ok(PlayerLeak {
+            player: player.to_owned(),
+            tv_distance: m.tv,
+            tv_worst: m.worst,
+            mutual_information_bits: m.mutual_information,
+            leak_bits: m.beyond_output,
+        })
     }
 }
 

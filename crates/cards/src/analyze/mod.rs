@@ -56,6 +56,14 @@
 //! `f64` from the exact probabilities). For non-committed protocols `I(X; V)` includes the output
 //! itself, so `I(X; V | f(X))` is reported as well.
 //!
+//! In the private model these figures describe the public view. Each player `p` also gets his
+//! own ([`Analysis::players`]), from the view he alone has (the public view with his private
+//! draws and looks): the largest distance over the pairs of inputs he must not tell apart
+//! (his bit the same, and the output too for non-committed endings), exact, and
+//! `I(X; V_p | X_p, f(X))` in bits, a float from the exact probabilities, which conditions on
+//! his own input as well, since he knows it. A protocol whose public view is perfect can leak
+//! to one player: the five-card trick cut privately by Alice shows her `b`.
+//!
 //! A random cut of five cards with weight `1/5 − ε` on the identity and `1/5 + ε/4` elsewhere
 //! is at total-variation distance `(4/5)·(5|ε|/4)^L` from a uniform cut after `L` cuts
 //! (Kim–Cetinkaya). Two inputs whose rows are distinct rotations of each other then see view
@@ -131,7 +139,7 @@ use serde::ser::{Serialize, Serializer};
 pub use defect::Defect;
 pub use endings::Endings;
 pub use exact::{Arithmetic, Exact};
-pub use leakage::{q_f64, uniformized, ViewDistribution};
+pub use leakage::{q_f64, uniformized, PlayerLeak, ViewDistribution};
 pub use state::{is_bottom, State};
 pub use verdict::{Runtime, Security};
 pub use walk::{
@@ -337,7 +345,9 @@ pub struct Analysis {
     /// Most shuffles of a run; `None` when unbounded.
     pub max_shuffles: Option<u64>,
     /// Largest total-variation distance between the views of two inputs that must look alike;
-    /// `None` when not computed (looping protocols that are not perfectly secure).
+    /// `None` when not computed (looping protocols that are not perfectly secure). In the
+    /// private model this is the public view's; each player's own is in
+    /// [`Analysis::players`].
     pub tv_distance: Option<Q>,
     /// The worst pair and view (`None` when nothing leaks).
     pub tv_worst: Option<LeakWitness>,
@@ -349,6 +359,9 @@ pub struct Analysis {
     /// every shuffle made uniform on its support: the largest over inputs of the total-variation
     /// distance between the view and the view under uniform shuffles (Kim–Cetinkaya).
     pub tv_from_uniform_shuffles: Option<Q>,
+    /// In the private model (some action is private), what each player's own view reveals,
+    /// in the order of the inputs (empty in the public model).
+    pub players: Vec<PlayerLeak>,
     /// Number of ⊥ sequences met in the states explored.
     pub bottom_sequences: usize,
     /// Per-branch probabilities.
@@ -383,8 +396,8 @@ pub fn analyze_with(
     let ex = explore(protocol, opts)?;
     let views = ex.exact_view_distribution()?;
     let mut analysis = ex.summarize_exact(views.as_ref());
-    if protocol.has_private_observations() {
-        judge_each_player(protocol, opts, &mut analysis)?;
+    if protocol.has_private_actions() {
+        each_player(protocol, opts, &mut analysis)?;
     }
     if analysis.security != Security::Perfect {
         analysis.tv_from_uniform_shuffles =
@@ -394,23 +407,36 @@ pub fn analyze_with(
     Ok(analysis)
 }
 
-/// With private draws or looks every player has his own view: each is explored on its own and
-/// judged against the inputs he cannot tell apart. The security level is the weakest over the
-/// players, and the leaks are theirs (the public view is part of every player's, so its
-/// leaks are among them).
-fn judge_each_player(
+/// In the private model every player's view is explored on its own, and its leak measures
+/// are recorded in [`Analysis::players`]. With private draws or looks the players' views
+/// differ, and each is also judged against the inputs he cannot tell apart: the security
+/// level is then the weakest over the players, and the leaks are theirs (the public view is
+/// part of every player's, so its leaks are among them). With private permutations only,
+/// every player sees the public view, and its verdict stands.
+fn each_player(
     protocol: &Protocol,
     opts: &AnalysisOptions,
     analysis: &mut Analysis,
 ) -> Result<(), AnalysisError> {
-    analysis.defects.retain(|d| !d.is_leak());
-    let mut security = Security::Perfect;
-    for player in 0..protocol.inputs().len() {
-        let (level, leaks) = walk::explore_as(protocol, opts, Some(player))?.viewer_security();
-        security = security.max(level);
-        analysis.defects.extend(leaks);
+    let judged = protocol.has_private_observations();
+    if judged {
+        analysis.defects.retain(|d| !d.is_leak());
     }
-    analysis.security = security;
+    let mut security = Security::Perfect;
+    for (player, name) in protocol.inputs().iter().enumerate() {
+        let ex = walk::explore_as(protocol, opts, Some(player))?;
+        let (level, leaks) = ex.viewer_security();
+        analysis
+            .players
+            .push(ex.player_leak(name, level == Security::Perfect)?);
+        if judged {
+            security = security.max(level);
+            analysis.defects.extend(leaks);
+        }
+    }
+    if judged {
+        analysis.security = security;
+    }
     Ok(())
 }
 
@@ -435,6 +461,41 @@ struct WitnessJson<'a> {
     probabilities: [String; 2],
 }
 
+impl<'a> WitnessJson<'a> {
+    fn of(w: &'a LeakWitness) -> WitnessJson<'a> {
+        WitnessJson {
+            inputs: &w.inputs,
+            view: render_view(&w.view),
+            probabilities: [text(&w.probabilities[0]), text(&w.probabilities[1])],
+        }
+    }
+}
+
+/// One player's leak measures in the JSON: the distance exact (a string) with its float, the
+/// information in bits (floats).
+#[derive(serde::Serialize)]
+struct PlayerJson<'a> {
+    player: &'a str,
+    tv_distance: Option<String>,
+    tv_distance_f64: Option<f64>,
+    tv_worst: Option<WitnessJson<'a>>,
+    mutual_information_bits: Option<f64>,
+    leak_bits: Option<f64>,
+}
+
+impl<'a> PlayerJson<'a> {
+    fn of(p: &'a PlayerLeak) -> PlayerJson<'a> {
+        PlayerJson {
+            player: &p.player,
+            tv_distance: p.tv_distance.as_ref().map(text),
+            tv_distance_f64: p.tv_distance.as_ref().map(leakage::q_f64),
+            tv_worst: p.tv_worst.as_ref().map(WitnessJson::of),
+            mutual_information_bits: p.mutual_information_bits,
+            leak_bits: p.leak_bits,
+        }
+    }
+}
+
 #[derive(serde::Serialize)]
 struct AnalysisJson<'a> {
     name: &'a str,
@@ -457,6 +518,8 @@ struct AnalysisJson<'a> {
     mutual_information_bits: Option<f64>,
     leak_beyond_output_bits: Option<f64>,
     tv_from_uniform_shuffles: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    players: Vec<PlayerJson<'a>>,
     bottom_sequences: usize,
     branches: Vec<BranchJson>,
     errors: Vec<String>,
@@ -500,14 +563,11 @@ impl Serialize for Analysis {
             max_shuffles: self.max_shuffles,
             tv_distance: self.tv_distance.as_ref().map(text),
             tv_distance_f64: self.tv_distance.as_ref().map(leakage::q_f64),
-            tv_worst: self.tv_worst.as_ref().map(|w| WitnessJson {
-                inputs: &w.inputs,
-                view: render_view(&w.view),
-                probabilities: [text(&w.probabilities[0]), text(&w.probabilities[1])],
-            }),
+            tv_worst: self.tv_worst.as_ref().map(WitnessJson::of),
             mutual_information_bits: self.mutual_information_bits,
             leak_beyond_output_bits: self.leak_beyond_output_bits,
             tv_from_uniform_shuffles: self.tv_from_uniform_shuffles.as_ref().map(text),
+            players: self.players.iter().map(PlayerJson::of).collect(),
             bottom_sequences: self.bottom_sequences,
             branches,
             errors: self.errors(),

@@ -610,6 +610,7 @@ impl Exploration {
             mutual_information_bits: leak.mutual_information,
             leak_beyond_output_bits: leak.beyond_output,
             tv_from_uniform_shuffles: None,
+            players: Vec::new(),
             bottom_sequences: self.bottom_sequences,
             branches,
             defects,

@@ -9,7 +9,7 @@ use facedown_cards::model::{input_bits, Function};
 use facedown_cards::parse::{parse, ParseErrorKind};
 use facedown_cards::protocol::ProtocolError;
 use facedown_cards::sampled::{sample, RunEnding};
-use facedown_cards::simulate::{Compiled, SimulateError, TrialRng};
+use facedown_cards::simulate::TrialRng;
 use facedown_cards::trace::trace;
 
 fn q(s: &str) -> facedown_cards::Q {
@@ -208,14 +208,6 @@ fn the_sampled_run_and_the_trace_read_every_output() {
     let opened = protocol(AND_OR_OPENED);
     let t = trace(&opened, &[false, true], 2).expect("traces");
     assert!(t.named_outputs.iter().all(|o| o.output == Some(o.expected)));
-}
-
-#[test]
-fn the_compiled_simulator_refuses_several_outputs_with_a_typed_error() {
-    assert_eq!(
-        Compiled::new(&protocol(HALF_ADDER)).err(),
-        Some(SimulateError::SeveralOutputs(2))
-    );
 }
 
 #[test]
