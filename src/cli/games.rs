@@ -190,6 +190,11 @@ pub struct SolveArgs {
     /// Seed of the random deal (Devyatka).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Not supported: a solve is not split into shards (the error says why; see
+    /// docs/cluster.md).
+    #[arg(long)]
+    #[serde(skip)]
+    pub shard: Option<Shard>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
@@ -252,9 +257,11 @@ pub struct DevyatkaArgs {
     /// Solve this many random deals instead and print how often each importance occurs.
     #[arg(long, value_name = "N")]
     pub sample: Option<u64>,
-    /// Solve only shard I of K of the `--sample` deals (deal t when t mod K = I − 1) and print
-    /// a shard envelope; `facedown merge --json` adds the K shards up.
-    #[arg(long, requires_all = ["sample", "json"])]
+    /// Run only shard I of K and print a shard envelope: of the `--sample` deals, deal t when
+    /// t mod K = I − 1; of the climbs of the `--k` or `--explore` search, climb c when
+    /// c mod K = I − 1. `facedown merge --json` puts the K shards together.
+    #[arg(long, requires = "json", conflicts_with = "check")]
+    #[serde(skip)]
     pub shard: Option<Shard>,
     /// Print JSON.
     #[arg(long)]
@@ -766,7 +773,16 @@ fn play_chopsticks(a: &PlayArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Why `games solve` refuses `--shard`.
+const SOLVE_UNSHARDED: &str = "`games solve` is not split into shards: a Chopsticks solve is one \
+    retrograde labelling of the whole reachable graph, whose answer is not a sum or union of \
+    parts (split a study over rollovers with `games census --shard`), and a Devyatka deal is one \
+    exact search of a few milliseconds (split many deals with `games devyatka --sample --shard`)";
+
 fn solve(a: SolveArgs) -> anyhow::Result<()> {
+    if a.shard.is_some() {
+        return Err(super::UsageError(SOLVE_UNSHARDED.into()).into());
+    }
     match a.name {
         GameName::Chopsticks => solve_chopsticks(&a),
         GameName::Devyatka => solve_devyatka(&a),
@@ -1168,28 +1184,57 @@ fn devyatka_command(a: DevyatkaArgs) -> anyhow::Result<()> {
     if let Some(n) = a.sample {
         return devyatka_sample(Trials::share(n, a.shard), a.seed, a.json);
     }
-    let mut rng = seeded_rng(a.seed);
+    devyatka_distinct(&a)
+}
+
+/// `games devyatka --k K`: the climbs of its share (all without `--shard`).
+fn devyatka_distinct(a: &DevyatkaArgs) -> anyhow::Result<()> {
     let progress = bar(a.k as u64, "distinct importances");
     let t = Instant::now();
-    let found = importance::distinct_importances(a.k, a.budget, &mut rng, &mut |n| {
+    let share = Trials::share(importance::budget_climbs(a.budget), a.shard);
+    let log = importance::distinct_climbs(a.k, (a.budget, a.seed), share.iter(), &mut |n| {
         if let Some(b) = &progress {
             b.set_position(n as u64);
         }
     })?;
-    let seconds = t.elapsed().as_secs_f64();
+    let wall_ms = t.elapsed().as_secs_f64() * 1e3;
     if let Some(b) = progress {
         b.finish_and_clear();
     }
-    if a.json {
+    let query = json!({ "k": a.k, "budget": a.budget });
+    if let Some(shard) = a.shard {
+        let body = ClimbBody {
+            seed: a.seed,
+            wall_ms,
+            cpu_ms: 0.0,
+            log,
+            shard: Some(shard),
+        };
+        return print_envelope(DEVYATKA, query, shard, Some(a.seed), &body);
+    }
+    let found = importance::distinct_from(a.k, a.budget, &[log])?;
+    print_distinct(&query, (a.k, a.seed), &found, wall_ms, a.json)
+}
+
+/// Prints the answer of a search for `k` distinct importances.
+fn print_distinct(
+    query: &serde_json::Value,
+    (k, seed): (usize, u64),
+    found: &importance::Distinct,
+    wall_ms: f64,
+    json: bool,
+) -> anyhow::Result<()> {
+    let output = importance::format_output(&found.deals);
+    if json {
         return print_json(
-            "games devyatka",
-            &a,
-            Some(a.seed),
-            &json!({ "k": a.k, "seed": a.seed, "wall_ms": seconds * 1e3, "deals": found,
-            "output": importance::format_output(&found) }),
+            DEVYATKA,
+            query,
+            Some(seed),
+            &json!({ "k": k, "seed": seed, "wall_ms": wall_ms, "deals": found.deals,
+            "climbs": found.climbs, "evaluations": found.evaluations, "output": output }),
         );
     }
-    print!("{}", importance::format_output(&found));
+    print!("{output}");
     Ok(())
 }
 
@@ -1225,11 +1270,11 @@ fn devyatka_check(source: &str, k: usize, json: bool) -> anyhow::Result<()> {
 }
 
 fn devyatka_explore(a: &DevyatkaArgs) -> anyhow::Result<()> {
-    let mut rng = seeded_rng(a.seed);
-    let progress = bar(a.climbs, "climbs");
+    let share = Trials::share(a.climbs, a.shard);
+    let progress = bar(share.len(), "climbs");
     let t = Instant::now();
     let cpu = cpu_time::ProcessTime::now();
-    let e = importance::explore(a.climbs, a.steps, &mut rng, &mut |_, top| {
+    let log = importance::explore_climbs(share.iter(), (a.steps, a.seed), &mut |_, top| {
         if let Some(b) = &progress {
             b.inc(1);
             b.set_message(format!("climbs (largest {top})"));
@@ -1239,13 +1284,36 @@ fn devyatka_explore(a: &DevyatkaArgs) -> anyhow::Result<()> {
     if let Some(b) = progress {
         b.finish_and_clear();
     }
+    let query = json!({ "explore": true, "climbs": a.climbs, "steps": a.steps });
+    if let Some(shard) = a.shard {
+        let body = ClimbBody {
+            seed: a.seed,
+            wall_ms: wall * 1e3,
+            cpu_ms: cpu * 1e3,
+            log,
+            shard: Some(shard),
+        };
+        return print_envelope(DEVYATKA, query, shard, Some(a.seed), &body);
+    }
+    let e = importance::exploration_from(a.climbs, &[log])?;
+    print_exploration(&query, (a.seed, a.steps), &e, (wall, cpu), a.json)
+}
+
+/// Prints what an exploration found; `(wall, cpu)` in seconds.
+fn print_exploration(
+    query: &serde_json::Value,
+    (seed, steps): (u64, u64),
+    e: &importance::Exploration,
+    (wall, cpu): (f64, f64),
+    json: bool,
+) -> anyhow::Result<()> {
     let max = e.max().copied();
-    if a.json {
+    if json {
         return print_json(
-            "games devyatka",
-            a,
-            Some(a.seed),
-            &json!({ "seed": a.seed, "climbs": a.climbs, "steps": a.steps,
+            DEVYATKA,
+            query,
+            Some(seed),
+            &json!({ "seed": seed, "climbs": e.climbs, "steps": steps,
             "evaluations": e.evaluations, "wall_ms": wall * 1e3, "cpu_ms": cpu * 1e3,
             "values": e.values.keys().collect::<Vec<_>>(), "gaps": e.gaps(), "largest": max }),
         );
@@ -1268,7 +1336,73 @@ fn devyatka_explore(a: &DevyatkaArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The command whose `--sample` shards `facedown merge` combines with [`merge_devyatka_sample`].
+/// A shard of the `--k` or `--explore` search: its climbs' log and timings.
+#[derive(Serialize, Deserialize)]
+struct ClimbBody {
+    seed: u64,
+    wall_ms: f64,
+    cpu_ms: f64,
+    log: importance::ClimbLog,
+    shard: Option<Shard>,
+}
+
+/// Puts the shards of one `games devyatka --k K --shard I/K --json` or `--explore` run
+/// (checked by `facedown merge` to be `1/K … K/K` of one run) together into the document of
+/// the unsplit run ([`importance::distinct_from`], [`importance::exploration_from`]): each
+/// shard must hold only climbs of its share, and every deal of the answer is solved again.
+pub fn merge_devyatka(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+    let (_, first) = shards.first().context("no shards")?;
+    if first.query.get("sample").is_some() {
+        return merge_devyatka_sample(shards);
+    }
+    let parts: Vec<ClimbBody> = shard_results(shards, DEVYATKA, |b: &ClimbBody| b.shard)?;
+    let seed = first.seed.context("the shards carry no seed")?;
+    let read = |key: &str| -> anyhow::Result<u64> {
+        serde_json::from_value(first.query[key].clone())
+            .with_context(|| format!("the shards' query has no {key}"))
+    };
+    for ((file, env), p) in shards.iter().zip(&parts) {
+        let foreign = p
+            .log
+            .finds
+            .iter()
+            .find(|f| !usize::try_from(f.climb).is_ok_and(|c| env.shard.owns(c)));
+        if let Some(f) = foreign {
+            bail!(
+                "{}: climb {} is not of shard {}",
+                file.display(),
+                f.climb,
+                env.shard
+            );
+        }
+    }
+    let logs: Vec<importance::ClimbLog> = parts.iter().map(|p| p.log.clone()).collect();
+    let wall: f64 = parts.iter().map(|p| p.wall_ms).sum::<f64>() / 1e3;
+    let cpu: f64 = parts.iter().map(|p| p.cpu_ms).sum::<f64>() / 1e3;
+    if first.query.get("explore").is_some() {
+        let e = importance::exploration_from(read("climbs")?, &logs)?;
+        solved_again(e.values.values())?;
+        return print_exploration(&first.query, (seed, read("steps")?), &e, (wall, cpu), true);
+    }
+    let k = usize::try_from(read("k")?)?;
+    let found = importance::distinct_from(k, read("budget")?, &logs)?;
+    solved_again(&found.deals)?;
+    print_distinct(&first.query, (k, seed), &found, wall * 1e3, true)
+}
+
+/// Solves every deal again: a shard's deal must have the results it claims.
+fn solved_again<'a>(deals: impl IntoIterator<Item = &'a Found>) -> anyhow::Result<()> {
+    let mut solver = Solver::new();
+    for f in deals {
+        if Found::solve(&mut solver, f.deal) != *f {
+            let [alice, bob] = f.deal.to_lines();
+            bail!("a shard's deal {alice} / {bob} does not have the results it claims");
+        }
+    }
+    Ok(())
+}
+
+/// The command whose shards `facedown merge` combines with [`merge_devyatka`].
 pub const DEVYATKA: &str = "games devyatka";
 
 /// The `--sample` document's body: deals solved, how many of each importance, CPU time.
@@ -1285,7 +1419,7 @@ struct SampleBody {
 /// Adds up the shards of one `games devyatka --sample N --shard I/K --json` run (checked by
 /// `facedown merge` to be `1/K … K/K` of one run) into the document of the unsplit run: the
 /// deals and the count of each importance summed, the CPU time too.
-pub fn merge_devyatka_sample(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
+fn merge_devyatka_sample(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
     let parts: Vec<SampleBody> = shard_results(shards, DEVYATKA, |b: &SampleBody| b.shard)?;
     let (_, first) = shards.first().context("no shards")?;
     let n: u64 = serde_json::from_value(first.query["sample"].clone())

@@ -127,7 +127,7 @@ pub enum ShardFileError {
     /// A command whose shards this version cannot merge.
     #[error(
         "`{0}` outputs cannot be merged (only shards of `cards search`, `cards simulate`, \
-         `dealer collusion --samples`, `dealer cheat`, `dealer session --samples`, `games census` and `games devyatka --sample` can)"
+         `dealer collusion --samples`, `dealer cheat`, `dealer session --samples`, `games census` and `games devyatka` can)"
     )]
     UnknownCommand(String),
     /// A shard's result is not what its command writes.
@@ -293,7 +293,7 @@ pub fn run(args: MergeArgs) -> anyhow::Result<()> {
         dealer::CHEAT => dealer::merge_cheat,
         dealer::SESSION => dealer::merge_session,
         games::CENSUS => games::merge_census,
-        games::DEVYATKA => games::merge_devyatka_sample,
+        games::DEVYATKA => games::merge_devyatka,
         _ => return Err(ShardFileError::UnknownCommand(command).into()),
     };
     if !args.json || args.stats {

@@ -1,6 +1,7 @@
-//! The seeded Monte-Carlo commands (and the Devyatka importance sample) split with
-//! `--shard I/K` and put back together with `facedown merge --json`: for each, three shards merge to the unsplit run's document (the
-//! timings aside), and a missing shard or a shard of another seed is refused.
+//! The seeded Monte-Carlo commands (and the Devyatka importance sample and searches) split
+//! with `--shard I/K` and put back together with `facedown merge --json`: for each, three
+//! shards merge to the unsplit run's document (the timings aside), and a missing shard or a
+//! shard of another seed is refused. `games solve` refuses `--shard`.
 
 use std::path::PathBuf;
 
@@ -22,9 +23,15 @@ fn answer(doc: &Value) -> Value {
     doc
 }
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test (numbered: several tests run the same command at
+/// once).
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("facedown-shards-{name}-{}", std::process::id()));
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "facedown-shards-{name}-{}-{run}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch directory");
     dir
@@ -257,4 +264,117 @@ fn strategies_in_three_shards_merge_to_the_unsplit_strategy_rows() {
         .expect("one result per re-deal model");
     assert_eq!(results.len(), 3);
     assert!(results.iter().all(|r| r["result"]["trials"] == 6));
+}
+
+#[test]
+fn a_coalition_forgery_in_three_shards_merges_to_the_unsplit_forgery() {
+    let merged = merges_to_the_unsplit_run(
+        &[
+            "dealer",
+            "cheat",
+            "--scheme",
+            "published",
+            "--cards",
+            "8",
+            "--coalition",
+            "2+3",
+            "--forge",
+            "1:7",
+            "--samples",
+            "7",
+        ],
+        "dealer cheat",
+        ("5", "6"),
+    );
+    let row = &merged["forgery"];
+    assert_eq!(row["trials"], 7);
+    // Players 2 and 3 force player 1's card every time; the accomplice is never named.
+    assert_eq!(row["forced"], 7);
+    assert_eq!(
+        (row["accomplice_named"].as_u64(), row["framed"].as_u64()),
+        (Some(0), Some(0))
+    );
+}
+
+#[test]
+fn a_sweep_over_the_messages_in_three_shards_merges_to_the_unsplit_sweep() {
+    let merged = merges_to_the_unsplit_run(
+        &[
+            "dealer",
+            "cheat",
+            "--cards",
+            "12",
+            "--hand",
+            "1",
+            "--public",
+            "2",
+            "--strategy",
+            "chosen-river",
+            "--card",
+            "11",
+            "--sweep-position",
+            "--samples",
+            "3",
+        ],
+        "dealer cheat",
+        ("3", "4"),
+    );
+    let rows = merged["positions"].as_array().expect("one row per message");
+    assert!(rows.len() > 1);
+    assert!(rows
+        .iter()
+        .all(|r| r["result"]["trials"] == 3 && r["result"]["framed"] == 0));
+}
+
+#[test]
+fn a_devyatka_search_for_distinct_importances_in_three_shards_merges_to_the_unsplit_search() {
+    let merged = merges_to_the_unsplit_run(
+        &["games", "devyatka", "--k", "5", "--budget", "3000"],
+        "games devyatka",
+        ("5", "6"),
+    );
+    let importances: Vec<u64> = merged["deals"]
+        .as_array()
+        .expect("deals")
+        .iter()
+        .filter_map(|d| d["importance"].as_u64())
+        .collect();
+    assert_eq!(importances.len(), 5);
+    assert!(
+        importances.windows(2).all(|w| w[0] < w[1]),
+        "{importances:?}"
+    );
+    assert_eq!(
+        merged["output"].as_str().map(|o| o.lines().count()),
+        Some(10)
+    );
+}
+
+#[test]
+fn a_devyatka_exploration_in_three_shards_merges_to_the_unsplit_exploration() {
+    let merged = merges_to_the_unsplit_run(
+        &[
+            "games",
+            "devyatka",
+            "--explore",
+            "--climbs",
+            "5",
+            "--steps",
+            "30",
+        ],
+        "games devyatka",
+        ("1", "2"),
+    );
+    assert_eq!(merged["evaluations"], 5 * 31);
+    assert!(merged["values"].as_array().is_some_and(|v| !v.is_empty()));
+}
+
+#[test]
+fn a_solve_refuses_shards_with_a_usage_error_that_says_why() {
+    for game in ["chopsticks", "devyatka"] {
+        let out = facedown(&["games", "solve", game, "--shard", "1/2", "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{game}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not split into shards"), "{game}: {err}");
+    }
 }

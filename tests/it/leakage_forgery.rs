@@ -48,3 +48,27 @@ fn a_coalition_without_the_outer_half_or_the_last_message_cannot_forge() {
         "{row:?}"
     );
 }
+
+#[test]
+fn a_forgery_split_into_three_shards_adds_up_to_the_unsplit_forgery() {
+    use facedown::cards::search::{Shard, Trials};
+    use facedown_leakage::forgery::merge_rows;
+    let scheme = Scheme::published(8).expect("scheme");
+    let sched = Schedule::new(&scheme, 1, 1).expect("schedule");
+    let s = Coalition::new([PartyId(2), PartyId(3)]);
+    let whole = forge_card(&sched, &s, PartyId(1), 7, 8, 3, &|| {}).expect("forgery");
+    let shard = |i| Shard::new(i, 3).expect("a shard");
+    let parts: Vec<_> = [3, 1, 2]
+        .into_iter()
+        .map(|i| {
+            let share = Trials::share(8, Some(shard(i)));
+            let row = forge_card(&sched, &s, PartyId(1), 7, share, 3, &|| {}).expect("forgery");
+            (shard(i), row)
+        })
+        .collect();
+    assert_eq!(merge_rows(parts.clone(), 8).expect("merged"), whole);
+    // A row of another card does not add up with the others.
+    let mut other = parts;
+    other[0].1.card = 6;
+    assert!(merge_rows(other, 8).is_err());
+}

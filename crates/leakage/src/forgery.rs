@@ -21,6 +21,7 @@
 
 use std::collections::BTreeMap;
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_dealer::{Body, Deviation, Recipient, Slot};
@@ -29,7 +30,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dealer::{images, play_schedule, Played, Schedule};
 use crate::error::LeakageError;
-use crate::harness::{wilson, Coalition};
+use crate::harness::{add_up_shards, wilson, Coalition};
 use crate::montecarlo::Z;
 
 /// One coalition forgery, measured over seeded games.
@@ -79,18 +80,11 @@ struct Plan {
     op: u32,
 }
 
-/// Finds the forgery in the honest game `g`: the target's first private opening, its last
-/// hop, and `finish⁻¹(card)` from the coalition's permutations.
-fn plan(
-    schedule: &Schedule,
-    g: &Played,
-    s: &Coalition,
-    target: PartyId,
-    card: u16,
-) -> Result<Plan, LeakageError> {
+/// The member of `s` who sends the last message of `target`'s private opening: the forger.
+/// It follows from the scheme alone, so a shard with no game knows it too.
+fn forger_of(schedule: &Schedule, s: &Coalition, target: PartyId) -> Result<PartyId, LeakageError> {
     let scheme = &schedule.scheme;
-    let route = scheme.private_route(target)?;
-    let plan = scheme.plan(route)?;
+    let plan = scheme.plan(scheme.private_route(target)?)?;
     let last = plan
         .hops
         .last()
@@ -101,7 +95,22 @@ fn plan(
             target.0
         )));
     }
-    let forger = last.from;
+    Ok(last.from)
+}
+
+/// Finds the forgery in the honest game `g`: the target's first private opening, its last
+/// hop, and `finish⁻¹(card)` from the coalition's permutations.
+fn plan(
+    schedule: &Schedule,
+    g: &Played,
+    s: &Coalition,
+    target: PartyId,
+    card: u16,
+) -> Result<Plan, LeakageError> {
+    let forger = forger_of(schedule, s, target)?;
+    let plan = schedule
+        .scheme
+        .plan(schedule.scheme.private_route(target)?)?;
     // The permutations the target applies after the last message, as images, known to S.
     let mut finish = Vec::new();
     for &slot in &plan.finish {
@@ -173,8 +182,8 @@ fn known_images(
     )))
 }
 
-/// One game's outcome.
-#[derive(Debug, Default)]
+/// One game's outcome, or the sum of several.
+#[derive(Clone, Debug, Default)]
 struct Tally {
     forced: u64,
     honest_already: u64,
@@ -198,6 +207,50 @@ impl Tally {
         }
         self
     }
+
+    /// The sum with a shard's row, or `None` if a count overflows.
+    fn checked_add(mut self, r: &ForgeryRow) -> Option<Tally> {
+        let add = |a: &mut u64, b: u64| -> Option<()> {
+            *a = a.checked_add(b)?;
+            Some(())
+        };
+        add(&mut self.forced, r.forced)?;
+        add(&mut self.honest_already, r.honest_already)?;
+        add(&mut self.detected, r.detected)?;
+        add(&mut self.forger_named, r.forger_named)?;
+        add(&mut self.accomplice_named, r.accomplice_named)?;
+        add(&mut self.framed, r.framed)?;
+        for (&k, &v) in &r.blamed {
+            add(self.blamed.entry(k).or_insert(0), v)?;
+        }
+        Some(self)
+    }
+
+    /// The row of `trials` games of coalition `s`, forger `forger`, forcing `(target, card)`.
+    fn row(
+        self,
+        s: &Coalition,
+        forger: PartyId,
+        (target, card): (u16, u16),
+        trials: u64,
+    ) -> ForgeryRow {
+        ForgeryRow {
+            coalition: s.numbers().to_vec(),
+            forger: forger.0,
+            accomplices: s.members().filter(|p| *p != forger).map(|p| p.0).collect(),
+            target,
+            card,
+            trials,
+            forced: self.forced,
+            honest_already: self.honest_already,
+            detected: self.detected,
+            forger_named: self.forger_named,
+            forger_named_interval: wilson(self.forger_named, trials, Z),
+            accomplice_named: self.accomplice_named,
+            framed: self.framed,
+            blamed: self.blamed,
+        }
+    }
 }
 
 fn card_of(g: &Played, target: PartyId, op: u32) -> Option<u16> {
@@ -209,21 +262,27 @@ fn card_of(g: &Played, target: PartyId, op: u32) -> Option<u16> {
 }
 
 /// Runs the forgery of `target`'s first private card to `card` by coalition `s` over `trials`
-/// seeded games; `tick` is called once per game.
+/// seeded games (a count, or one shard's [`Trials`]: game `t` is the unsplit run's game `t`);
+/// `tick` is called once per game.
 pub fn forge_card(
     schedule: &Schedule,
     s: &Coalition,
     target: PartyId,
     card: u16,
-    trials: u64,
+    trials: impl Into<Trials>,
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<ForgeryRow, LeakageError> {
     if s.contains(target) {
         return Err(unreachable(format!("player {} is in {s}", target.0)));
     }
-    let sum = (0..trials)
-        .into_par_iter()
+    let share: Trials = trials.into();
+    if share.count() == 0 {
+        return Err(unreachable("no trials".into()));
+    }
+    let forger = forger_of(schedule, s, target)?;
+    let tally = share
+        .par_iter()
         .map(|t| {
             let honest = play_schedule(schedule, None, &mut trial_rng(seed, t))?;
             let p = plan(schedule, &honest, s, target, card)?;
@@ -233,33 +292,56 @@ pub fn forge_card(
             };
             let g = play_schedule(schedule, Some((p.forger, dev)), &mut trial_rng(seed, t))?;
             tick();
-            Ok::<_, LeakageError>((p.forger, one(&honest, &g, s, &p, target, card)))
+            Ok::<_, LeakageError>(one(&honest, &g, s, &p, target, card))
         })
-        .collect::<Result<Vec<_>, _>>()?;
-    let forger = sum
-        .first()
-        .map(|(f, _)| *f)
-        .ok_or_else(|| unreachable("no trials".into()))?;
-    let tally = sum
-        .into_iter()
-        .map(|(_, t)| t)
-        .fold(Tally::default(), Tally::merge);
-    Ok(ForgeryRow {
-        coalition: s.numbers().to_vec(),
-        forger: forger.0,
-        accomplices: s.members().filter(|p| *p != forger).map(|p| p.0).collect(),
-        target: target.0,
-        card,
+        .try_reduce(Tally::default, |a, b| Ok(a.merge(b)))?;
+    Ok(tally.row(s, forger, (target.0, card), share.len()))
+}
+
+/// Adds up the rows of the shards `1/K … K/K` of one forgery run of `trials` games into the
+/// unsplit run's row, the interval computed from the summed counts. Refuses a row of another
+/// coalition, target or card, or whose games are not its shard's share.
+pub fn merge_rows(parts: Vec<(Shard, ForgeryRow)>, trials: u64) -> Result<ForgeryRow, MergeError> {
+    let parts = parts.into_iter().map(|(s, r)| (s, vec![r])).collect();
+    let (first, sums) = add_up_shards(
+        parts,
         trials,
-        forced: tally.forced,
-        honest_already: tally.honest_already,
-        detected: tally.detected,
-        forger_named: tally.forger_named,
-        forger_named_interval: wilson(tally.forger_named, trials, Z),
-        accomplice_named: tally.accomplice_named,
-        framed: tally.framed,
-        blamed: tally.blamed,
-    })
+        (Tally::default(), |r: &ForgeryRow| r.trials),
+        |sum: &mut Tally, row, one| {
+            if (
+                &row.coalition,
+                row.forger,
+                &row.accomplices,
+                row.target,
+                row.card,
+            ) != (
+                &one.coalition,
+                one.forger,
+                &one.accomplices,
+                one.target,
+                one.card,
+            ) {
+                return Err(format!(
+                    "a forgery of player {}'s card to {} by {:?}",
+                    row.target, row.card, row.coalition
+                ));
+            }
+            *sum = std::mem::take(sum)
+                .checked_add(row)
+                .ok_or_else(|| "its counts overflow the sums".to_owned())?;
+            Ok(())
+        },
+    )?;
+    let (Some(one), Some(sum)) = (first.into_iter().next(), sums.into_iter().next()) else {
+        return Err(MergeError::NoShards);
+    };
+    let coalition = Coalition::new(one.coalition.iter().map(|&p| PartyId(p)));
+    Ok(sum.row(
+        &coalition,
+        PartyId(one.forger),
+        (one.target, one.card),
+        trials,
+    ))
 }
 
 fn one(honest: &Played, g: &Played, s: &Coalition, p: &Plan, target: PartyId, card: u16) -> Tally {

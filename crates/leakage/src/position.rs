@@ -14,6 +14,7 @@
 //!
 //! The scheme played is the permutation-sharing dealer \[perm-sharing-dealer\].
 
+use facedown_cards::search::{MergeError, Shard, Trials};
 use facedown_core::rng::trial_rng;
 use facedown_core::PartyId;
 use facedown_dealer::{Body, Learned, Recipient};
@@ -21,7 +22,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::dealer::{play_schedule, Played, Schedule};
 use crate::error::LeakageError;
-use crate::strategy::{Strategy, StrategyRow};
+use crate::strategy::{merge_rows, Strategy, StrategyRow};
 
 /// One value message of one player.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -141,21 +142,53 @@ pub struct PositionRow {
 }
 
 /// Runs `strategy` at every value message of every player (as sent in the honest game of
-/// trial 0), `trials` seeded trials each; `tick` is called once per trial.
+/// trial 0), `trials` seeded trials each (a count, or one shard's [`Trials`]: trial `t` is the
+/// unsplit run's trial `t` at every message); `tick` is called once per trial.
 pub fn sweep(
     schedule: &Schedule,
     strategy: &Strategy,
-    trials: u64,
+    trials: impl Into<Trials>,
     seed: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<PositionRow>, LeakageError> {
+    let share: Trials = trials.into();
     let reference = play_schedule(schedule, None, &mut trial_rng(seed, 0))?;
     all_messages(schedule, &reference)
         .into_iter()
         .map(|m| {
             let at = (PartyId(m.player), m.nth);
-            let result = strategy.run(schedule, Some(at), trials, seed, tick)?;
+            let result = strategy.run(schedule, Some(at), share, seed, tick)?;
             Ok(PositionRow { message: m, result })
         })
         .collect()
+}
+
+/// Adds up the sweeps of the shards `1/K … K/K` of one run of `trials` trials per message
+/// into the unsplit sweep: the same messages in the same order in every shard, each row's
+/// counts summed ([`merge_rows`]).
+pub fn merge_sweeps(
+    parts: Vec<(Shard, Vec<PositionRow>)>,
+    trials: u64,
+) -> Result<Vec<PositionRow>, MergeError> {
+    let messages: Vec<Message> = parts
+        .first()
+        .map(|(_, rows)| rows.iter().map(|r| r.message.clone()).collect())
+        .unwrap_or_default();
+    for (shard, rows) in &parts {
+        if !rows.iter().map(|r| &r.message).eq(messages.iter()) {
+            return Err(MergeError::Inconsistent {
+                shard: *shard,
+                what: "its messages are not the first shard's".into(),
+            });
+        }
+    }
+    let results = parts
+        .into_iter()
+        .map(|(s, rows)| (s, rows.into_iter().map(|r| r.result).collect()))
+        .collect();
+    Ok(messages
+        .into_iter()
+        .zip(merge_rows(results, trials)?)
+        .map(|(message, result)| PositionRow { message, result })
+        .collect())
 }

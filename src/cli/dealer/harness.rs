@@ -182,9 +182,9 @@ pub struct CheatArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Play only shard I of K of the games (game t when t mod K = I − 1) of the deviation
-    /// table or of a strategy and print a shard envelope; `facedown merge --json` adds the K
-    /// shards up.
-    #[arg(long, requires = "json", conflicts_with_all = ["coalition", "sweep_position"])]
+    /// table, a forgery, a strategy or each message of a sweep, and print a shard envelope;
+    /// `facedown merge --json` adds the K shards up.
+    #[arg(long, requires = "json")]
     pub shard: Option<Shard>,
     /// Output format.
     #[command(flatten)]
@@ -666,8 +666,11 @@ pub fn merge_collusion(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
 }
 
 /// Adds up the shards of one `dealer cheat --shard I/K --json` run (checked by `facedown
-/// merge` to be `1/K … K/K` of one run) into the document of the unsplit run
-/// ([`facedown_leakage::cheat::merge_rows`]).
+/// merge` to be `1/K … K/K` of one run) into the document of the unsplit run: the deviation
+/// table ([`facedown_leakage::cheat::merge_rows`]), a forgery
+/// ([`facedown_leakage::forgery::merge_rows`]), a sweep over the messages
+/// ([`facedown_leakage::position::merge_sweeps`]) or a strategy
+/// ([`facedown_leakage::strategy::merge_rows`]).
 pub fn merge_cheat(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
     let bodies = harness_shards(shards, CHEAT)?;
     let trials: u64 = serde_json::from_value(shards[0].1.query["samples"].clone())
@@ -676,6 +679,16 @@ pub fn merge_cheat(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
     if first.get("rows").is_some() {
         let rows = cheating::merge_rows(shard_field(&bodies, "/rows")?, trials)?;
         return print_merged(CHEAT, shards, &bodies, vec![("rows", json!(rows))]);
+    }
+    if first.get("forgery").is_some() {
+        let parts = shard_field(&bodies, "/forgery")?;
+        let row = facedown_leakage::forgery::merge_rows(parts, trials)?;
+        return print_merged(CHEAT, shards, &bodies, vec![("forgery", json!(row))]);
+    }
+    if first.get("positions").is_some() {
+        let parts = shard_field(&bodies, "/positions")?;
+        let rows = facedown_leakage::position::merge_sweeps(parts, trials)?;
+        return print_merged(CHEAT, shards, &bodies, vec![("positions", json!(rows))]);
     }
     // A strategy: one result, or one per re-deal model.
     let merged_at = |pointer: &str| -> anyhow::Result<StrategyRow> {
@@ -1245,7 +1258,7 @@ fn forge(a: &CheatArgs) -> anyhow::Result<()> {
             &coalition,
             facedown_core::PartyId(target),
             card,
-            a.samples,
+            Trials::share(a.samples, a.shard),
             a.seed,
             tick,
         )?)
@@ -1412,8 +1425,9 @@ fn sweep_positions(
     st: &Strategy,
 ) -> anyhow::Result<()> {
     let (rows, wall) = timed_games(a.samples, |tick| {
+        let share = Trials::share(a.samples, a.shard);
         Ok(facedown_leakage::position::sweep(
-            sch, st, a.samples, a.seed, tick,
+            sch, st, share, a.seed, tick,
         )?)
     })?;
     if a.output.json {

@@ -6,20 +6,34 @@
 //! exchange one of Alice's cards with one of Bob's, keep the exchange when the importance does
 //! not drop (or, with a small probability, even when it does), and note every importance seen.
 //! Every deal the search reports was solved exactly; the checker solves it again.
+//!
+//! # Climbs, streams and shards
+//!
+//! Climb `c` (from 0) draws from its own generator, stream `c` of the run's seed
+//! ([`facedown_core::rng::trial_rng`]), never from a stream shared with other climbs. So a
+//! climb meets the same deals whichever machine runs it, and a run can be split by climbs: a
+//! share of the climbs returns a [`ClimbLog`] (for each climb, the importances it met that no
+//! earlier climb of the share had met, with their first deals), and [`distinct_from`] and
+//! [`exploration_from`] put the logs of every share together into exactly the answer of the
+//! unsplit run — for each importance, the deal first met in the least climb that met it.
+//! A share of the search for `k` distinct importances stops once *it* holds `k`; the union of
+//! all climbs up to that climb holds at least `k` too, so every share has run every climb the
+//! unsplit search runs.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
+use facedown_core::rng::trial_rng;
 use rand::Rng;
 use rand::RngCore;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::{Deal, DealError, Player, Solver, CARDS};
 
 /// A deal with its two results and its importance.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Found {
     /// The deal.
-    #[serde(serialize_with = "lines")]
+    #[serde(serialize_with = "lines", deserialize_with = "from_lines")]
     pub deal: Deal,
     /// Result with Alice moving first.
     pub alice_first: i8,
@@ -31,6 +45,11 @@ pub struct Found {
 
 fn lines<S: serde::Serializer>(deal: &Deal, s: S) -> Result<S::Ok, S::Error> {
     s.collect_seq(deal.to_lines())
+}
+
+fn from_lines<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Deal, D::Error> {
+    let [alice, bob] = <[String; 2]>::deserialize(d)?;
+    Deal::parse(&alice, &bob).map_err(serde::de::Error::custom)
 }
 
 impl Found {
@@ -62,6 +81,10 @@ pub enum SearchError {
         /// Wanted.
         wanted: usize,
     },
+    /// The logs of a split search do not cover the climbs the unsplit search runs (a share
+    /// stopped or was cut before them).
+    #[error("a share of the climbs stopped before the climbs the unsplit search runs")]
+    CutShort,
     /// The search ran out of evaluations.
     #[error(
         "found only {found} distinct importances in {evaluations} solved deals, {wanted} wanted"
@@ -78,7 +101,7 @@ pub enum SearchError {
 
 /// A local search over deals; every deal it solves is offered to `seen`.
 struct Climb<'a> {
-    solver: Solver,
+    solver: &'a mut Solver,
     rng: &'a mut dyn RngCore,
     evaluations: u64,
 }
@@ -86,7 +109,7 @@ struct Climb<'a> {
 impl Climb<'_> {
     fn solve(&mut self, deal: Deal) -> Found {
         self.evaluations += 1;
-        Found::solve(&mut self.solver, deal)
+        Found::solve(self.solver, deal)
     }
 
     /// One of Alice's cards exchanged with one of Bob's.
@@ -128,41 +151,186 @@ impl Climb<'_> {
     }
 }
 
-/// `k` deals with pairwise distinct importances (the smallest found of each value), sorted by
-/// importance, found by a seeded local search that solves at most `budget` deals.
-pub fn distinct_importances(
+/// What one climb met first: the importances no earlier climb of its log had met, each with
+/// the first deal of it the climb solved.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClimbFinds {
+    /// The climb's number (its stream of the seed).
+    pub climb: u64,
+    /// The deals, by importance.
+    pub deals: Vec<Found>,
+}
+
+/// The climbs of a run, or of one share of them, in climb order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClimbLog {
+    /// Climbs run.
+    pub climbs_run: u64,
+    /// The last climb run.
+    pub last_climb: Option<u64>,
+    /// Whether every climb of the share was run (a search for `k` importances stops early).
+    pub complete: bool,
+    /// Deals solved.
+    pub evaluations: u64,
+    /// The climbs that met an importance new to the log.
+    pub finds: Vec<ClimbFinds>,
+}
+
+/// Runs the climbs `climbs` (in increasing order) of steps `steps(c)` with seed `seed`, until
+/// `enough(importances met)`; `met` holds the importances known before the first climb.
+fn run_climbs(
+    climbs: impl IntoIterator<Item = u64>,
+    (seed, steps): (u64, &dyn Fn(u64) -> u64),
+    mut met: BTreeSet<u32>,
+    enough: &dyn Fn(usize) -> bool,
+    progress: &mut dyn FnMut(&ClimbLog, &BTreeSet<u32>),
+) -> ClimbLog {
+    let mut solver = Solver::new();
+    let mut log = ClimbLog {
+        complete: true,
+        ..ClimbLog::default()
+    };
+    for c in climbs {
+        if enough(met.len()) {
+            log.complete = false;
+            break;
+        }
+        let mut rng = trial_rng(seed, c);
+        let mut climb = Climb {
+            solver: &mut solver,
+            rng: &mut rng,
+            evaluations: 0,
+        };
+        let mut deals = Vec::new();
+        climb.run(steps(c), &mut |f| {
+            if met.insert(f.importance) {
+                deals.push(*f);
+            }
+        });
+        log.evaluations += climb.evaluations;
+        log.climbs_run += 1;
+        log.last_climb = Some(c);
+        if !deals.is_empty() {
+            deals.sort_by_key(|f| f.importance);
+            log.finds.push(ClimbFinds { climb: c, deals });
+        }
+        progress(&log, &met);
+    }
+    log
+}
+
+/// Exchanges per climb of the search for distinct importances.
+pub const CLIMB_STEPS: u64 = 200;
+
+/// How many climbs a search for distinct importances that solves at most `budget` deals runs
+/// at most: the deal of [`nines_to_alice`] is the first deal solved, each climb solves its
+/// start and [`CLIMB_STEPS`] neighbours, and the last climb is cut to the budget.
+pub fn budget_climbs(budget: u64) -> u64 {
+    budget.saturating_sub(1).div_ceil(CLIMB_STEPS + 1)
+}
+
+/// The exchanges of climb `c` of a search with `budget`.
+fn budget_steps(budget: u64, c: u64) -> u64 {
+    let before = 1 + c.saturating_mul(CLIMB_STEPS + 1);
+    CLIMB_STEPS.min(budget.saturating_sub(before))
+}
+
+/// The climbs `climbs` (a share of `0..budget_climbs(budget)`, in increasing order) of the
+/// search for `k` distinct importances with seed `seed`, stopping once they met `k`;
+/// `progress` gets the number of importances met after each climb.
+pub fn distinct_climbs(
     k: usize,
-    budget: u64,
-    rng: &mut dyn RngCore,
+    (budget, seed): (u64, u64),
+    climbs: impl IntoIterator<Item = u64>,
     progress: &mut dyn FnMut(usize),
-) -> Result<Vec<Found>, SearchError> {
+) -> Result<ClimbLog, SearchError> {
     if k > MAX_IMPORTANCE as usize + 1 {
         return Err(SearchError::Impossible { wanted: k });
     }
+    let max = budget_climbs(budget);
+    let steps = move |c| budget_steps(budget, c);
+    Ok(run_climbs(
+        climbs.into_iter().filter(|&c| c < max),
+        (seed, &steps),
+        BTreeSet::from([0]),
+        &|met| met >= k,
+        &mut |_, met| progress(met.len()),
+    ))
+}
+
+/// The answer of a search for distinct importances.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Distinct {
+    /// `k` deals with pairwise distinct importances, sorted by importance.
+    pub deals: Vec<Found>,
+    /// Climbs the unsplit search ran.
+    pub climbs: u64,
+    /// Deals it solved.
+    pub evaluations: u64,
+}
+
+/// Why the logs of a split search do not make up a whole one.
+fn cut_short() -> SearchError {
+    SearchError::CutShort
+}
+
+/// Puts the logs of the shares of one search for `k` distinct importances with `budget`
+/// together (one log: the unsplit run) into the unsplit search's answer: the importances met
+/// climb by climb, each with the deal of the least climb that met it, up to the first climb
+/// after which `k` are known. Refuses logs that stopped before that climb.
+pub fn distinct_from(k: usize, budget: u64, logs: &[ClimbLog]) -> Result<Distinct, SearchError> {
     let mut found: BTreeMap<u32, Found> = BTreeMap::new();
     found.insert(0, Found::solve(&mut Solver::new(), nines_to_alice()));
-    let mut climb = Climb {
-        solver: Solver::new(),
-        rng,
-        evaluations: 1,
-    };
-    while found.len() < k && climb.evaluations < budget {
-        let steps = 200.min(budget - climb.evaluations);
-        climb.run(steps, &mut |f| {
-            if let std::collections::btree_map::Entry::Vacant(slot) = found.entry(f.importance) {
-                slot.insert(*f);
-                progress(found.len());
-            }
-        });
+    let mut finds: Vec<&ClimbFinds> = logs.iter().flat_map(|l| &l.finds).collect();
+    finds.sort_by_key(|f| f.climb);
+    let mut last = None;
+    for f in finds {
+        if found.len() >= k {
+            break;
+        }
+        for d in &f.deals {
+            found.entry(d.importance).or_insert(*d);
+        }
+        last = Some(f.climb);
     }
+    let covered = |l: &ClimbLog| l.complete || (l.last_climb >= last && found.len() >= k);
+    if !logs.iter().all(covered) {
+        return Err(cut_short());
+    }
+    let climbs = if found.len() >= k {
+        last.map_or(0, |c| c + 1)
+    } else {
+        budget_climbs(budget)
+    };
+    let evaluations = 1
+        + (0..climbs)
+            .map(|c| budget_steps(budget, c) + 1)
+            .sum::<u64>();
     if found.len() < k {
         return Err(SearchError::Exhausted {
             found: found.len(),
             wanted: k,
-            evaluations: climb.evaluations,
+            evaluations,
         });
     }
-    Ok(found.into_values().take(k).collect())
+    Ok(Distinct {
+        deals: found.into_values().take(k).collect(),
+        climbs,
+        evaluations,
+    })
+}
+
+/// `k` deals with pairwise distinct importances (the first found of each value), sorted by
+/// importance, found by a seeded local search that solves at most `budget` deals: climb `c`
+/// draws from stream `c` of `seed`.
+pub fn distinct_importances(
+    k: usize,
+    budget: u64,
+    seed: u64,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Distinct, SearchError> {
+    let log = distinct_climbs(k, (budget, seed), 0..budget_climbs(budget), progress)?;
+    distinct_from(k, budget, &[log])
 }
 
 /// The deal of the problem's first note: every nine in Alice's hand (importance 0: if Bob
@@ -206,32 +374,58 @@ impl Exploration {
     }
 }
 
+/// The climbs `climbs` (a share of `0..total`, in increasing order) of an exploration of
+/// `steps` exchanges per climb with seed `seed`; `progress(evaluations, largest)` is called
+/// after each climb.
+pub fn explore_climbs(
+    climbs: impl IntoIterator<Item = u64>,
+    (steps, seed): (u64, u64),
+    progress: &mut dyn FnMut(u64, u32),
+) -> ClimbLog {
+    run_climbs(
+        climbs,
+        (seed, &move |_| steps),
+        BTreeSet::new(),
+        &|_| false,
+        &mut |log, met| progress(log.evaluations, met.last().copied().unwrap_or(0)),
+    )
+}
+
+/// Puts the logs of the shares of one exploration of `climbs` climbs together into the
+/// unsplit exploration: the first deal of each importance in climb order, the deals solved
+/// summed. Refuses logs that did not run their whole share.
+pub fn exploration_from(climbs: u64, logs: &[ClimbLog]) -> Result<Exploration, SearchError> {
+    if !logs.iter().all(|l| l.complete) {
+        return Err(cut_short());
+    }
+    let mut finds: Vec<&ClimbFinds> = logs.iter().flat_map(|l| &l.finds).collect();
+    finds.sort_by_key(|f| f.climb);
+    let mut values: BTreeMap<u32, Found> = BTreeMap::new();
+    for d in finds.into_iter().flat_map(|f| &f.deals) {
+        values.entry(d.importance).or_insert(*d);
+    }
+    Ok(Exploration {
+        values,
+        evaluations: logs.iter().map(|l| l.evaluations).sum(),
+        climbs,
+    })
+}
+
 /// Climbs towards large importances, `climbs` times `steps` exchanges, noting the first deal of
-/// every importance met; `progress(evaluations, largest)` is called after each climb.
+/// every importance met (climb `c` draws from stream `c` of `seed`);
+/// `progress(evaluations, largest)` is called after each climb.
 pub fn explore(
     climbs: u64,
     steps: u64,
-    rng: &mut dyn RngCore,
+    seed: u64,
     progress: &mut dyn FnMut(u64, u32),
 ) -> Exploration {
-    let mut values: BTreeMap<u32, Found> = BTreeMap::new();
-    let mut climb = Climb {
-        solver: Solver::new(),
-        rng,
+    let log = explore_climbs(0..climbs, (steps, seed), progress);
+    exploration_from(climbs, &[log]).unwrap_or(Exploration {
+        values: BTreeMap::new(),
         evaluations: 0,
-    };
-    for _ in 0..climbs {
-        climb.run(steps, &mut |f| {
-            values.entry(f.importance).or_insert(*f);
-        });
-        let top = values.keys().next_back().copied().unwrap_or(0);
-        progress(climb.evaluations, top);
-    }
-    Exploration {
-        values,
-        evaluations: climb.evaluations,
         climbs,
-    }
+    })
 }
 
 /// The problem's output format: for each deal, Alice's line and Bob's line.
@@ -343,4 +537,49 @@ pub fn check_output(text: &str, k: usize) -> Result<Checked, CheckError> {
         deals.push(found);
     }
     Ok(Checked { deals })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Climbs `0..total` dealt out to three shards, climb `c` to shard `c mod 3`.
+    fn thirds(total: u64) -> [Vec<u64>; 3] {
+        [0, 1, 2].map(|i| (i..total).step_by(3).collect())
+    }
+
+    #[test]
+    fn a_search_for_distinct_importances_split_by_climbs_merges_to_the_unsplit_search() {
+        let (k, budget, seed) = (9, 20_000, 3);
+        let whole = distinct_importances(k, budget, seed, &mut |_| {}).expect("found");
+        assert_eq!(whole.deals.len(), k);
+        let logs: Vec<ClimbLog> = thirds(budget_climbs(budget))
+            .into_iter()
+            .map(|share| distinct_climbs(k, (budget, seed), share, &mut |_| {}).expect("a log"))
+            .collect();
+        assert_eq!(distinct_from(k, budget, &logs), Ok(whole));
+        // A share that stopped before the climbs the unsplit search runs is refused.
+        let mut cut = logs;
+        cut[1] = ClimbLog::default();
+        assert_eq!(distinct_from(k, budget, &cut), Err(SearchError::CutShort));
+    }
+
+    #[test]
+    fn an_exploration_split_by_climbs_merges_to_the_unsplit_exploration() {
+        let (climbs, steps, seed) = (7, 60, 5);
+        let whole = explore(climbs, steps, seed, &mut |_, _| {});
+        assert_eq!(whole.evaluations, climbs * (steps + 1));
+        let logs: Vec<ClimbLog> = thirds(climbs)
+            .into_iter()
+            .map(|share| explore_climbs(share, (steps, seed), &mut |_, _| {}))
+            .collect();
+        let merged = exploration_from(climbs, &logs).expect("merged");
+        assert_eq!(
+            (merged.values, merged.evaluations),
+            (whole.values, whole.evaluations)
+        );
+        let mut cut = logs;
+        cut[2].complete = false;
+        assert!(exploration_from(climbs, &cut).is_err());
+    }
 }

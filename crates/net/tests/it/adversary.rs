@@ -1193,3 +1193,107 @@ fn a_player_equivocating_on_its_fresh_nonce_is_named_by_the_peer_it_lied_to() {
         }
     }
 }
+
+/// Player 3's nonce messages rewritten: its fresh nonce to player 2 flipped, and in its list
+/// of nonces to each of `lists_to` its own entry flipped the same way (the false nonce
+/// repeated). `None`: a message it sends unchanged.
+fn false_nonce_repeated(lists_to: &[PartyId], to: PartyId, bytes: &[u8]) -> Option<Vec<u8>> {
+    let flip = |n: &mut [u8; 32]| n[0] ^= 0x5a;
+    match NonceMessage::from_bytes(bytes, PLAYERS, CHEATER) {
+        Ok(NonceMessage::Nonce(mut n)) if to == PartyId(2) => {
+            flip(&mut n);
+            Some(NonceMessage::Nonce(n).to_bytes())
+        }
+        Ok(NonceMessage::View(mut all)) if lists_to.contains(&to) => {
+            flip(&mut all[CHEATER.index()]);
+            Some(NonceMessage::View(all).to_bytes())
+        }
+        _ => None,
+    }
+}
+
+/// The verdicts of a table whose player 3 sends player 2 a false fresh nonce and repeats it
+/// in its lists to `lists_to`: in memory, then over the in-memory network and TCP.
+fn with_a_repeated_false_nonce(backend: Backend, lists_to: &'static [PartyId]) {
+    let unattributable = |v: &Verdict| {
+        matches!(v, Verdict::Failed { blamed: None, reason, .. }
+            if reason.contains("unattributable without transferable evidence, nobody blamed"))
+    };
+    // Player 2 agrees with player 3's list, so a signature of player 3 that fails under the
+    // context they agreed on is player 3's own doing: player 3 signed under its own list.
+    let bad_signature = |v: &Verdict| {
+        matches!(v, Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+            if reason.contains("signature by player 3 does not verify"))
+    };
+    let expect = |what: &str, verdicts: &[Verdict]| {
+        assert!(failed_all(verdicts), "{what}: the game stops: {verdicts:?}");
+        // Player 1's list differs from player 2's about player 3's nonce, one word against
+        // another; or player 3's hello, signed under its own list, reaches player 2 first.
+        assert!(
+            unattributable(&verdicts[1]) || bad_signature(&verdicts[1]),
+            "{what}: player 2 names nobody, or player 3 for its signature: {verdicts:?}"
+        );
+        if lists_to.contains(&PartyId(1)) {
+            // The list player 1 got says player 3 sent another nonce than it sent player 1.
+            assert!(
+                matches!(&verdicts[0], Verdict::Failed { blamed: Some(CHEATER), reason, .. }
+                    if reason.contains("player 3 deviated")),
+                "{what}: player 1 names player 3: {verdicts:?}"
+            );
+        } else {
+            assert!(
+                unattributable(&verdicts[0]),
+                "{what}: player 1 names nobody: {verdicts:?}"
+            );
+        }
+    };
+    let tap = |d: &mut Delivery| {
+        if d.kind == Kind::Nonce && d.from == CHEATER {
+            if let Some(p) = false_nonce_repeated(lists_to, d.to, &d.payload) {
+                d.payload = p;
+            }
+        }
+        true
+    };
+    let local = tapped(backend, 14, Run::Setup, tap);
+    let what = format!("{backend:?} in memory, lists to {lists_to:?}");
+    assert!(!local.is_empty(), "{what}: the setup stops");
+    assert!(local.iter().all(frames_nobody), "{what}: {local:?}");
+    assert!(
+        local
+            .iter()
+            .all(|v| unattributable(v) || bad_signature(v) || lists_to.contains(&PartyId(1))),
+        "{what}: {local:?}"
+    );
+    for (path, chans) in network_paths(660) {
+        let rewrites: Rewrites = Arc::new(move |to: PartyId, f: &[u8]| {
+            let Ok(Wire::Echo(p)) = Wire::from_bytes(f, CHEATER) else {
+                return f.to_vec();
+            };
+            match false_nonce_repeated(lists_to, to, &p) {
+                Some(p) => Wire::Echo(p).to_bytes().expect("encodes"),
+                None => f.to_vec(),
+            }
+        });
+        let chans = cheater_rewrites(chans, Arc::new(|_: &Frame| {}), rewrites);
+        let (verdicts, slowest) = networked(backend, &[], chans, Control::None);
+        let what = format!("{backend:?}, {path}, lists to {lists_to:?}");
+        check_honest(&what, &verdicts, slowest);
+        expect(&what, &verdicts);
+    }
+}
+
+#[test]
+fn a_player_repeating_its_false_fresh_nonce_in_its_list_stops_the_setup_and_frames_nobody() {
+    // Player 3 sends player 2 another fresh nonce than player 1, and its list to player 2
+    // repeats the false one: each honest player holds a list from player 3 that agrees with
+    // what it was sent, and the other's list differs about player 3's nonce. Neither can tell
+    // an equivocation from a lie about one (docs/net.md, "Limits"): player 1 names nobody, and
+    // player 2 nobody too, or player 3 when its hello, signed under its own list, fails under
+    // the list the two agreed on. With the false nonce in its list to player 1 too, that list
+    // contradicts what player 3 sent player 1, who names it. Nobody honest is ever named.
+    for backend in BACKENDS {
+        with_a_repeated_false_nonce(backend, &[PartyId(2)]);
+        with_a_repeated_false_nonce(backend, &[PartyId(1), PartyId(2)]);
+    }
+}
