@@ -13,8 +13,9 @@ const ROLLOVERS: [u8; 3] = [5, 8, 12];
 fn devyatka(c: &mut Criterion) {
     let mut rng = seeded_rng(1769);
     let random: Vec<Deal> = (0..DEALS).map(|_| Deal::random(&mut rng)).collect();
-    let important: Vec<Deal> = distinct_importances(13, 100_000, &mut seeded_rng(13), &mut |_| {})
+    let important: Vec<Deal> = distinct_importances(13, 100_000, 13, &mut |_| {})
         .expect("13 distinct importances")
+        .deals
         .into_iter()
         .map(|f| f.deal)
         .collect();
