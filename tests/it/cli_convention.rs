@@ -576,17 +576,8 @@ fn options_that_do_not_apply_are_usage_errors_with_status_2() {
             "--samples",
         ),
         (
-            vec![
-                "dealer",
-                "cheat",
-                "--strategy",
-                "chosen-river",
-                "--sweep-position",
-                "--shard",
-                "1/2",
-                "--json",
-            ],
-            "--sweep-position",
+            vec!["games", "solve", "chopsticks", "--shard", "1/2", "--json"],
+            "not split into shards",
         ),
     ] {
         let out = facedown(&args);
