@@ -35,6 +35,9 @@ if [[ ! -x "$venv/bin/python" || "$(cat "$stamp" 2>/dev/null)" != "$want" ]]; th
     echo "$want" >"$stamp"
 fi
 echo "notebooks: virtualenv ready in $((SECONDS - step)) s"
+# NOTEBOOKS_SETUP_ONLY=1: make the virtualenv and stop (.ci/run does this while `cargo test`
+# runs, since it waits on the network and the disk, not the cores).
+[[ "${NOTEBOOKS_SETUP_ONLY:-}" = 1 ]] && exit 0
 export PATH="$venv/bin:$PATH"   # maturin, jupytext and the kernel come from the venv
 
 # The extension is built by maturin (pinned in requirements.txt) into the workspace's target/,

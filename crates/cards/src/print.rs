@@ -27,7 +27,7 @@ use facedown_core::Symbol;
 
 use num_traits::Zero;
 
-use crate::analyze::Analysis;
+use crate::analyze::{Analysis, LeakWitness};
 use crate::model::{
     Action, ActionKind, Branch, Function, LayoutItem, Observation, PrivateChoice, Shuffle, Span,
 };
@@ -481,15 +481,7 @@ fn leak_lines(out: &mut String, a: &Analysis) {
         let f = crate::analyze::q_f64(tv);
         let _ = writeln!(out, "TV distance         {tv} (≈ {f:.6})");
         if let Some(w) = a.tv_worst.as_ref().filter(|_| !tv.is_zero()) {
-            let _ = writeln!(
-                out,
-                "  worst pair        inputs {} vs {} on view {}: {} vs {}",
-                w.inputs[0],
-                w.inputs[1],
-                render_view(&w.view),
-                w.probabilities[0],
-                w.probabilities[1]
-            );
+            worst_pair_line(out, "  worst pair       ", w);
         }
     }
     if let Some(k) = &a.tv_from_uniform_shuffles {
@@ -505,6 +497,19 @@ fn leak_lines(out: &mut String, a: &Analysis) {
     if let Some(mi) = a.leak_beyond_output_bits {
         let _ = writeln!(out, "I(X;V | f(X))       {mi:.6} bits");
     }
+}
+
+/// The pair of inputs whose views are furthest apart, after `label`.
+fn worst_pair_line(out: &mut String, label: &str, w: &LeakWitness) {
+    let _ = writeln!(
+        out,
+        "{label} inputs {} vs {} on view {}: {} vs {}",
+        w.inputs[0],
+        w.inputs[1],
+        render_view(&w.view),
+        w.probabilities[0],
+        w.probabilities[1]
+    );
 }
 
 /// In the private model, one line per player: the TV distance of his own view (exact) and
@@ -531,15 +536,7 @@ fn player_lines(out: &mut String, a: &Analysis) {
             p.player, p.player
         );
         if let Some(w) = &p.tv_worst {
-            let _ = writeln!(
-                out,
-                "    worst pair      inputs {} vs {} on view {}: {} vs {}",
-                w.inputs[0],
-                w.inputs[1],
-                render_view(&w.view),
-                w.probabilities[0],
-                w.probabilities[1]
-            );
+            worst_pair_line(out, "    worst pair     ", w);
         }
     }
 }

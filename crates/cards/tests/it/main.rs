@@ -12,6 +12,7 @@ mod outputs;
 mod player_leaks;
 mod private;
 mod private_ops;
+mod private_sources;
 mod search;
 mod sharding;
 mod simulate_outputs;

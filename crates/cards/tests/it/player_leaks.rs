@@ -3,6 +3,7 @@
 //! The public view's figures can be perfect while one player's view leaks (a private cut whose
 //! holder reads the other input); the Ono–Manabe protocols leak nothing to anyone \[OM21\].
 
+use crate::private_sources::{AND, COPY, EARLY_LOOK, ONE_CUT, TURNED_MASK, TWO_CUTS, XOR};
 use crate::support::protocol;
 
 use facedown_cards::analyze::{analyze, Analysis, PlayerLeak};
@@ -10,13 +11,6 @@ use facedown_cards::model::Q;
 use facedown_cards::print::analysis_text;
 use num_traits::{One, Zero};
 
-const XOR: &str = include_str!("../../protocols/private/ono-manabe-xor.cards");
-const AND: &str = include_str!("../../protocols/private/ono-manabe-and.cards");
-const COPY: &str = include_str!("../../protocols/private/ono-manabe-copy.cards");
-const TWO_CUTS: &str = include_str!("../../protocols/private/five-card-trick-private-cuts.cards");
-const ONE_CUT: &str = include_str!("../../protocols/private/five-card-trick-one-private-cut.cards");
-const EARLY_LOOK: &str = include_str!("../../protocols/private/ono-manabe-xor-early-look.cards");
-const TURNED_MASK: &str = include_str!("../../protocols/private/ono-manabe-xor-turned-mask.cards");
 const THREE_CARD: &str = include_str!("../../protocols/private/private-three-card-and.cards");
 const EXTRA_TURN: &str =
     include_str!("../../protocols/private/private-three-card-and-extra-turn.cards");

@@ -3,6 +3,7 @@
 //! the library's protocols analyse as their papers claim. Each pitfall is a variant that is
 //! flagged, naming the player who learns too much and no other.
 
+use crate::private_sources::{AND, COPY, EARLY_LOOK, ONE_CUT, TURNED_MASK, TWO_CUTS, XOR};
 use crate::support::{assert_analyses_as_claimed, protocol};
 
 use facedown_cards::analyze::{analyze, explore, AnalysisError, AnalysisOptions, Defect, Security};
@@ -15,14 +16,6 @@ use facedown_cards::simulate::{Compiled, SimulateError, TrialRng};
 use facedown_cards::trace::trace;
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId};
-
-const XOR: &str = include_str!("../../protocols/private/ono-manabe-xor.cards");
-const AND: &str = include_str!("../../protocols/private/ono-manabe-and.cards");
-const COPY: &str = include_str!("../../protocols/private/ono-manabe-copy.cards");
-const TWO_CUTS: &str = include_str!("../../protocols/private/five-card-trick-private-cuts.cards");
-const ONE_CUT: &str = include_str!("../../protocols/private/five-card-trick-one-private-cut.cards");
-const EARLY_LOOK: &str = include_str!("../../protocols/private/ono-manabe-xor-early-look.cards");
-const TURNED_MASK: &str = include_str!("../../protocols/private/ono-manabe-xor-turned-mask.cards");
 
 /// The players a protocol's leak defects name, sorted.
 fn leaking_players(src: &str) -> Vec<String> {
