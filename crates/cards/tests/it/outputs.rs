@@ -2,6 +2,7 @@
 //! after the COPY and the AND's selector of Mizuki–Sone \[MS09\]), a protocol that ends committed
 //! in some runs and non-committed in others, and a broken variant of each, flagged.
 
+use crate::output_sources::{AND_OR, AND_OR_BROKEN, HALF_ADDER, HALF_ADDER_BROKEN};
 use crate::support::{assert_analyses_as_claimed, protocol};
 
 use facedown_cards::analyze::{analyze, Defect, Endings, Security};
@@ -16,12 +17,6 @@ fn q(s: &str) -> facedown_cards::Q {
     s.parse().expect("a fraction")
 }
 
-const HALF_ADDER: &str = include_str!("../../protocols/outputs/half-adder.cards");
-const HALF_ADDER_BROKEN: &str =
-    include_str!("../../protocols/outputs/half-adder-sum-not-negated.cards");
-const AND_OR: &str = include_str!("../../protocols/outputs/and-or-at-once.cards");
-const AND_OR_BROKEN: &str =
-    include_str!("../../protocols/outputs/and-or-at-once-copy-unshuffled.cards");
 const MIXED: &str = include_str!("../../protocols/outputs/toy-mixed-and.cards");
 const MIXED_PEEK: &str = include_str!("../../protocols/outputs/toy-mixed-and-peek.cards");
 

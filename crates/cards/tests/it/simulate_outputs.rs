@@ -4,6 +4,7 @@
 //! sampling error of the exact view distribution, the broken sum named by both, and shards
 //! that add up to the unsplit run.
 
+use crate::output_sources::{AND_OR, AND_OR_BROKEN, HALF_ADDER, HALF_ADDER_BROKEN};
 use crate::support::protocol;
 
 use facedown_cards::analyze::{analyze, explore, AnalysisOptions, Defect};
@@ -13,13 +14,6 @@ use facedown_cards::search::Shard;
 use facedown_cards::simulate::{merge_reports, simulate, Compiled, SimulationReport};
 use facedown_cards::Protocol;
 use num_traits::ToPrimitive;
-
-const HALF_ADDER: &str = include_str!("../../protocols/outputs/half-adder.cards");
-const HALF_ADDER_BROKEN: &str =
-    include_str!("../../protocols/outputs/half-adder-sum-not-negated.cards");
-const AND_OR: &str = include_str!("../../protocols/outputs/and-or-at-once.cards");
-const AND_OR_BROKEN: &str =
-    include_str!("../../protocols/outputs/and-or-at-once-copy-unshuffled.cards");
 
 const RUNS: u64 = 20_000;
 
