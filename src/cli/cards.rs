@@ -13,7 +13,9 @@ use facedown::cards::claim::{check, Check, Claim};
 use facedown::cards::library::{builtins, load, Builtin, LoadError};
 use facedown::cards::print::analysis_text;
 use facedown::cards::search::Shard;
-use facedown::cards::simulate::{merge_reports, Compiled, InputReport, SimulationReport};
+use facedown::cards::simulate::{
+    merge_reports, Compiled, InputReport, SimulationReport, ViewCount,
+};
 use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -707,12 +709,19 @@ fn simulate_cmd(
     );
     println!("randomness: {}", report.rng);
     inputs_table(report, &out.correct_runs).print(format);
+    print_views("views", &report.views, &chosen, runs);
+    for p in &report.players {
+        let title = format!("the holder of {}'s own views", p.player);
+        print_views(&title, &p.views, &chosen, runs);
+    }
+    Ok(())
+}
+
+/// The most frequent views of a simulation, with their frequency per simulated input.
+fn print_views(title: &str, views: &[ViewCount], chosen: &[usize], runs: u64) {
     let shown = 40;
-    println!(
-        "views ({} distinct), frequency per input:",
-        report.views.len()
-    );
-    let mut by_count: Vec<_> = report.views.iter().collect();
+    println!("{title} ({} distinct), frequency per input:", views.len());
+    let mut by_count: Vec<_> = views.iter().collect();
     by_count.sort_by_key(|v| std::cmp::Reverse(v.counts.iter().sum::<u64>()));
     for v in by_count.into_iter().take(shown) {
         let freqs: Vec<String> = v
@@ -724,10 +733,9 @@ fn simulate_cmd(
             .collect();
         println!("  {:<24} {}", v.view, freqs.join("  "));
     }
-    if report.views.len() > shown {
-        println!("  … {} more (use --json)", report.views.len() - shown);
+    if views.len() > shown {
+        println!("  … {} more (use --json)", views.len() - shown);
     }
-    Ok(())
 }
 
 /// The per-input table of `cards simulate`.

@@ -102,12 +102,11 @@ impl Builtin {
         self.protocol().claim().cloned().unwrap_or_default()
     }
 
-    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck, public
-    /// actions only and bit inputs (it refuses the others with a typed error).
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and bit
+    /// inputs (it refuses the others with a typed error).
     pub fn simulable(&self) -> bool {
         let p = self.protocol();
-        !p.has_private_actions()
-            && !p.has_numbers()
+        !p.has_numbers()
             && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
     }
 }

@@ -54,6 +54,15 @@
 //! 1, against the bit its function gives), and the joint reading fills the one-output fields:
 //! `expected_output` is `true` and `output_1` counts the committed runs in which *every*
 //! output is right, `output_0` those in which some output is wrong.
+//!
+//! # The private model
+//!
+//! Private input permutations, private draws and private looks run as the sampled interpreter
+//! runs them, draw for draw ([`private`]). Besides the public view, a protocol with a private
+//! action has each player's own view counted ([`SimulationReport::players`], one entry per
+//! input's holder): the public turns with what he drew (`#k`) and saw, rendered as the exact
+//! analyzer renders that player's views, so the two can be compared view by view. A run that
+//! chooses by a private bit it never named (named in another branch) ends `stuck`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
@@ -70,21 +79,23 @@ use crate::model::{output_bit, ActionKind, Span, Value};
 use crate::protocol::Protocol;
 use crate::search::{in_shard_order, MergeError, Shard, Trials};
 
+pub mod private;
+use private::{extend_view, BitSource, PlayerTally, PrivateRun};
+pub use private::{PlayerViews, MAX_PRIVATE_BITS};
+
 /// Why a protocol cannot be simulated by the compiled fast path.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SimulateError {
     /// The simulator handles two-colour decks only.
     #[error("the simulator handles ♣/♥ decks only; the layout has {0}")]
     Deck(String),
-    /// A private operation: the compiled simulator has public actions only (the sampled
-    /// interpreter, [`crate::sampled`], runs them).
-    #[error("line {}, col {}: `{action}`: the compiled simulator has no private operations", .span.line, .span.col)]
-    Private {
-        /// The private action.
-        span: Span,
-        /// The action, as written.
-        action: String,
-    },
+    /// More named private bits (`as r`) than a run keeps ([`MAX_PRIVATE_BITS`]).
+    #[error("{0} named private bits is more than the simulator's {MAX_PRIVATE_BITS}")]
+    TooManyPrivateBits(usize),
+    /// A private action by the holder of an input the protocol does not declare (a
+    /// [`Protocol`]'s validation rules it out).
+    #[error("`{0}` is no input of the protocol, so nobody holds its private action")]
+    Holder(String),
     /// Number inputs (`a{n}`): the compiled simulator tallies output bits (the exact
     /// analyzer judges number protocols).
     #[error("the compiled simulator reads bits; this protocol has number inputs (`a{{n}}`)")]
@@ -213,11 +224,32 @@ enum Instr {
     },
     End,
     Restart,
+    /// A private input permutation: `perms[bit]`, the bit from `by`.
+    PrivatePerm {
+        perms: [usize; 2],
+        by: BitSource,
+    },
+    /// A private draw by the holder of input `holder`; `reg` keeps a two-way draw's bit.
+    PrivateDraw {
+        holder: usize,
+        perms: Range<usize>,
+        sampler: Sampler,
+        reg: Option<usize>,
+        span: Span,
+    },
+    /// A private look by the holder of input `holder` at the cards of `turns[look]`.
+    PrivateLook {
+        holder: usize,
+        look: usize,
+        reg: Option<usize>,
+    },
 }
 
+/// The cards a turn (or a private look) shows, and where it is written.
 #[derive(Clone, Debug)]
 struct TurnInfo {
     positions: Vec<u8>,
+    span: Span,
 }
 
 /// A protocol compiled for fast simulation.
@@ -236,6 +268,11 @@ pub struct Compiled {
     tables: Vec<Vec<u16>>,
     turns: Vec<TurnInfo>,
     base: u64,
+    /// The inputs' names, when the protocol has private actions (one view per holder);
+    /// empty otherwise.
+    holders: Vec<String>,
+    /// How many inputs the protocol has (bits of an input assignment).
+    arity: usize,
     /// Most instructions one trial may execute before it is counted as `gave_up`.
     pub max_steps: u64,
 }
@@ -270,6 +307,12 @@ struct Compiler<'p> {
     turns: Vec<TurnInfo>,
     labels: HashMap<&'p str, usize>,
     gotos: Vec<(usize, &'p str)>,
+    /// The protocol's input names (the holders of private actions).
+    inputs: &'p [String],
+    /// The named private bits, by name.
+    registers: HashMap<&'p str, usize>,
+    /// The largest support of a private draw.
+    widest_draw: u64,
 }
 
 impl<'p> Compiler<'p> {
@@ -291,29 +334,10 @@ impl<'p> Compiler<'p> {
                 ActionKind::PrivatePerm { .. }
                 | ActionKind::PrivateShuffle { .. }
                 | ActionKind::PrivateLook { .. }
-                | ActionKind::PrivateReverse { .. } => {
-                    return Err(SimulateError::Private {
-                        span,
-                        action: crate::print::describe(&action.kind),
-                    })
-                }
+                | ActionKind::PrivateReverse { .. } => self.private(&action.kind, span)?,
                 ActionKind::Shuffle(s) => {
-                    let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
-                        span,
-                        reason: e.to_string(),
-                    })?;
-                    let start = self.perms.len();
-                    for (p, _) in &dist {
-                        self.add_perm(p);
-                    }
-                    let sampler = Sampler::new(&dist).ok_or_else(|| SimulateError::Shuffle {
-                        span,
-                        reason: "weights need a common denominator below 2^64".to_owned(),
-                    })?;
-                    self.instrs.push(Instr::Shuffle {
-                        perms: start..self.perms.len(),
-                        sampler,
-                    });
+                    let (perms, sampler) = self.support(s, span)?;
+                    self.instrs.push(Instr::Shuffle { perms, sampler });
                 }
                 ActionKind::Turn {
                     positions,
@@ -322,6 +346,7 @@ impl<'p> Compiler<'p> {
                     let turn = self.turns.len();
                     self.turns.push(TurnInfo {
                         positions: positions.iter().map(|&p| p as u8).collect(),
+                        span,
                     });
                     let at = self.instrs.len();
                     self.instrs.push(Instr::Turn {
@@ -374,6 +399,27 @@ impl<'p> Compiler<'p> {
             }
         }
         Ok(())
+    }
+
+    /// A shuffle's support added as permutations, with its exact sampler.
+    fn support(
+        &mut self,
+        s: &crate::model::Shuffle,
+        span: Span,
+    ) -> Result<(Range<usize>, Sampler), SimulateError> {
+        let dist = s.distribution(self.n).map_err(|e| SimulateError::Shuffle {
+            span,
+            reason: e.to_string(),
+        })?;
+        let start = self.perms.len();
+        for (p, _) in &dist {
+            self.add_perm(p);
+        }
+        let sampler = Sampler::new(&dist).ok_or_else(|| SimulateError::Shuffle {
+            span,
+            reason: "weights need a common denominator below 2^64".to_owned(),
+        })?;
+        Ok((start..self.perms.len(), sampler))
     }
 }
 
@@ -428,6 +474,8 @@ struct Tally<'c> {
     shuffles_max: Vec<u64>,
     dense: Vec<u64>,
     sparse: HashMap<u64, Vec<u64>>,
+    /// With private actions, each player's views.
+    players: PlayerTally,
 }
 
 impl<'c> Tally<'c> {
@@ -443,6 +491,7 @@ impl<'c> Tally<'c> {
             shuffles_max: vec![0; k],
             dense: Vec::new(),
             sparse: HashMap::new(),
+            players: Vec::new(),
         }
     }
 
@@ -471,6 +520,7 @@ impl<'c> Tally<'c> {
                 *a += b;
             }
         }
+        private::merge_players(&mut self.players, other.players);
         self
     }
 
@@ -662,6 +712,10 @@ pub struct SimulationReport {
     pub inputs: Vec<InputReport>,
     /// Per view, sorted by view.
     pub views: Vec<ViewCount>,
+    /// With private actions, each player's views (the holder of each input in order; empty,
+    /// and left out of the JSON, for a protocol without private actions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<PlayerViews>,
     /// The shard simulated, if any (see the [module docs](self)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
@@ -725,6 +779,9 @@ impl Compiled {
             turns: Vec::new(),
             labels: HashMap::new(),
             gotos: Vec::new(),
+            inputs: protocol.inputs(),
+            registers: HashMap::new(),
+            widest_draw: 0,
         };
         c.block(protocol.body())?;
         c.instrs.push(Instr::End);
@@ -749,7 +806,18 @@ impl Compiled {
         let base = if widest >= 63 {
             u64::MAX
         } else {
-            (1u64 << widest) + 1
+            ((1u64 << widest) + 1).max(c.widest_draw + 1)
+        };
+        let has_private = c.instrs.iter().any(|i| {
+            matches!(
+                i,
+                Instr::PrivatePerm { .. } | Instr::PrivateDraw { .. } | Instr::PrivateLook { .. }
+            )
+        });
+        let holders = if has_private {
+            protocol.inputs().to_vec()
+        } else {
+            Vec::new()
         };
         Ok(Compiled {
             n,
@@ -768,6 +836,8 @@ impl Compiled {
             tables,
             turns: c.turns,
             base,
+            holders,
+            arity: protocol.inputs().len(),
             max_steps: 1 << 20,
         })
     }
@@ -805,7 +875,7 @@ impl Compiled {
     /// # Panics
     /// When `input >= input_count()`.
     pub fn run_trial<R: Rng + ?Sized>(&self, input: usize, rng: &mut R) -> Trial {
-        let (outcome, shuffles, view) = self.trial(input, rng);
+        let (outcome, shuffles, view) = self.trial(input, rng, &mut PrivateRun::new(0));
         Trial {
             outcome,
             shuffles,
@@ -813,9 +883,15 @@ impl Compiled {
         }
     }
 
-    /// Runs one trial of input `input` with `rng`; returns (outcome, shuffles, view code).
+    /// Runs one trial of input `input` with `rng`; returns (outcome, shuffles, view code) and
+    /// leaves each player's view in `run` (when it has a slot for each).
     #[inline]
-    fn trial<R: Rng + ?Sized>(&self, input: usize, rng: &mut R) -> (Outcome, u64, u64) {
+    fn trial<R: Rng + ?Sized>(
+        &self,
+        input: usize,
+        rng: &mut R,
+        run: &mut PrivateRun,
+    ) -> (Outcome, u64, u64) {
         let mut row = self.initial[input];
         let mut pc = 0usize;
         let mut shuffles = 0u64;
@@ -839,14 +915,10 @@ impl Compiled {
                 }
                 Instr::Turn { turn, branches } => {
                     let key = self.observe(*turn, row);
-                    view = if view == LONG_VIEW {
-                        LONG_VIEW
-                    } else {
-                        view.checked_mul(self.base)
-                            .and_then(|v| v.checked_add(key))
-                            .and_then(|v| v.checked_add(1))
-                            .unwrap_or(LONG_VIEW)
-                    };
+                    view = extend_view(view, key, self.base);
+                    for v in &mut run.views {
+                        *v = extend_view(*v, key, self.base);
+                    }
                     if let Some(bs) = branches {
                         match bs.iter().find(|(k, _)| *k == key) {
                             Some(&(_, target)) => pc = target,
@@ -859,7 +931,16 @@ impl Compiled {
                 Instr::End => return (Outcome::Open, shuffles, view),
                 Instr::Restart => {
                     row = self.initial[input];
+                    run.forget_bits();
                     pc = 0;
+                }
+                Instr::PrivatePerm { .. }
+                | Instr::PrivateDraw { .. }
+                | Instr::PrivateLook { .. } => {
+                    match self.private_step(instr, input, row, rng, run) {
+                        Ok(next) => row = next,
+                        Err(outcome) => return (outcome, shuffles, view),
+                    }
                 }
             }
         }
@@ -989,11 +1070,14 @@ impl Compiled {
             .map(|(input, from, to)| {
                 let mut tally = self.tally();
                 let mut blocks = first_blocks(&base_rng, input as u64 * runs + from);
+                let mut run = PrivateRun::new(self.holders.len());
                 for r in from..to {
                     let trial = input as u64 * runs + r;
                     let mut rng = TrialRng::next_from(&mut blocks, seed, trial);
-                    let (outcome, shuffles, view) = self.trial(input, &mut rng);
+                    run.reset();
+                    let (outcome, shuffles, view) = self.trial(input, &mut rng, &mut run);
                     tally.record(input, outcome, shuffles, view);
+                    private::record_players(&mut tally.players, self.inputs, input, &run.views);
                 }
                 if let Some(p) = progress {
                     p(to - from);
@@ -1013,7 +1097,9 @@ impl Compiled {
         } else {
             0
         };
-        Tally::new(self.inputs, &self.values, m)
+        let mut tally = Tally::new(self.inputs, &self.values, m);
+        tally.players = vec![HashMap::new(); self.holders.len()];
+        tally
     }
 
     /// With several outputs, each output's readings for input `i` (empty for one output).
@@ -1086,6 +1172,7 @@ impl Compiled {
                 .into_iter()
                 .map(|(view, counts)| ViewCount { view, counts })
                 .collect(),
+            players: self.player_views(&tally.players),
             shard: None,
         }
     }
@@ -1175,6 +1262,7 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
         })
         .collect();
     let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    let mut players = private::PlayerSums::new(&first.players);
     for (shard, p) in &parts {
         let differs = |what: String| MergeError::Inconsistent {
             shard: *shard,
@@ -1213,6 +1301,7 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
             add_counts(slot, &v.counts)
                 .ok_or_else(|| differs(format!("its counts of view {} do not add up", v.view)))?;
         }
+        players.add(&p.players).map_err(differs)?;
     }
     let inputs: Vec<InputReport> = first
         .inputs
@@ -1235,6 +1324,7 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
             .into_iter()
             .map(|(view, counts)| ViewCount { view, counts })
             .collect(),
+        players: players.finish(),
         shard: None,
     })
 }

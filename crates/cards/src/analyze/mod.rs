@@ -145,7 +145,8 @@ pub use leakage::{q_f64, uniformized, PlayerLeak, ViewDistribution};
 pub use state::{is_bottom, State};
 pub use verdict::{Runtime, Security};
 pub use walk::{
-    explore, Ending, Exploration, Leaf, Node, StateTree, TreeEdge, TreeVertex, TurnRecord,
+    explore, explore_as, Ending, Exploration, Leaf, Node, StateTree, TreeEdge, TreeVertex,
+    TurnRecord,
 };
 
 pub use crate::model::Observation;

@@ -36,9 +36,7 @@ fn compiled_simulator_makes_the_interpreters_run_for_every_library_protocol() {
             assert!(
                 matches!(
                     Compiled::new(&p),
-                    Err(SimulateError::Deck(_)
-                        | SimulateError::Private { .. }
-                        | SimulateError::Numbers)
+                    Err(SimulateError::Deck(_) | SimulateError::Numbers)
                 ),
                 "{}: refused with the reason",
                 b.name

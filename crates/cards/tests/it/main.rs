@@ -17,6 +17,7 @@ mod private_sources;
 mod search;
 mod sharding;
 mod simulate_outputs;
+mod simulate_private;
 mod spec;
 mod standard_deck;
 mod support;

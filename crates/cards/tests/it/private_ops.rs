@@ -12,7 +12,7 @@ use facedown_cards::on_table::{run_on_table, RunError, RunOptions};
 use facedown_cards::parse::parse;
 use facedown_cards::print::same_up_to_spans;
 use facedown_cards::sampled::{sample, RunEnding};
-use facedown_cards::simulate::{Compiled, SimulateError, TrialRng};
+use facedown_cards::simulate::TrialRng;
 use facedown_cards::trace::trace;
 use facedown_core::rng::trial_rng;
 use facedown_core::{IdealTable, PartyId};
@@ -234,7 +234,7 @@ fn a_bit_named_only_in_a_branch_not_taken_is_a_typed_error() {
 }
 
 #[test]
-fn tables_and_the_compiled_simulator_refuse_each_private_operation_by_name() {
+fn the_tables_refuse_each_private_operation_by_name() {
     let owners = [PartyId(1), PartyId(2)];
     for (src, what) in [
         (XOR, "private random cut or draw"),
@@ -258,11 +258,6 @@ fn tables_and_the_compiled_simulator_refuse_each_private_operation_by_name() {
             "{err}"
         );
     }
-    let err = Compiled::new(&protocol(XOR)).expect_err("public actions only");
-    assert!(
-        matches!(&err, SimulateError::Private { action, .. } if action == "private a bisect 1 3 | 2 4 as r"),
-        "{err}"
-    );
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! exactly the same, number for number and in the same order; a deliberate change of an output
 //! regenerates the vectors and says why in its commit. The multiset and private-model protocols
 //! joined the library later: their vectors were recorded by the single interpreter, and the
-//! simulator, which refuses the multiset decks and the private actions, has none. The
+//! simulator, which refuses the multiset decks, has none for those; the private-model
+//! protocols' simulation vectors were recorded when the simulator learnt private actions. The
 //! per-player leak figures (`players`) were added to the private-model vectors when the
 //! analyzer learnt them, every other field unchanged; the several-output protocols' simulation
 //! vectors were recorded when the simulator learnt several outputs.
