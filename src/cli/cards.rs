@@ -14,7 +14,7 @@ use facedown::cards::library::{builtins, load, Builtin, LoadError};
 use facedown::cards::print::analysis_text;
 use facedown::cards::search::Shard;
 use facedown::cards::simulate::{
-    merge_reports, Compiled, InputReport, SimulationReport, ViewCount,
+    merge_reports, InputReport, SimulationReport, Simulator, ViewCount,
 };
 use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -576,9 +576,9 @@ fn simulation_shard(
     (runs, seed, shard): (u64, u64, Option<Shard>),
     tick: Option<&(dyn Fn(u64) + Sync)>,
 ) -> anyhow::Result<Simulation> {
-    let compiled = Compiled::new(p).context("cannot simulate this protocol")?;
+    let simulator = Simulator::new(p).context("cannot simulate this protocol")?;
     let start = Instant::now();
-    let report = compiled.simulate_shard(p.name(), chosen, runs, seed, shard, tick)?;
+    let report = simulator.simulate_shard(chosen, (runs, seed), shard, tick)?;
     let elapsed = start.elapsed().as_secs_f64();
     let correct_runs = report.correct_runs(p, chosen.first().copied());
     Ok(Simulation::new(

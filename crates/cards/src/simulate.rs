@@ -5,7 +5,8 @@
 //!
 //! A protocol is first compiled ([`Compiled::new`]) to a flat program over rows encoded as
 //! bitmasks (bit `j` set when the card at position `j` is ♥; two-colour decks only, up to 64
-//! cards). Permutations become lookup tables over all `2^n` rows when `n ≤ 12` (a bit loop
+//! cards; any other deck runs as the interpreter's sampled runs, [`general`], and
+//! [`Simulator`] picks the one that fits). Permutations become lookup tables over all `2^n` rows when `n ≤ 12` (a bit loop
 //! otherwise), shuffles carry their support and an exact sampler (uniform: one bounded integer;
 //! rational weights: one integer below the common denominator compared with cumulative
 //! numerators — no floating point, so the sampled distribution is exactly the written one),
@@ -79,7 +80,9 @@ use crate::model::{output_bit, ActionKind, Span, Value};
 use crate::protocol::Protocol;
 use crate::search::{in_shard_order, MergeError, Shard, Trials};
 
+pub mod general;
 pub mod private;
+pub use general::General;
 use private::{extend_view, BitSource, PlayerTally, PrivateRun};
 pub use private::{PlayerViews, MAX_PRIVATE_BITS};
 
@@ -1340,7 +1343,53 @@ pub fn simulate(
     runs: u64,
     seed: u64,
 ) -> Result<SimulationReport, SimulateError> {
-    Compiled::new(protocol)?.simulate(protocol.name(), &[], runs, seed, None)
+    Simulator::new(protocol)?.simulate_shard(&[], (runs, seed), None, None)
+}
+
+/// The compiled program where a bitmask holds the deck, the sampled runs otherwise.
+#[derive(Clone, Debug)]
+pub enum Simulator<'p> {
+    /// Two colours, at most 64 cards: the compiled program.
+    Compiled(Box<Compiled>, &'p Protocol),
+    /// Any other deck: the interpreter's sampled runs ([`General`]).
+    General(General<'p>),
+}
+
+impl<'p> Simulator<'p> {
+    /// The fastest simulator that runs `protocol`: [`Compiled`] for a ♣/♥ deck of at most 64
+    /// cards, [`General`] for a multiset or standard deck or a longer row (number protocols
+    /// are refused by both).
+    pub fn new(protocol: &'p Protocol) -> Result<Simulator<'p>, SimulateError> {
+        match Compiled::new(protocol) {
+            Ok(c) => Ok(Simulator::Compiled(Box::new(c), protocol)),
+            Err(SimulateError::Deck(_) | SimulateError::TooManyCards(_)) => {
+                General::new(protocol).map(Simulator::General)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether this is the compiled program.
+    pub fn is_compiled(&self) -> bool {
+        matches!(self, Simulator::Compiled(..))
+    }
+
+    /// Simulates `runs` runs of each input in `inputs` (all when empty) with `seed`, of only
+    /// `shard`'s chunks when given (see [`Compiled::simulate_shard`]).
+    pub fn simulate_shard(
+        &self,
+        inputs: &[usize],
+        (runs, seed): (u64, u64),
+        shard: Option<Shard>,
+        progress: Option<&(dyn Fn(u64) + Sync)>,
+    ) -> Result<SimulationReport, SimulateError> {
+        match self {
+            Simulator::Compiled(c, p) => {
+                c.simulate_shard(p.name(), inputs, runs, seed, shard, progress)
+            }
+            Simulator::General(g) => g.simulate_shard(inputs, (runs, seed), shard, progress),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod private_ops;
 mod private_sources;
 mod search;
 mod sharding;
+mod simulate_decks;
 mod simulate_outputs;
 mod simulate_private;
 mod spec;

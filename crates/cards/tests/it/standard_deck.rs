@@ -8,7 +8,7 @@ use facedown_cards::model::{Action, ActionKind, Function, LayoutItem};
 use facedown_cards::on_table::{run_on_table, RunOptions};
 use facedown_cards::parse::{parse, ParseError, ParseErrorKind};
 use facedown_cards::print::same_up_to_spans;
-use facedown_cards::simulate::{Compiled, SimulateError};
+use facedown_cards::simulate::{Compiled, SimulateError, Simulator};
 use facedown_cards::trace::trace;
 use facedown_cards::{Protocol, ProtocolError, ProtocolParts};
 use facedown_core::rng::trial_rng;
@@ -272,12 +272,20 @@ fn trace_decodes_a_standard_deck_result() {
 }
 
 #[test]
-fn simulator_refuses_numbered_cards_with_a_typed_error() {
-    let err = Compiled::new(&copy_on("result 1 2")).expect_err("two-colour only");
+fn numbered_cards_are_simulated_by_sampled_runs_the_compiled_program_refuses_them() {
+    let p = copy_on("result 1 2");
+    let err = Compiled::new(&p).expect_err("two-colour only");
     assert!(
         matches!(err, SimulateError::Deck(ref c) if c.starts_with('#')),
         "{err}"
     );
+    let sim = Simulator::new(&p).expect("the sampled runs take any deck");
+    assert!(!sim.is_compiled());
+    let report = sim
+        .simulate_shard(&[], (1000, 3), None, None)
+        .expect("runs");
+    assert_eq!(report.inputs[0].output_0, 1000, "COPY of 0 reads 0");
+    assert_eq!(report.inputs[1].output_1, 1000, "COPY of 1 reads 1");
 }
 
 #[test]
