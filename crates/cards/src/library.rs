@@ -25,6 +25,8 @@
 //! | `ms09-and-helper-in-other-colours` | negative example, multiset deck | AND, committed | **incorrect** (basis), **insecure**, 1 |
 //! | `private-three-card-and` | \[NMTIO22\], private model | AND, non-committed | correct, perfect, finite, 0 |
 //! | `private-three-card-and-extra-turn` | negative example, private model | AND | correct, **insecure** (Bob learns a), 0 |
+//! | `private-four-card-majority` | \[NMTIO22\], private model | majority of three, non-committed | correct, perfect, finite, 0 |
+//! | `private-four-card-majority-two-turned` | negative example, private model | majority of three | correct, **insecure** (the count of 1s shows), 0 |
 //! | `half-adder` | after \[MS09\] (COPY, then the AND's selector) | sum = XOR, carry = AND, committed | correct, perfect, finite, 2 |
 //! | `half-adder-sum-not-negated` | negative example, several outputs | sum, carry | **incorrect** (the sum), perfect, 2 |
 //! | `and-or-at-once` | after \[MS09\] | AND and OR, committed | correct, perfect, finite, 2 |
@@ -111,7 +113,7 @@ impl Builtin {
     }
 }
 
-static BUILTINS: [Builtin; 35] = [
+static BUILTINS: [Builtin; 37] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -250,6 +252,22 @@ static BUILTINS: [Builtin; 35] = [
         source: include_str!("../protocols/private/private-three-card-and-extra-turn.cards"),
         summary: "NEGATIVE: the private three-card AND with the middle card turned too: Bob \
                   with b = 0 learns a",
+        citation: "NMTIO22",
+        negative_example: true,
+    },
+    Builtin {
+        name: "private-four-card-majority",
+        source: include_str!("../protocols/private/private-four-card-majority.cards"),
+        summary: "majority of three private bits on four cards: each holder turns the row by \
+                  his bit, one card is turned",
+        citation: "NMTIO22",
+        negative_example: false,
+    },
+    Builtin {
+        name: "private-four-card-majority-two-turned",
+        source: include_str!("../protocols/private/private-four-card-majority-two-turned.cards"),
+        summary: "NEGATIVE: the four-card majority with a second card turned: the two show how \
+                  many bits are 1",
         citation: "NMTIO22",
         negative_example: true,
     },

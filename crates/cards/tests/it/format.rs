@@ -1123,6 +1123,7 @@ fn library_claims_state_every_verdict_and_are_consistent() {
             "five-card-trick-third-colour",
             "ms09-and-helper-in-other-colours",
             "private-three-card-and-extra-turn",
+            "private-four-card-majority-two-turned",
             "half-adder-sum-not-negated",
             "and-or-at-once-copy-unshuffled",
             "toy-mixed-and-peek",

@@ -22,4 +22,5 @@ mod simulate_private;
 mod spec;
 mod standard_deck;
 mod support;
+mod threshold;
 mod vectors;
