@@ -15,13 +15,22 @@
 //!   four players' views);
 //! * `reveal_round_cpu`: the 21 tokens a player of a 4-player deal verifies in the reveal round;
 //! * `reveal_token_cpu` (one token), `deal` (a whole 4-player 52-card deal, in memory, wall)
-//!   and `deal_cpu` (the same deal's CPU: all four players run on one thread).
+//!   and `deal_cpu` (the same deal's CPU: all four players run on one thread);
+//! * `commitment_generators_cpu`: the verifier's multiplication shape (`N` fixed generators
+//!   plus `4N + 11` other points, random points and scalars) computed three ways — one
+//!   Pippenger multiplication over all `5N + 11` (`pippenger_all`, what the verifier does),
+//!   dalek's precomputed tables for the generators plus Pippenger for the rest
+//!   (`precomputed_plus_pippenger`), dalek's mixed precomputed multiplication (`mixed`) — and
+//!   the floor's `4N` points alone (`floor_4n`).
 
 #![allow(missing_docs)] // criterion's macros generate undocumented items.
 
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion};
+use curve25519_dalek::ristretto::{RistrettoPoint, VartimeRistrettoPrecomputation};
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::{VartimeMultiscalarMul, VartimePrecomputedMultiscalarMul};
 use facedown_core::rng::seeded_rng;
 use facedown_poker::batch::{
     verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles,
@@ -349,6 +358,46 @@ fn deal_cpu(c: &mut Criterion, one: &ThreadPool) {
     group.finish();
 }
 
+/// The verifier's multiplication with its `N` commitment generators as fixed points: whether
+/// dalek's precomputed tables for them beat folding them into one Pippenger multiplication.
+/// The tables are built once, outside the timed loop, as a cached commitment key would be.
+fn commitment_generators(c: &mut Criterion, one: &ThreadPool) {
+    let mut group = c.benchmark_group("commitment_generators_cpu");
+    let mut rng = seeded_rng(3);
+    for n in DECKS.map(usize::from) {
+        let mut points = |k: usize| -> Vec<RistrettoPoint> {
+            (0..k).map(|_| RistrettoPoint::random(&mut rng)).collect()
+        };
+        let (g, d) = (points(n), points(4 * n + 11));
+        let all: Vec<RistrettoPoint> = g.iter().chain(&d).copied().collect();
+        let scalars: Vec<Scalar> = (0..all.len()).map(|_| Scalar::random(&mut rng)).collect();
+        let (sg, sd) = scalars.split_at(n);
+        let tables = VartimeRistrettoPrecomputation::new(&g);
+        let mut bench = |id: &str, f: &(dyn Fn() -> RistrettoPoint + Sync)| {
+            group.bench_function(BenchmarkId::new(id, n), |b| {
+                b.iter_custom(|iters| {
+                    thread_cpu(one, iters, || {
+                        std::hint::black_box(f());
+                    })
+                })
+            });
+        };
+        bench("pippenger_all", &|| {
+            RistrettoPoint::vartime_multiscalar_mul(&scalars, &all)
+        });
+        bench("precomputed_plus_pippenger", &|| {
+            tables.vartime_multiscalar_mul(sg) + RistrettoPoint::vartime_multiscalar_mul(sd, &d)
+        });
+        bench("mixed", &|| {
+            tables.vartime_mixed_multiscalar_mul(sg, sd, &d)
+        });
+        bench("floor_4n", &|| {
+            RistrettoPoint::vartime_multiscalar_mul(&sd[..4 * n], &d[..4 * n])
+        });
+    }
+    group.finish();
+}
+
 /// Reads criterion's median estimate (nanoseconds) of `group/id`, if this run wrote one.
 fn median_ns(group: &str, id: &str) -> Option<f64> {
     let home = std::env::var_os("CRITERION_HOME")
@@ -415,6 +464,7 @@ fn main() {
     reveal(&mut c, &deals, &one);
     deal(&mut c);
     deal_cpu(&mut c, &one);
+    commitment_generators(&mut c, &one);
     c.final_summary();
     print_ratios();
 }
