@@ -159,7 +159,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         // The layer model goes on past the dealt cards: commitments made after the deal (a
         // game's announcements) form a row of their own, positions `base.len()..`.
         t.row = super::layers::Row::default();
-        t.shown.clear();
+        t.evidence = super::evidence::Evidence::default();
         let params = Params {
             scheme: Scheme::general(parties, base.len())?,
             session: t.session,

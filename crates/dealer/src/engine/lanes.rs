@@ -7,6 +7,7 @@ use facedown_core::engine::{After, Step};
 use facedown_core::{Opening, PartyId, Seen, Symbol};
 use rand::{CryptoRng, RngCore};
 
+use super::evidence::{Audience, Record};
 use super::layers::Route;
 use super::{
     check_opening, envelope_step, idle_table, DealerEngine, EngineError, Pending, Result, ViewEvent,
@@ -14,13 +15,6 @@ use super::{
 use crate::error::DealerError;
 use crate::messages::{Body, Envelope};
 use crate::scheme::Recipient;
-
-/// Who sees a lane's cards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Audience {
-    All,
-    Party(PartyId),
-}
 
 /// Where a position's card goes in the opening: the `k`-th public position, or position `k`
 /// of private group `g`.
@@ -179,6 +173,12 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         t.next_lane = next_lane;
         for lane in &open.lanes {
             expect(&mut open.expected, lane, me);
+            t.evidence.add_lane(Record {
+                id: lane.id,
+                audience: lane.audience,
+                holders: lane.holders.clone(),
+                routes: lane.items.iter().map(|(_, r)| r.clone()).collect(),
+            });
         }
         let mut step = Step::wait();
         for l in 0..open.lanes.len() {
@@ -212,6 +212,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         if k + 1 < lane.holders.len() {
             let to = Recipient::Party(lane.holders[k + 1]);
             let env = t.sign(&key, me, to, values_body(id, hop, &out));
+            t.evidence.keep(&env);
             return Ok(envelope_step(&env, after));
         }
         let cards: Vec<Symbol> = out
@@ -230,6 +231,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         let step = match to {
             Some(to) => {
                 let env = t.sign(&key, me, to, values_body(id, hop, &codes));
+                t.evidence.keep(&env);
                 envelope_step(&env, after)
             }
             None => Step::wait(),
@@ -261,6 +263,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             return Err(unexpected("a value no opening awaits from it").into());
         }
         open.expected.remove(&(lane, hop));
+        self.table()?.evidence.keep(&env);
         let l = open
             .lanes
             .iter()
@@ -314,17 +317,6 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         }
         let lane = &open.lanes[l];
         let audience = lane.audience;
-        if audience == Audience::All {
-            t.shown.extend(
-                lane.items
-                    .iter()
-                    .zip(&cards)
-                    .map(|((_, route), &card)| Shown {
-                        route: route.clone(),
-                        card,
-                    }),
-            );
-        }
         let targets: Vec<Target> = lane.items.iter().map(|(t, _)| *t).collect();
         for (target, card) in targets.into_iter().zip(cards) {
             self.view.push(shown(audience, card));
@@ -342,33 +334,6 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         self.table()?.pending = Pending::Open(open);
         Ok(step)
     }
-}
-
-/// A card turned for everyone through other holders' layers, as it was shown.
-#[derive(Clone, Debug)]
-pub(super) struct Shown {
-    route: Route,
-    card: Symbol,
-}
-
-/// Checks every card shown to everyone against the layers opened at the end. A holder's layer
-/// is checked only at the end, so a holder who shows another card than his layer gives (his
-/// committed bit swapped at the turn, say) is caught here: named when he was the route's only
-/// holder (an announcement after a deal); on a route through several holders this player saw
-/// only the last one's message, so the error names nobody rather than risk an honest player.
-pub(super) fn check_shown(t: &super::Table) -> Result<()> {
-    for s in &t.shown {
-        let truth = t.row.card_at_end(&s.route)?;
-        if truth != s.card {
-            let holders = s.route.holders();
-            return Err(EngineError::FalseCard {
-                party: (holders.len() == 1).then(|| holders[0]),
-                shown: s.card,
-                truth,
-            });
-        }
-    }
-    Ok(())
 }
 
 fn visible(audience: Audience, me: PartyId) -> bool {

@@ -309,17 +309,6 @@ impl Row {
     fn layers_of(&self, party: PartyId) -> impl Iterator<Item = &Layer> {
         self.layers.iter().filter(move |l| l.holder == Some(party))
     }
-
-    /// The card at the end of `route`, once every layer on it is known (this player's own,
-    /// the public ones, and the others' opened at the end).
-    pub(super) fn card_at_end(&self, route: &Route) -> Result<Symbol> {
-        let x = route
-            .segments
-            .iter()
-            .try_fold(route.start, |x, (_, layers)| self.apply(layers, x))?;
-        self.card(x)
-            .ok_or(EngineError::OutOfOrder("a route that leaves the row"))
-    }
 }
 
 /// The sorted multiset of `cards` laid as `order`: the permutation of the row that moves the
@@ -415,6 +404,13 @@ impl Reveals {
         (Reveals { waiting }, body)
     }
 
+    /// Awaits the ends of `parties` too (the players who hold hops but no layer).
+    pub(super) fn also_await(&mut self, parties: impl IntoIterator<Item = PartyId>) {
+        self.waiting.extend(parties);
+        self.waiting.sort();
+        self.waiting.dedup();
+    }
+
     pub(super) fn awaiting(&self) -> Vec<PartyId> {
         self.waiting.clone()
     }
@@ -423,17 +419,30 @@ impl Reveals {
         self.waiting.is_empty()
     }
 
-    /// Checks every opening of `from` against the commitment he broadcast.
-    pub(super) fn receive(&mut self, row: &mut Row, from: PartyId, env: &Envelope) -> Result<()> {
-        let Body::Reveal { openings } = &env.body else {
-            return Err(DealerError::Unexpected {
-                from,
-                what: "a message other than the openings of his layers".into(),
+    /// Checks every opening of `from` (in `reveal`, broadcast; none if he holds no layer)
+    /// against the commitment he broadcast.
+    pub(super) fn receive(
+        &mut self,
+        row: &mut Row,
+        from: PartyId,
+        reveal: Option<&Envelope>,
+    ) -> Result<()> {
+        let openings: &[Opening] = match reveal.map(|env| (&env.body, env.to)) {
+            None => &[],
+            Some((Body::Reveal { openings }, Recipient::All)) => openings,
+            Some((Body::Reveal { .. }, _)) => {
+                return Err(EngineError::AuditMismatch { party: from })
             }
-            .into());
+            Some(_) => {
+                return Err(DealerError::Unexpected {
+                    from,
+                    what: "a message other than the openings of his layers".into(),
+                }
+                .into())
+            }
         };
         let layers: Vec<&Layer> = row.layers_of(from).collect();
-        if openings.len() != layers.len() || env.to != Recipient::All {
+        if openings.len() != layers.len() {
             return Err(EngineError::AuditMismatch { party: from });
         }
         for (o, l) in openings.iter().zip(layers) {

@@ -50,6 +50,7 @@
 //! Security model: honest-but-curious players who do not collude, as for the dealer itself.
 
 mod deal;
+mod evidence;
 mod lanes;
 mod layers;
 mod wire;
@@ -73,6 +74,7 @@ use crate::messages::{Body, Envelope, PublicKey, Roster, SessionId, VerifyingKey
 use crate::player::Deviation;
 use crate::scheme::Recipient;
 
+pub use evidence::{BundleFault, HopFault};
 pub use wire::{DealerMessage, MAX_ENGINE_MESSAGE_BYTES};
 
 /// Largest row (the ordinal of a layer is committed to as a number below `n!`).
@@ -124,19 +126,28 @@ pub enum EngineError {
         /// Its first finding.
         finding: String,
     },
-    /// A card turned for everyone that is not the card the layers opened at the end put there:
-    /// a holder on its route showed or forwarded another (named when he was its only holder).
-    #[error(
-        "a card turned for everyone as {shown} is {truth} by the layers opened at the end \
-         (its route's only holder: {party:?})"
-    )]
+    /// A holder on an opening's route signed a value (an intermediate position, or a card
+    /// shown to everyone or to one player) that does not follow from the value he was sent and
+    /// his layers as opened at the end, or signed two versions of it: the first such holder on
+    /// the route, on the signed evidence every player holds at the end.
+    #[error("{party} forwarded or showed a false value on hop {hop} of lane {lane}: {fault}")]
     FalseCard {
-        /// The route's only holder, who showed it.
-        party: Option<PartyId>,
-        /// The card shown.
-        shown: Symbol,
-        /// The card the opened layers give.
-        truth: Symbol,
+        /// The holder.
+        party: PartyId,
+        /// The lane (a group of positions of one opening with one route and audience).
+        lane: u32,
+        /// The hop: his place on the route.
+        hop: u16,
+        /// What he signed.
+        fault: HopFault,
+    },
+    /// The envelopes a player sent at the end as the hops he took part in are not those hops.
+    #[error("{party}'s bundle of the hops he took part in is false: {fault}")]
+    Bundle {
+        /// The player who sent the bundle.
+        party: PartyId,
+        /// What is wrong with it.
+        fault: BundleFault,
     },
     /// An operation started out of order (before the setup, during another, after the end).
     #[error("operation out of order: {0}")]
@@ -149,7 +160,9 @@ impl Blame for EngineError {
             EngineError::Dealer(e) => e.blamed(),
             EngineError::AuditMismatch { party } => Some(*party),
             EngineError::DealAudit { blame, .. } => *blame,
-            EngineError::FalseCard { party, .. } => *party,
+            EngineError::FalseCard { party, .. } | EngineError::Bundle { party, .. } => {
+                Some(*party)
+            }
             _ => None,
         }
     }
@@ -312,9 +325,9 @@ struct Table {
     /// The next lane id of the layer model's openings.
     next_lane: u32,
     deal: Option<deal::Deal>,
-    /// The cards turned for everyone on the layer model's routes through other holders, kept
+    /// The lanes of the layer model's openings and the signed hops this player holds, kept
     /// to be checked against the layers opened at the end.
-    shown: Vec<lanes::Shown>,
+    evidence: evidence::Evidence,
     pending: Pending,
 }
 
@@ -526,7 +539,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             row: layers::Row::default(),
             next_lane: 0,
             deal: None,
-            shown: Vec::new(),
+            evidence: evidence::Evidence::default(),
             pending: Pending::Idle,
         }));
         Ok(Step::done(Seen::default()))
@@ -610,6 +623,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             DealerMessage::Hello(hello) => self.receive_hello(from, hello),
             DealerMessage::Envelope(env) => self.receive_envelope(from, env),
             DealerMessage::Transcript(list) => self.receive_transcript(from, list),
+            DealerMessage::Close { reveal, held } => self.receive_close(from, reveal, held),
         }
     }
 
@@ -623,7 +637,7 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
                 match pending {
                     Pending::Commits(c) => self.receive_commit(c, from, env),
                     Pending::Open(open) => self.receive_values(open, from, env),
-                    Pending::Reveals(r) => self.receive_reveal(r, from, env),
+                    Pending::Reveals(r) => self.receive_reveal(r, from, Some(&env), Vec::new()),
                     Pending::Idle | Pending::Deal(_) => Err(unexpected(from, "an envelope now")),
                 }
             }
@@ -646,18 +660,30 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
     }
 
     fn begin_finish(&mut self) -> Result<Step> {
-        let (me, key) = (self.me, self.key.clone());
+        let (me, parties, key) = (self.me, self.parties, self.key.clone());
         let t = self.idle()?;
         if t.deal.is_some() && !t.row.has_secrets() {
             return self.finish_deal();
         }
         // The layers first (a game's announcements after a deal), then the deal's own end.
-        let (reveals, body) = layers::Reveals::begin(&t.row, me);
-        let mut step = Step::wait();
-        if let Some(body) = body {
-            let env = t.sign(&key, me, Recipient::All, body);
-            step = envelope_step(&env, After::Start);
-        }
+        let (mut reveals, body) = layers::Reveals::begin(&t.row, me);
+        reveals.also_await(
+            t.evidence
+                .bundlers(parties)
+                .into_iter()
+                .filter(|&p| p != me),
+        );
+        let reveal = body.map(|body| t.sign(&key, me, Recipient::All, body));
+        let held = t.evidence.held().to_vec();
+        let message = match (reveal, held.is_empty()) {
+            (Some(env), true) => Some(DealerMessage::Envelope(env)),
+            (reveal, false) => Some(DealerMessage::Close { reveal, held }),
+            (None, true) => None,
+        };
+        let step = match message {
+            Some(m) => Step::wait().with(To::All, After::Start, m.to_bytes()),
+            None => Step::wait(),
+        };
         if reveals.is_done() {
             return self.after_reveals(step);
         }
@@ -665,14 +691,35 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         Ok(step)
     }
 
+    /// The end of the layers from `from`: the openings of his layers (checked on arrival when
+    /// they came alone) and, if he took part in hops to one player, his bundle of them.
+    fn receive_close(
+        &mut self,
+        from: PartyId,
+        reveal: Option<Envelope>,
+        held: Vec<Envelope>,
+    ) -> Result<Step> {
+        let me = self.me;
+        let t = self.table()?;
+        let Pending::Reveals(reveals) = std::mem::replace(&mut t.pending, Pending::Idle) else {
+            return Err(unexpected(from, "the end of the layers now"));
+        };
+        if let Some(env) = &reveal {
+            t.check(me, from, env)?;
+        }
+        self.receive_reveal(reveals, from, reveal.as_ref(), held)
+    }
+
     fn receive_reveal(
         &mut self,
         mut reveals: layers::Reveals,
         from: PartyId,
-        env: Envelope,
+        reveal: Option<&Envelope>,
+        held: Vec<Envelope>,
     ) -> Result<Step> {
         let t = self.table()?;
-        reveals.receive(&mut t.row, from, &env)?;
+        reveals.receive(&mut t.row, from, reveal)?;
+        t.evidence.check_bundle(&t.session, &t.keys, from, held)?;
         if reveals.is_done() {
             return self.after_reveals(Step::wait());
         }
@@ -682,10 +729,12 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
 }
 
 impl<R: RngCore + CryptoRng> DealerEngine<R> {
-    /// Every layer is opened: every card turned through another holder's layers is checked
-    /// against them, and the game ends here, or goes on to the end of its deal.
+    /// Every layer is opened and every hop is in: every lane is recomputed from the layers
+    /// and the first holder who signed a false value is named; then the game ends here, or
+    /// goes on to the end of its deal.
     fn after_reveals(&mut self, mut step: Step) -> Result<Step> {
-        lanes::check_shown(self.table()?)?;
+        let t = self.table()?;
+        t.evidence.check(&t.row)?;
         if self.table()?.deal.is_some() {
             step.send.extend(self.finish_deal()?.send);
             return Ok(step);
@@ -756,10 +805,14 @@ impl<R: RngCore + CryptoRng> Engine for DealerEngine<R> {
         )
     }
 
-    /// Hellos, transcripts and envelopes addressed to everyone.
+    /// Hellos, transcripts, the ends of the layers and envelopes addressed to everyone.
     fn is_broadcast(&self, payload: &[u8]) -> bool {
         match DealerMessage::from_bytes(payload, self.me) {
-            Ok(DealerMessage::Hello(_) | DealerMessage::Transcript(_)) => true,
+            Ok(
+                DealerMessage::Hello(_)
+                | DealerMessage::Transcript(_)
+                | DealerMessage::Close { .. },
+            ) => true,
             Ok(DealerMessage::Envelope(env)) => env.to == Recipient::All,
             Err(_) => false,
         }

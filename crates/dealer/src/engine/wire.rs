@@ -1,5 +1,6 @@
 //! What a dealer engine sends: its hello, a signed [`Envelope`], or the envelopes it received
-//! privately (the transcript exchange before the deal's audit).
+//! privately (the transcript exchange before the deal's audit), or the end of the layer model's
+//! openings.
 
 use facedown_core::session::Hello;
 use facedown_core::PartyId;
@@ -22,6 +23,18 @@ pub enum DealerMessage {
     /// so that every player holds the whole transcript of a deal and audits it (an envelope
     /// one side leaves out still comes from the other).
     Transcript(Vec<Envelope>),
+    /// The end of a card protocol's layers, from a player who took part in hops to one
+    /// player: the openings of his layers (a signed [`Body::Reveal`](crate::Body::Reveal), if
+    /// he holds any) and his *bundle*, every such hop's envelope he sent or received, each
+    /// signed by its own sender, so that every player holds every hop and names whoever
+    /// signed a false one. A player without such hops sends his openings alone, as an
+    /// [`Envelope`](DealerMessage::Envelope).
+    Close {
+        /// The openings of his layers.
+        reveal: Option<Envelope>,
+        /// The hops to one player he sent or received.
+        held: Vec<Envelope>,
+    },
 }
 
 fn options() -> impl bincode::Options {

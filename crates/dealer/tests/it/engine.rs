@@ -14,9 +14,9 @@ use facedown_dealer::engine::{DealerMessage, EngineError, ViewEvent};
 use facedown_dealer::{Body, DealerEngine, DealerError, Deviation, Envelope, Recipient, SessionId};
 use rand_chacha::ChaCha20Rng;
 
-type Engine = DealerEngine<ChaCha20Rng>;
+pub(crate) type Engine = DealerEngine<ChaCha20Rng>;
 
-fn engines(parties: usize, seed: u64) -> Vec<Engine> {
+pub(crate) fn engines(parties: usize, seed: u64) -> Vec<Engine> {
     PartyId::all(parties)
         .map(|p| {
             DealerEngine::with_rng(p, parties, b"engine tests", party_rng(seed, 0, p))
@@ -37,7 +37,7 @@ fn bit(b: bool) -> [Symbol; 2] {
     }
 }
 
-fn cut(n: usize) -> Vec<Perm> {
+pub(crate) fn cut(n: usize) -> Vec<Perm> {
     (0..n)
         .map(|k| Perm::from_images((0..n).map(|i| (i + k) % n).collect()).expect("perm"))
         .collect()
@@ -340,7 +340,7 @@ fn a_hello_without_a_valid_signature_key_is_refused_naming_its_sender() {
 }
 
 /// Player `cheater`'s own signing key: the first 32 bytes of the generator his engine got.
-fn own_key(seed: u64, cheater: PartyId) -> ed25519_dalek::SigningKey {
+pub(crate) fn own_key(seed: u64, cheater: PartyId) -> ed25519_dalek::SigningKey {
     let mut secret = [0u8; 32];
     rand::RngCore::fill_bytes(&mut party_rng(seed, 0, cheater), &mut secret);
     ed25519_dalek::SigningKey::from_bytes(&secret)
@@ -438,7 +438,8 @@ fn a_committer_whose_own_engine_shows_another_bit_after_the_deal_is_named_at_fin
             matches!(
                 source,
                 EngineError::FalseCard {
-                    party: Some(CHEATER),
+                    party: CHEATER,
+                    hop: 0,
                     ..
                 }
             ),

@@ -3,5 +3,6 @@
 mod audit_detection;
 mod batch_verify;
 mod engine;
+mod false_hops;
 mod malformed;
 mod paper_seed;
