@@ -27,14 +27,14 @@ enum Act {
     /// the same envelope in his bundle at the end too (a consistent liar).
     Hop {
         hop: u16,
-        edit: fn(&mut Vec<u16>),
+        edit: fn(&mut [u16]),
         bundle: bool,
     },
     /// Rewrites his bundle at the end (given his key and the session, to sign anew).
     Bundle(fn(&mut Vec<Envelope>, &ed25519_dalek::SigningKey, &SessionId)),
 }
 
-fn swap(values: &mut Vec<u16>) {
+fn swap(values: &mut [u16]) {
     values.swap(0, 1);
 }
 
@@ -49,7 +49,7 @@ fn forge(act: Act, me: PartyId, key: ed25519_dalek::SigningKey, session: Session
         else {
             return bytes.to_vec();
         };
-        let resign = |env: &Envelope, on: u16, edit: fn(&mut Vec<u16>)| match &env.body {
+        let resign = |env: &Envelope, on: u16, edit: fn(&mut [u16])| match &env.body {
             Body::Values {
                 lane: 0,
                 hop,
