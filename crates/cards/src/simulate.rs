@@ -761,6 +761,53 @@ impl SimulationReport {
 /// Trials per chunk (the unit of parallel work).
 const CHUNK: u64 = 1 << 14;
 
+/// The inputs a simulation runs and its chunks: chunk `k` is chunk `k mod per_input` of input
+/// `chosen[k / per_input]`.
+struct ChunkPlan {
+    chosen: Vec<usize>,
+    per_input: u64,
+    chunks: u64,
+}
+
+impl ChunkPlan {
+    /// The plan for `runs` runs of each of `inputs` (all `count` inputs when empty).
+    fn new(count: usize, inputs: &[usize], runs: u64) -> Result<ChunkPlan, SimulateError> {
+        let chosen: Vec<usize> = if inputs.is_empty() {
+            (0..count).collect()
+        } else {
+            inputs.to_vec()
+        };
+        if let Some(&bad) = chosen.iter().find(|&&i| i >= count) {
+            return Err(SimulateError::Input(bad));
+        }
+        if runs.checked_mul(count as u64).is_none() {
+            return Err(SimulateError::TooManyRuns(runs));
+        }
+        // Chunks are numbered, not listed: their number grows with `runs`, memory must not.
+        let per_input = runs.div_ceil(CHUNK);
+        let chunks = per_input
+            .checked_mul(chosen.len() as u64)
+            .ok_or(SimulateError::TooManyRuns(runs))?;
+        Ok(ChunkPlan {
+            chosen,
+            per_input,
+            chunks,
+        })
+    }
+}
+
+/// The digits of a view code, first observation first (each digit is its key).
+fn view_digits(code: u64, base: u64) -> Vec<u64> {
+    let mut digits = Vec::new();
+    let mut c = code;
+    while c > 0 {
+        digits.push((c % base).saturating_sub(1));
+        c /= base;
+    }
+    digits.reverse();
+    digits
+}
+
 impl Compiled {
     /// Compiles a protocol.
     pub fn new(protocol: &Protocol) -> Result<Compiled, SimulateError> {
@@ -981,13 +1028,7 @@ impl Compiled {
         if code == LONG_VIEW {
             return "(longer view)".to_owned();
         }
-        let mut digits = Vec::new();
-        let mut c = code;
-        while c > 0 {
-            digits.push((c % self.base).saturating_sub(1));
-            c /= self.base;
-        }
-        digits.reverse();
+        let digits = view_digits(code, self.base);
         if digits.is_empty() {
             return "(nothing)".to_owned();
         }
@@ -1046,23 +1087,12 @@ impl Compiled {
         shard: Option<Shard>,
         progress: Option<&(dyn Fn(u64) + Sync)>,
     ) -> Result<SimulationReport, SimulateError> {
-        let chosen: Vec<usize> = if inputs.is_empty() {
-            (0..self.inputs).collect()
-        } else {
-            inputs.to_vec()
-        };
-        if let Some(&bad) = chosen.iter().find(|&&i| i >= self.inputs) {
-            return Err(SimulateError::Input(bad));
-        }
-        if runs.checked_mul(self.inputs as u64).is_none() {
-            return Err(SimulateError::TooManyRuns(runs));
-        }
+        let ChunkPlan {
+            chosen,
+            per_input,
+            chunks,
+        } = ChunkPlan::new(self.inputs, inputs, runs)?;
         let base_rng = ChaCha8Rng::seed_from_u64(seed);
-        // Chunks are numbered, not listed: their number grows with `runs`, memory must not.
-        let per_input = runs.div_ceil(CHUNK);
-        let chunks = per_input
-            .checked_mul(chosen.len() as u64)
-            .ok_or(SimulateError::TooManyRuns(runs))?;
         let tally = Trials::share(chunks, shard)
             .par_iter()
             .map(|k| {

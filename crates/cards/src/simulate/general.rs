@@ -15,7 +15,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 use super::{first_blocks, InputReport, OutputTally, SimulateError, SimulationReport, TrialRng};
-use super::{ViewCount, CHUNK, RNG_DESCRIPTION};
+use super::{ChunkPlan, ViewCount, CHUNK, RNG_DESCRIPTION};
 use crate::model::{output_bit, Value};
 use crate::print::render_view;
 use crate::protocol::Protocol;
@@ -65,23 +65,12 @@ impl<'p> General<'p> {
         shard: Option<Shard>,
         progress: Option<&(dyn Fn(u64) + Sync)>,
     ) -> Result<SimulationReport, SimulateError> {
-        let count = self.protocol.input_count();
-        let chosen: Vec<usize> = if inputs.is_empty() {
-            (0..count).collect()
-        } else {
-            inputs.to_vec()
-        };
-        if let Some(&bad) = chosen.iter().find(|&&i| i >= count) {
-            return Err(SimulateError::Input(bad));
-        }
-        if runs.checked_mul(count as u64).is_none() {
-            return Err(SimulateError::TooManyRuns(runs));
-        }
+        let ChunkPlan {
+            chosen,
+            per_input,
+            chunks,
+        } = ChunkPlan::new(self.protocol.input_count(), inputs, runs)?;
         let base_rng = ChaCha8Rng::seed_from_u64(seed);
-        let per_input = runs.div_ceil(CHUNK);
-        let chunks = per_input
-            .checked_mul(chosen.len() as u64)
-            .ok_or(SimulateError::TooManyRuns(runs))?;
         let sums = Trials::share(chunks, shard)
             .par_iter()
             .map(|k| {

@@ -254,14 +254,7 @@ impl Compiled {
         if code == LONG_VIEW {
             return "(longer view)".to_owned();
         }
-        let mut digits = Vec::new();
-        let mut c = code;
-        while c > 0 {
-            digits.push((c % self.base).saturating_sub(1));
-            c /= self.base;
-        }
-        digits.reverse();
-        let mut next = digits.into_iter();
+        let mut next = super::view_digits(code, self.base).into_iter();
         let mut view = Vec::new();
         let mut pc = 0usize;
         while let Some(instr) = self.instrs.get(pc) {

@@ -3,6 +3,7 @@
 //! the exact analyzer, merge from shards and do not depend on the thread count; and on a
 //! two-colour deck the sampled runs give the compiled program's report, number for number.
 
+use crate::support::assert_frequency_near;
 use std::collections::{BTreeMap, HashSet};
 
 use facedown_cards::analyze::{explore, AnalysisOptions};
@@ -63,14 +64,8 @@ fn views_agree_with_the_analyzer(p: &Protocol, sim: &SimulationReport) {
             .get(&vc.view)
             .unwrap_or_else(|| panic!("{}: view {} is not exact", p.name(), vc.view));
         for (i, (count, &prob)) in vc.counts.iter().zip(exact).enumerate() {
-            let freq = *count as f64 / sim.runs_per_input as f64;
-            let se = (prob * (1.0 - prob) / sim.runs_per_input as f64).sqrt();
-            assert!(
-                (freq - prob).abs() <= 5.0 * se + 1e-9,
-                "{}: view {} input {i}: {freq} against exact {prob}",
-                p.name(),
-                vc.view
-            );
+            let what = format!("{}: view {} input {i}", p.name(), vc.view);
+            assert_frequency_near(*count, sim.runs_per_input, prob, &what);
         }
     }
 }

@@ -5,7 +5,7 @@
 //! that add up to the unsplit run.
 
 use crate::output_sources::{AND_OR, AND_OR_BROKEN, HALF_ADDER, HALF_ADDER_BROKEN};
-use crate::support::protocol;
+use crate::support::{assert_frequency_near, protocol};
 
 use facedown_cards::analyze::{analyze, explore, AnalysisOptions, Defect};
 use facedown_cards::model::output_bit;
@@ -30,14 +30,8 @@ fn views_agree_with_the_analyzer(p: &Protocol, sim: &SimulationReport) {
             .unwrap_or_else(|| panic!("{}: view {} is not exact", p.name(), vc.view));
         for (i, (count, q)) in vc.counts.iter().zip(exact).enumerate() {
             let prob = q.to_f64().expect("a probability");
-            let freq = *count as f64 / sim.runs_per_input as f64;
-            let se = (prob * (1.0 - prob) / sim.runs_per_input as f64).sqrt();
-            assert!(
-                (freq - prob).abs() <= 5.0 * se + 1e-9,
-                "{}: view {} input {i}: {freq} vs exact {prob}",
-                p.name(),
-                vc.view
-            );
+            let what = format!("{}: view {} input {i}", p.name(), vc.view);
+            assert_frequency_near(*count, sim.runs_per_input, prob, &what);
         }
     }
 }

@@ -4,6 +4,7 @@
 //! actions; the leak the analyzer names shows in the simulation too, and shards and thread
 //! counts do not change the counts.
 
+use crate::support::assert_frequency_near;
 use std::collections::BTreeMap;
 
 use facedown_cards::analyze::{explore_as, AnalysisOptions};
@@ -36,13 +37,8 @@ fn agree(name: &str, who: &str, sim: &[ViewCount], exact: &BTreeMap<String, Vec<
             .get(&vc.view)
             .unwrap_or_else(|| panic!("{name}: {who} saw {}, which is not exact", vc.view));
         for (i, (&count, &prob)) in vc.counts.iter().zip(probs).enumerate() {
-            let freq = count as f64 / RUNS as f64;
-            let se = (prob * (1.0 - prob) / RUNS as f64).sqrt();
-            assert!(
-                (freq - prob).abs() <= 5.0 * se + 1e-9,
-                "{name}: {who}'s view {} under input {i}: {freq} against exact {prob}",
-                vc.view
-            );
+            let what = format!("{name}: {who}'s view {} under input {i}", vc.view);
+            assert_frequency_near(count, RUNS, prob, &what);
         }
     }
 }

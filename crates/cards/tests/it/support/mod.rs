@@ -45,3 +45,14 @@ pub fn assert_analyses_as_claimed(p: &facedown_cards::Protocol) {
     let c = facedown_cards::claim::check(analysis, Some(&claim), None);
     assert!(c.holds(), "{}: {:?}", p.name(), c.mismatches);
 }
+
+/// Checks that `count` runs of `runs` are within five standard errors of the exact probability
+/// `prob` (a Monte-Carlo frequency against the analyzer); `what` names the view and input.
+pub fn assert_frequency_near(count: u64, runs: u64, prob: f64, what: &str) {
+    let freq = count as f64 / runs as f64;
+    let se = (prob * (1.0 - prob) / runs as f64).sqrt();
+    assert!(
+        (freq - prob).abs() <= 5.0 * se + 1e-9,
+        "{what}: {freq} against exact {prob}"
+    );
+}
