@@ -3,7 +3,7 @@
 //!
 //! Each trial is the interpreter's sampled run ([`crate::sampled::sample`]) with the trial's
 //! own generator ([`TrialRng`]), in the same chunks, shards and order as the compiled program
-//! ([`Compiled`]), so a report has the same fields, merges the same way and does not depend on
+//! ([`Compiled`](super::Compiled)), so a report has the same fields, merges the same way and does not depend on
 //! the thread count. It is slower — each run walks the protocol tree and moves symbols, where
 //! the compiled program looks up a table — and it counts the public view only: a protocol with
 //! private actions on such a deck is simulated without the players' own views.
