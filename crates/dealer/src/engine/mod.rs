@@ -39,6 +39,31 @@
 //! player's choices ([`Script`]) and measures the excess exactly. A private opening on a card
 //! protocol's row is weakened too: the last holder on the route learns the card.
 //!
+//! # The end: every layer opened, every hop rechecked
+//!
+//! At the end every holder opens every layer he drew, and every player checks each opening
+//! against its commitment. A holder's layer is checked only then, so a holder who forwards
+//! another position than his layer gives, or shows another card (his committed bit swapped
+//! at the turn, say), is caught here, and named: with his openings every player sends the
+//! others his *bundle*, the signed envelope of every hop to one player he sent or received
+//! (intermediate positions, and cards opened to one player) in a [`DealerMessage::Close`];
+//! a player without such hops sends his openings alone. Every player then holds every hop of
+//! every lane, each signed by its sender, recomputes each lane from its public start through
+//! the opened layers, and names the **first** holder whose signed output does not follow
+//! from his input ([`EngineError::FalseCard`]): every hop before his was right, so his input
+//! was the true one, and his signature binds him to his output. Two different envelopes one
+//! holder signed for one hop (one sent, another in his bundle) name him too; a bundle that
+//! leaves out a hop its sender took part in, relays one he neither sent nor received, carries
+//! a signature that fails (a changed value, another session) or is longer than his hops names
+//! its sender ([`EngineError::Bundle`]). Colluding holders get the first of them named. An
+//! honest player is never named: he holds every hop he took part in (the opening would not
+//! have ended otherwise), and his one output follows from his one input. A cheater who sends
+//! different bundles to different peers is caught by the echo round of the driver
+//! ([`facedown_core::echo`]). So a card opened privately is rechecked at the end as a card
+//! shown to everyone is. After the end every card of the layer model follows from the opened
+//! layers anyway, so the bundles show nothing new; they cost bytes in the last broadcast (and
+//! one more broadcast from a player who was shown cards privately but holds no layer).
+//!
 //! # Sessions and the deal
 //!
 //! At setup every player sends a hello with a fresh ed25519 key for this game; the session id
@@ -47,7 +72,9 @@
 //! other player the envelopes it received and sent privately, so that each holds the whole signed
 //! transcript and runs the [`audit`](crate::audit::audit) itself.
 //!
-//! Security model: honest-but-curious players who do not collude, as for the dealer itself.
+//! Security model: honest-but-curious players who do not collude, as for the dealer itself;
+//! a player who deviates on an opening's route is named at the end (see above), and one who
+//! deviates in the deal by its audit.
 
 mod deal;
 mod evidence;

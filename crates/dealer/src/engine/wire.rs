@@ -1,6 +1,6 @@
-//! What a dealer engine sends: its hello, a signed [`Envelope`], or the envelopes it received
-//! privately (the transcript exchange before the deal's audit), or the end of the layer model's
-//! openings.
+//! What a dealer engine sends: its hello, a signed [`Envelope`], the envelopes it received
+//! privately (the transcript exchange before the deal's audit), or the end of a card protocol's
+//! layers with the hops it took part in.
 
 use facedown_core::session::Hello;
 use facedown_core::PartyId;
