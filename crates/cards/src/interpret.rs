@@ -177,6 +177,15 @@ pub trait Semantics {
         path: Self::Path,
     ) -> Result<(), Self::Error>;
 
+    /// `result P`: the path ends with the output bit committed on the card at `position` (♥
+    /// is 1).
+    fn result_card(
+        &mut self,
+        site: Site,
+        position: usize,
+        path: Self::Path,
+    ) -> Result<(), Self::Error>;
+
     /// The protocol ran out of actions: a non-committed ending.
     fn end(&mut self, path: Self::Path) -> Result<(), Self::Error>;
 
@@ -299,6 +308,7 @@ impl Protocol {
                 }
                 Op::Result(pairs) => return sem.result(site, pairs, path),
                 Op::ResultNumber(positions) => return sem.result_number(site, positions, path),
+                Op::ResultCard(p) => return sem.result_card(site, *p, path),
                 Op::Label(label) => {
                     if sem.label(site, *label, &mut path)? == Flow::Stop {
                         return Ok(());

@@ -27,6 +27,9 @@
 //! | `private-three-card-and-extra-turn` | negative example, private model | AND | correct, **insecure** (Bob learns a), 0 |
 //! | `private-four-card-majority` | \[NMTIO22\], private model | majority of three, non-committed | correct, perfect, finite, 0 |
 //! | `private-four-card-majority-two-turned` | negative example, private model | majority of three | correct, **insecure** (the count of 1s shows), 0 |
+//! | `private-two-card-and` | after \[NMTIO22\], one card per bit | AND, committed on one card | correct, perfect, finite, 0 |
+//! | `private-two-card-and-leftover-turned` | negative example, one card per bit | AND, committed | correct, **insecure** (the other card is a when b = 0), 0 |
+//! | `one-card-five-card-trick-attempt` | negative example, one card per bit, public model | AND, non-committed | correct, **insecure** (the count of 1s shows), 1 |
 //! | `half-adder` | after \[MS09\] (COPY, then the AND's selector) | sum = XOR, carry = AND, committed | correct, perfect, finite, 2 |
 //! | `half-adder-sum-not-negated` | negative example, several outputs | sum, carry | **incorrect** (the sum), perfect, 2 |
 //! | `and-or-at-once` | after \[MS09\] | AND and OR, committed | correct, perfect, finite, 2 |
@@ -47,11 +50,12 @@
 //! The multiset protocols (`protocols/multiset/`) use cards of more than two kinds; the private
 //! ones (`protocols/private/`) act where only one player sees; those of `protocols/outputs/`
 //! have several outputs or mixed endings; those of `protocols/numbers/` take numbers modulo `n`
-//! (one-hot, `a{n}`), which only the analyzer and the state tree read. Not every backend runs every
-//! protocol: the compiled simulator ([`crate::simulate`]) takes ♣/♥ decks with public actions
-//! only, and the face-down tables ([`crate::on_table`]) have no private operation; both refuse
-//! with a typed error; the analyzer runs every built-in, the tracer every one whose inputs are
-//! bits. Several outputs run everywhere.
+//! (one-hot, `a{n}`); those of `protocols/one-card/` lay a bit on one card (`a[1]`). Not every
+//! backend runs every protocol, and each refuses with a typed error: the analyzer and the state
+//! tree run every built-in; the tracer and the simulator every one whose inputs are bits (the
+//! compiled simulator the ♣/♥ decks, the general one any other deck); the face-down tables
+//! ([`crate::on_table`]) have no private operation, read bits, and deal a deck of known cards,
+//! so they refuse numbers and one-card inputs. Several outputs run everywhere.
 //!
 //! Each file states its claim on its `claim` line ([`crate::claim`]), typed when read:
 //! [`Builtin::claim`] is what the analyzer ([`crate::analyze`]) is expected to report, and every
@@ -113,7 +117,7 @@ impl Builtin {
     }
 }
 
-static BUILTINS: [Builtin; 37] = [
+static BUILTINS: [Builtin; 40] = [
     Builtin {
         name: "five-card-trick",
         source: include_str!("../protocols/five-card-trick.cards"),
@@ -269,6 +273,30 @@ static BUILTINS: [Builtin; 37] = [
         summary: "NEGATIVE: the four-card majority with a second card turned: the two show how \
                   many bits are 1",
         citation: "NMTIO22",
+        negative_example: true,
+    },
+    Builtin {
+        name: "private-two-card-and",
+        source: include_str!("../protocols/one-card/private-two-card-and.cards"),
+        summary: "AND on two cards with Alice's bit on one card (♥ = 1): Bob swaps the cards \
+                  behind his back when b = 0; the left card is the output, face down",
+        citation: "NMTIO22",
+        negative_example: false,
+    },
+    Builtin {
+        name: "private-two-card-and-leftover-turned",
+        source: include_str!("../protocols/one-card/private-two-card-and-leftover-turned.cards"),
+        summary: "NEGATIVE: the two-card AND with the other card turned: it is Alice's card when \
+                  b = 0",
+        citation: "NMTIO22",
+        negative_example: true,
+    },
+    Builtin {
+        name: "one-card-five-card-trick-attempt",
+        source: include_str!("../protocols/one-card/one-card-five-card-trick-attempt.cards"),
+        summary: "NEGATIVE: the five-card trick's cut on one card per bit in the public model: \
+                  the turn shows how many bits are 1",
+        citation: "dB89",
         negative_example: true,
     },
     Builtin {

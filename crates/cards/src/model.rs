@@ -290,6 +290,15 @@ pub enum LayoutItem {
         /// The modulus `n`, from 2 to [`crate::protocol::MAX_CARDS`].
         modulus: usize,
     },
+    /// An input bit on one card: ♥ for 1, ♣ for 0 (`~` swaps them). Written `a[1]` / `~a[1]`.
+    /// Half the cards of a commitment, but the two bits are no longer the same multiset of
+    /// cards, so no permutation alone can negate it (see [`encode_one_card`]).
+    OneCard {
+        /// The input's name.
+        name: String,
+        /// Whether the card encodes the negation.
+        negated: bool,
+    },
 }
 
 /// Why the two cards of a [`LayoutItem::InputOn`] are no standard-deck commitment.
@@ -316,7 +325,7 @@ impl LayoutItem {
     /// How many cards the item occupies.
     pub fn width(&self) -> usize {
         match self {
-            LayoutItem::Card(_) => 1,
+            LayoutItem::Card(_) | LayoutItem::OneCard { .. } => 1,
             LayoutItem::Number { modulus, .. } => *modulus,
             _ => 2,
         }
@@ -326,9 +335,9 @@ impl LayoutItem {
     /// [`LayoutItem::InputOn`]), with whether it is negated.
     pub fn input(&self) -> Option<(&str, bool)> {
         match self {
-            LayoutItem::Input { name, negated } | LayoutItem::InputOn { name, negated, .. } => {
-                Some((name, *negated))
-            }
+            LayoutItem::Input { name, negated }
+            | LayoutItem::InputOn { name, negated, .. }
+            | LayoutItem::OneCard { name, negated } => Some((name, *negated)),
             LayoutItem::Number { name, .. } => Some((name, false)),
             _ => None,
         }
@@ -352,6 +361,24 @@ impl LayoutItem {
 /// elsewhere.
 pub fn encode_number(x: usize, n: usize) -> impl Iterator<Item = Symbol> {
     (0..n).map(move |j| if j == x { Symbol::Heart } else { Symbol::Club })
+}
+
+/// The one card of a bit in the one-card encoding: ♥ for 1, ♣ for 0.
+pub fn encode_one_card(bit: bool) -> Symbol {
+    if bit {
+        Symbol::Heart
+    } else {
+        Symbol::Club
+    }
+}
+
+/// Decodes a one-card output: `Some(1)` for ♥, `Some(0)` for ♣, `None` for any other card.
+pub fn decode_one_card(card: Symbol) -> Option<bool> {
+    match card {
+        Symbol::Heart => Some(true),
+        Symbol::Club => Some(false),
+        _ => None,
+    }
 }
 
 /// The two cards of a commitment to `bit`: ♣♥ encodes 0, ♥♣ encodes 1.
@@ -443,6 +470,9 @@ pub enum ActionKind {
     /// `result P1 … Pn` for a number output modulo `n`: the output is committed one-hot on
     /// these positions (0-indexed, in the order written), ♥ at the value.
     ResultNumber(Vec<usize>),
+    /// `result P`: the one output bit committed on one card at this position (0-indexed), ♥
+    /// for 1 and ♣ for 0 ([`decode_one_card`]).
+    ResultCard(usize),
     /// A loop target of a restart-free Las Vegas protocol.
     Label(String),
     /// Jump to a label.

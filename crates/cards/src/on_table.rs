@@ -46,7 +46,8 @@ use serde::Serialize;
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Children, Entry, Flow, Semantics};
 use crate::model::{
-    decode_bit, encode_bit, encode_bit_on, input_bits, Action, ActionKind, LayoutItem, Span, Q,
+    decode_bit, decode_one_card, encode_bit, encode_bit_on, input_bits, Action, ActionKind,
+    LayoutItem, Span, Q,
 };
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Site};
 
@@ -186,6 +187,9 @@ pub fn run_as_party<T: FaceDownTable>(
     let k = protocol.inputs().len();
     if protocol.has_numbers() {
         return Err(numbers_refused());
+    }
+    if let Some(name) = protocol.one_card_input() {
+        return Err(one_card_refused(name));
     }
     if inputs.len() != k || owners.len() != k {
         return Err(RunError::Inputs {
@@ -422,6 +426,23 @@ impl<T: FaceDownTable> Semantics for OnTable<'_, T> {
         })
     }
 
+    fn result_card(&mut self, site: Site, p: usize, _: Possible) -> Result<(), Self::Error> {
+        self.run.committed = true;
+        if self.opts.reveal_result {
+            let span = site.span;
+            let card = self
+                .table
+                .turn(&[p + self.base])
+                .map_err(|source| RunError::Table { span, source })?;
+            let bit = decode_one_card(card[0]).ok_or_else(|| RunError::Undecodable {
+                span,
+                reason: format!("the result card shows {}, not ♣ or ♥", card[0]),
+            })?;
+            self.run.outputs.push(bit);
+        }
+        Ok(())
+    }
+
     fn end(&mut self, path: Possible) -> Result<(), Self::Error> {
         let bits = open_ending(self.protocol, &path)?;
         self.run.outputs.extend(bits);
@@ -449,6 +470,18 @@ fn numbers_refused<E: std::error::Error + 'static>() -> RunError<E> {
         span: Span::default(),
         reason: "the tables commit and read bits; this protocol has number inputs (`a{n}`)"
             .to_owned(),
+    }
+}
+
+/// A table deals a deck whose cards everyone knows (only their order is secret); an input on
+/// one card (`a[1]`) changes which cards are on the table with the bit.
+fn one_card_refused<E: std::error::Error + 'static>(input: &str) -> RunError<E> {
+    RunError::Protocol {
+        span: Span::default(),
+        reason: format!(
+            "the tables deal a deck of known cards; input `{input}` is on one card (`{input}[1]`), \
+             so which cards the deck holds would depend on it"
+        ),
     }
 }
 
@@ -492,6 +525,7 @@ fn lay_out<T: FaceDownTable>(
                 .place(&[*s])
                 .map_err(|source| RunError::Table { span, source })?,
             LayoutItem::Number { .. } => return Err(numbers_refused()),
+            LayoutItem::OneCard { name, .. } => return Err(one_card_refused(name)),
         }
     }
     Ok(())
@@ -651,7 +685,7 @@ mod tests {
         for builtin in library::builtins() {
             let p = builtin.protocol();
             let k = p.inputs().len();
-            if p.has_numbers() {
+            if p.has_numbers() || p.one_card_input().is_some() {
                 let mut table = IdealTable::with_rng(k.max(2), trial_rng(0, 0));
                 let run = run_on_table(
                     &p,
@@ -662,7 +696,7 @@ mod tests {
                 );
                 assert!(
                     matches!(run, Err(RunError::Protocol { .. })),
-                    "{}: the tables refuse numbers",
+                    "{}: the tables refuse numbers and one-card inputs",
                     builtin.name
                 );
                 continue;

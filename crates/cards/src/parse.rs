@@ -683,6 +683,8 @@ enum Tok {
     RBrace,
     LParen,
     RParen,
+    LBracket,
+    RBracket,
     LAngle,
     RAngle,
     Comma,
@@ -705,6 +707,8 @@ impl fmt::Display for Tok {
             Tok::RBrace => f.write_str("`}`"),
             Tok::LParen => f.write_str("`(`"),
             Tok::RParen => f.write_str("`)`"),
+            Tok::LBracket => f.write_str("`[`"),
+            Tok::RBracket => f.write_str("`]`"),
             Tok::LAngle => f.write_str("`<`"),
             Tok::RAngle => f.write_str("`>`"),
             Tok::Comma => f.write_str("`,`"),
@@ -731,6 +735,8 @@ fn is_punct(c: char) -> bool {
             | '}'
             | '('
             | ')'
+            | '['
+            | ']'
             | '<'
             | '>'
             | ','
@@ -775,6 +781,8 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
             '}' => Some(Tok::RBrace),
             '(' => Some(Tok::LParen),
             ')' => Some(Tok::RParen),
+            '[' => Some(Tok::LBracket),
+            ']' => Some(Tok::RBracket),
             '<' => Some(Tok::LAngle),
             '>' => Some(Tok::RAngle),
             ',' => Some(Tok::Comma),
@@ -970,6 +978,11 @@ enum RawItem {
     Number {
         name: String,
         modulus: usize,
+    },
+    /// `name[1]` or `~name[1]`: an input bit on one card.
+    OneCard {
+        name: String,
+        negated: bool,
     },
 }
 
@@ -1337,6 +1350,13 @@ impl Parser {
                     } else if self.peek().tok == Tok::LBrace {
                         let modulus = self.modulus()?;
                         items.push((t.span, RawItem::Number { name: w, modulus }));
+                    } else if self.peek().tok == Tok::LBracket {
+                        self.one_card_width()?;
+                        let item = RawItem::OneCard {
+                            name: w,
+                            negated: false,
+                        };
+                        items.push((t.span, item));
                     } else {
                         items.push((t.span, RawItem::Word(w)));
                     }
@@ -1355,6 +1375,13 @@ impl Parser {
                     if self.peek().tok == Tok::LParen {
                         let item = self.commitment_cards(name, true)?;
                         items.push((t.span, item));
+                    } else if self.peek().tok == Tok::LBracket {
+                        self.one_card_width()?;
+                        let item = RawItem::OneCard {
+                            name,
+                            negated: true,
+                        };
+                        items.push((t.span, item));
                     } else {
                         items.push((t.span, RawItem::Negated(name)));
                     }
@@ -1367,6 +1394,18 @@ impl Parser {
                 .unexpected("layout items (input names, `~name`, `name(#1 #2)`, 0, 1, ♣, ♥, #n)"));
         }
         Ok(items)
+    }
+
+    /// `[1]` after an input name (the `[` is next): the one-card encoding of a bit. The width
+    /// is written so that the item reads as what it is; 1 is the only width.
+    fn one_card_width(&mut self) -> PResult<()> {
+        self.bump();
+        if !matches!(&self.peek().tok, Tok::Word(w) if w == "1") {
+            return Err(self.unexpected("`1]`: `a[1]` lays input `a` on one card, ♥ for 1"));
+        }
+        self.bump();
+        self.expect(&Tok::RBracket, "`]` after `[1`")?;
+        Ok(())
     }
 
     /// `{ n }` after an input name (the `{` is next): the modulus of a number input, checked
@@ -1599,6 +1638,14 @@ impl Parser {
             out.push(self.distinct_position(seen)?);
         }
         Ok(out)
+    }
+
+    /// Whether the next token ends the action (end of line or file, `;`, `}`).
+    fn at_action_end(&self) -> bool {
+        matches!(
+            self.peek().tok,
+            Tok::Newline | Tok::Semi | Tok::RBrace | Tok::Eof
+        )
     }
 
     fn distinct_position(&mut self, seen: &mut BTreeSet<usize>) -> PResult<(Span, usize)> {
@@ -1928,6 +1975,9 @@ impl Parser {
         let mut pairs = Vec::new();
         loop {
             let (_, p) = self.distinct_position(&mut seen)?;
+            if pairs.is_empty() && self.at_action_end() {
+                return Ok(ActionKind::ResultCard(p));
+            }
             let (_, q) = self.distinct_position(&mut seen)?;
             pairs.push((p, q));
             if self.peek().tok != Tok::Comma {
@@ -2109,6 +2159,15 @@ fn interpret_layout(
                     ));
                 }
                 layout.push(LayoutItem::Number { name, modulus });
+            }
+            RawItem::OneCard { name, negated } => {
+                if !declared(&name) {
+                    return Err(ParseError::at(
+                        span,
+                        ParseErrorKind::UndeclaredInput { name },
+                    ));
+                }
+                layout.push(LayoutItem::OneCard { name, negated });
             }
             RawItem::Sym(s) => {
                 if let Symbol::Card(c) = s {

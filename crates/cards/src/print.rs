@@ -138,6 +138,10 @@ impl fmt::Display for LayoutItem {
             LayoutItem::Constant(b) => f.write_str(if *b { "1" } else { "0" }),
             LayoutItem::Card(s) => write!(f, "{s}"),
             LayoutItem::Number { name, modulus } => write!(f, "{name}{{{modulus}}}"),
+            LayoutItem::OneCard { name, negated } => {
+                let tilde = if *negated { "~" } else { "" };
+                write!(f, "{tilde}{name}[1]")
+            }
         }
     }
 }
@@ -235,6 +239,7 @@ fn write_action(f: &mut fmt::Formatter<'_>, kind: &ActionKind, depth: usize) -> 
             }
             Ok(())
         }
+        ActionKind::ResultCard(p) => write!(f, "result {}", p + 1),
         ActionKind::Label(l) => write!(f, "label {l}"),
         ActionKind::Goto(l) => write!(f, "goto {l}"),
         ActionKind::Restart => f.write_str("restart"),

@@ -22,8 +22,8 @@ use facedown_core::Symbol;
 use crate::claim::Claim;
 use crate::distribution::Distribution;
 use crate::model::{
-    encode_bit, encode_bit_on, encode_number, input_bits, Action, ActionKind, CommitmentCardsError,
-    Function, LayoutItem, Shuffle, ShuffleError, Span, Value,
+    encode_bit, encode_bit_on, encode_number, encode_one_card, input_bits, Action, ActionKind,
+    CommitmentCardsError, Function, LayoutItem, Shuffle, ShuffleError, Span, Value,
 };
 use crate::print::describe;
 
@@ -251,6 +251,14 @@ pub enum ProtocolError {
         /// Positions written.
         found: usize,
     },
+    /// A one-card `result P` in a protocol with several outputs, or whose output is a number.
+    #[error("{}: a one-card `result P` holds one output bit (♥ = 1), but the protocol's output is {what}", at(*.span))]
+    OneCardResult {
+        /// The `result`.
+        span: Span,
+        /// What the output is instead (`a number modulo 3`, `3 bits`).
+        what: String,
+    },
     /// A one-hot `result` in a protocol whose output is no number.
     #[error("{}: a one-hot `result` reads a number, but the output is a bit; write pairs (`result 1 2`)", at(*.span))]
     NumberResultOfBits {
@@ -286,6 +294,7 @@ impl ProtocolError {
             | ProtocolError::PrivateWithNumbers { span }
             | ProtocolError::NumberResult { span, .. }
             | ProtocolError::NumberResultOfBits { span }
+            | ProtocolError::OneCardResult { span, .. }
             | ProtocolError::UndeclaredPrivateInput { span, .. }
             | ProtocolError::PrivateBit { span, .. } => Some(*span),
             _ => None,
@@ -339,6 +348,8 @@ pub(crate) enum Op {
     Result(Vec<(usize, usize)>),
     /// A committed number output, one-hot on these positions.
     ResultNumber(Vec<usize>),
+    /// The output bit committed on one card (♥ = 1).
+    ResultCard(usize),
     Label(LabelId),
     Goto(LabelId),
     Restart,
@@ -516,6 +527,15 @@ impl Protocol {
     /// simulator, the tracer, the tables, the search) refuse the protocol.
     pub fn has_numbers(&self) -> bool {
         self.numbers
+    }
+
+    /// The first input laid out on one card (`a[1]`, [`LayoutItem::OneCard`]), if any: the
+    /// tables, whose decks are known cards, refuse such a protocol.
+    pub fn one_card_input(&self) -> Option<&str> {
+        self.parts.layout.iter().find_map(|item| match item {
+            LayoutItem::OneCard { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
     }
 
     /// The input values of assignment `index`, first input first (bits as 0 and 1).
@@ -829,6 +849,9 @@ fn starting_rows(
                     negated,
                     cards,
                 } => row.extend(encode_bit_on(bit(name) ^ negated, *cards)),
+                LayoutItem::OneCard { name, negated } => {
+                    row.push(encode_one_card(bit(name) ^ negated));
+                }
                 LayoutItem::Constant(b) => row.extend(encode_bit(*b)),
                 LayoutItem::Card(s) => row.push(*s),
                 LayoutItem::Number { name, modulus } => {
@@ -974,6 +997,18 @@ impl Compiler<'_> {
                     });
                 }
                 Op::ResultNumber(positions.clone())
+            }
+            ActionKind::ResultCard(p) => {
+                self.positions(&[*p], span)?;
+                let what = match (self.number_output, self.result_pairs) {
+                    (Some(modulus), _) => Some(format!("a number modulo {modulus}")),
+                    (None, Some(outputs)) => Some(format!("{outputs} bits")),
+                    (None, None) => None,
+                };
+                if let Some(what) = what {
+                    return Err(ProtocolError::OneCardResult { span, what });
+                }
+                Op::ResultCard(*p)
             }
             ActionKind::Label(name) => {
                 if !crate::parse::is_word(name) {

@@ -11,7 +11,7 @@ use rand::RngCore;
 
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, Observation, Span};
+use crate::model::{decode_bit, decode_one_card, Observation, Span};
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
 /// How a sampled run ended.
@@ -353,6 +353,13 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
         _row: Sequence,
     ) -> Result<(), SampleError> {
         Err(SampleError::NumberOutput { span: site.span })
+    }
+
+    fn result_card(&mut self, _site: Site, p: usize, row: Sequence) -> Result<(), SampleError> {
+        let bit = decode_one_card(row[p]);
+        self.run.result_bits = vec![bit];
+        self.finish(RunEnding::Result(bit), row);
+        Ok(())
     }
 
     fn end(&mut self, row: Sequence) -> Result<(), SampleError> {

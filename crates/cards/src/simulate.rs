@@ -225,6 +225,8 @@ enum Instr {
     Result {
         pairs: Vec<(u8, u8)>,
     },
+    /// A one-card output: ♥ (a set bit of the row) is 1.
+    ResultCard(u8),
     End,
     Restart,
     /// A private input permutation: `perms[bit]`, the bit from `by`.
@@ -386,6 +388,7 @@ impl<'p> Compiler<'p> {
                     }
                 }
                 ActionKind::ResultNumber(_) => return Err(SimulateError::Numbers),
+                ActionKind::ResultCard(p) => self.instrs.push(Instr::ResultCard(*p as u8)),
                 ActionKind::Result(pairs) => {
                     self.instrs.push(Instr::Result {
                         pairs: pairs.iter().map(|&(a, b)| (a as u8, b as u8)).collect(),
@@ -978,6 +981,9 @@ impl Compiled {
                 }
                 Instr::Jump(t) => pc = *t,
                 Instr::Result { pairs } => return (self.read_result(pairs, row), shuffles, view),
+                Instr::ResultCard(p) => {
+                    return (Outcome::Output((row >> p) & 1 == 1), shuffles, view);
+                }
                 Instr::End => return (Outcome::Open, shuffles, view),
                 Instr::Restart => {
                     row = self.initial[input];
@@ -1055,7 +1061,7 @@ impl Compiled {
                 }
                 Instr::Jump(t) => pc = *t,
                 Instr::Restart => pc = 0,
-                Instr::Result { .. } | Instr::End => break,
+                Instr::Result { .. } | Instr::ResultCard(_) | Instr::End => break,
                 _ => {}
             }
         }

@@ -44,6 +44,17 @@ pub enum Defect {
         /// The result's positions (1-indexed).
         positions: Vec<usize>,
     },
+    /// A one-card output (`result P`) is not ♥ for `f(input) = 1` and ♣ for 0.
+    WrongOneCardResult {
+        /// The `result` action.
+        span: Span,
+        /// The input (bits, first input first).
+        input: String,
+        /// The sequence on the table.
+        sequence: Sequence,
+        /// The result card (1-indexed).
+        position: usize,
+    },
     /// A non-committed ending whose view is possible under inputs with different outputs.
     ViewDoesNotDetermineOutput {
         /// The view.
@@ -169,6 +180,18 @@ impl fmt::Display for Defect {
                 pair.0,
                 pair.1,
                 output.as_deref().unwrap_or("f")
+            ),
+            Defect::WrongOneCardResult {
+                span,
+                input,
+                sequence,
+                position,
+            } => write!(
+                f,
+                "{}: under input {input} the row can be {} and the result card {position} does \
+                 not show f({input}) (♥ for 1, ♣ for 0)",
+                source_position(*span),
+                glyphs(sequence),
             ),
             Defect::WrongNumberResult {
                 span,

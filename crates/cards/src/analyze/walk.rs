@@ -13,7 +13,7 @@ use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, result_basis, Observation, Span, Q};
+use crate::model::{decode_bit, decode_one_card, result_basis, Observation, Span, Q};
 use crate::print::glyphs;
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
@@ -501,6 +501,27 @@ impl Exact<'_> {
         }
     }
 
+    /// A one-card output must show `f(i)` (♥ for 1) on every sequence input `i` can reach.
+    fn check_one_card_result(&mut self, span: Span, position: usize, state: &State) {
+        for (s, v) in &state.entries {
+            for (i, x) in v.iter().enumerate() {
+                let want = self.protocol.result_bit(i, 0);
+                if x.is_zero() || decode_one_card(s[position]) == Some(want) {
+                    continue;
+                }
+                let d = Defect::WrongOneCardResult {
+                    span,
+                    input: self.protocol.input_labels()[i].clone(),
+                    sequence: s.clone(),
+                    position: position + 1,
+                };
+                if self.defects.len() < 64 && !self.defects.contains(&d) {
+                    self.defects.push(d);
+                }
+            }
+        }
+    }
+
     /// Records the bases of a result's pairs over this arrival (the basis rule).
     fn record_bases(&mut self, site: Site, pairs: &[(usize, usize)], state: &State) {
         for &pair in pairs {
@@ -850,6 +871,18 @@ impl Semantics for Exact<'_> {
         };
         self.step_vertex(&mut path, label, "result");
         // ♣/♥ cards only: no basis to check or split by.
+        self.leaf(path, Ending::Result(site.span))
+    }
+
+    fn result_card(
+        &mut self,
+        site: Site,
+        position: usize,
+        mut path: Path,
+    ) -> Result<(), AnalysisError> {
+        self.check_one_card_result(site.span, position, &path.state);
+        self.step_vertex(&mut path, || format!("result {}", position + 1), "result");
+        // A correct one-card output is ♣ or ♥: no basis to check or split by.
         self.leaf(path, Ending::Result(site.span))
     }
 

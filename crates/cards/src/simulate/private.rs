@@ -284,7 +284,7 @@ impl Compiled {
                 }
                 Instr::Jump(t) => pc = *t,
                 Instr::Restart => pc = 0,
-                Instr::Result { .. } | Instr::End => break,
+                Instr::Result { .. } | Instr::ResultCard(_) | Instr::End => break,
                 _ => {}
             }
         }

@@ -1124,6 +1124,8 @@ fn library_claims_state_every_verdict_and_are_consistent() {
             "ms09-and-helper-in-other-colours",
             "private-three-card-and-extra-turn",
             "private-four-card-majority-two-turned",
+            "private-two-card-and-leftover-turned",
+            "one-card-five-card-trick-attempt",
             "half-adder-sum-not-negated",
             "and-or-at-once-copy-unshuffled",
             "toy-mixed-and-peek",

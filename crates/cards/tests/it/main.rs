@@ -8,6 +8,7 @@ mod interpreter;
 mod loops;
 mod multiset;
 mod numbers;
+mod one_card;
 mod output_sources;
 mod outputs;
 mod player_leaks;
