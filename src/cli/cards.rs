@@ -20,6 +20,7 @@ use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
+use super::cards_input::{assignment_index, parse_values};
 use super::merge::{print_envelope, shard_results, Envelope};
 use super::output::{colour_on_stderr, colour_on_stdout, ms, Doc};
 use super::table::{Format, OutputArgs, Table, EMPTY};
@@ -635,8 +636,8 @@ pub fn merge_simulations(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
 pub(crate) fn chosen_inputs(p: &Protocol, input: Option<&str>) -> anyhow::Result<Vec<usize>> {
     match input {
         Some(text) => {
-            let bits = parse_bits(text, p.inputs().len())?;
-            Ok(vec![facedown::cards::model::input_index(&bits)])
+            let values = parse_values(p, text)?;
+            Ok(vec![assignment_index(p, &values)])
         }
         None => Ok(Vec::new()),
     }
@@ -740,7 +741,11 @@ fn print_views(title: &str, views: &[ViewCount], chosen: &[usize], runs: u64) {
 
 /// The per-input table of `cards simulate`.
 fn inputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
-    match report.inputs.first().map(|r| r.outputs.as_slice()) {
+    let first = report.inputs.first();
+    if first.is_some_and(|r| r.number.is_some()) {
+        return number_output_table(report, correct_runs);
+    }
+    match first.map(|r| r.outputs.as_slice()) {
         Some(outputs) if !outputs.is_empty() => several_outputs_table(report, correct_runs),
         _ => one_output_table(report, correct_runs),
     }
@@ -783,6 +788,35 @@ fn several_outputs_table(report: &SimulationReport, correct_runs: &[u64]) -> Tab
     t
 }
 
+/// The per-input table of a protocol with a number output: how often the committed result
+/// held each value, from 0 up.
+fn number_output_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
+    let mut t = Table::new(&[
+        "input",
+        "f",
+        "correct",
+        "result held 0, 1, …",
+        "non-comm.",
+        "other",
+        "shuffles (mean ± s.e., max)",
+    ])
+    .right_aligned(2..6);
+    for (r, ok) in report.inputs.iter().zip(correct_runs) {
+        let Some(number) = &r.number else { continue };
+        let counts: Vec<String> = number.counts.iter().map(u64::to_string).collect();
+        t.row(vec![
+            r.input.clone(),
+            number.expected.to_string(),
+            ok.to_string(),
+            counts.join(" "),
+            r.non_committed.to_string(),
+            (r.stuck + r.gave_up + r.not_a_commitment).to_string(),
+            shuffles_text(r),
+        ]);
+    }
+    t
+}
+
 /// The per-input table of a protocol with one output.
 fn one_output_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
     let mut inputs = Table::new(&[
@@ -813,8 +847,8 @@ fn one_output_table(report: &SimulationReport, correct_runs: &[u64]) -> Table {
 
 fn trace_cmd(name: &str, input: &str, seed: u64, json: bool) -> anyhow::Result<()> {
     let p = load_protocol(name)?;
-    let bits = parse_bits(input, p.inputs().len())?;
-    let t = trace::trace(&p, &bits, seed).context("cannot trace")?;
+    let values = parse_values(&p, input)?;
+    let t = trace::trace_values(&p, &values, seed).context("cannot trace")?;
     if json {
         return Doc::new("cards trace")
             .seed(seed)

@@ -2,6 +2,7 @@
 
 pub mod card_game;
 pub mod cards;
+mod cards_input;
 pub mod cards_private;
 pub mod cards_search;
 pub mod children;

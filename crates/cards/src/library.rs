@@ -52,8 +52,8 @@
 //! have several outputs or mixed endings; those of `protocols/numbers/` take numbers modulo `n`
 //! (one-hot, `a{n}`); those of `protocols/one-card/` lay a bit on one card (`a[1]`). Not every
 //! backend runs every protocol, and each refuses with a typed error: the analyzer and the state
-//! tree run every built-in; the tracer and the simulator every one whose inputs are bits (the
-//! compiled simulator the ♣/♥ decks, the general one any other deck); the face-down tables
+//! tree run every built-in, and so do the simulator (compiled for the ♣/♥ decks, general for
+//! any other) and the tracer (numbers by their values); the face-down tables
 //! ([`crate::on_table`]) have no private operation, read bits, and deal a deck of known cards,
 //! so they refuse numbers and one-card inputs. Several outputs run everywhere.
 //!
@@ -108,12 +108,11 @@ impl Builtin {
         self.protocol().claim().cloned().unwrap_or_default()
     }
 
-    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck and bit
-    /// inputs (it refuses the others with a typed error).
+    /// Whether the compiled simulator ([`crate::simulate`]) runs it: a ♣/♥ deck (it refuses
+    /// the others with a typed error, and the general simulator runs them).
     pub fn simulable(&self) -> bool {
         let p = self.protocol();
-        !p.has_numbers()
-            && (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
+        (0..p.input_count()).all(|i| p.start_row(i).iter().all(|s| s.is_two_colour()))
     }
 }
 

@@ -381,6 +381,21 @@ pub fn decode_one_card(card: Symbol) -> Option<bool> {
     }
 }
 
+/// The number the cards at `positions` hold one-hot: the index of the single ♥ among them,
+/// every other card ♣; `None` otherwise.
+pub fn decode_number(row: &[Symbol], positions: &[usize]) -> Option<usize> {
+    let mut hearts = positions
+        .iter()
+        .enumerate()
+        .filter(|(_, &p)| row[p] == Symbol::Heart);
+    let (value, _) = hearts.next()?;
+    let clubs = positions
+        .iter()
+        .filter(|&&p| row[p] == Symbol::Club)
+        .count();
+    (hearts.next().is_none() && clubs + 1 == positions.len()).then_some(value)
+}
+
 /// The two cards of a commitment to `bit`: ♣♥ encodes 0, ♥♣ encodes 1.
 pub fn encode_bit(bit: bool) -> [Symbol; 2] {
     if bit {

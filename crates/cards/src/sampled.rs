@@ -11,7 +11,7 @@ use rand::RngCore;
 
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, decode_one_card, Observation, Span};
+use crate::model::{decode_bit, decode_number, decode_one_card, Observation, Span};
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
 /// How a sampled run ended.
@@ -21,6 +21,9 @@ pub enum RunEnding {
     /// or the pairs disagree. With several outputs the pairs carry different outputs: this is
     /// then the first pair's bit, and [`SampledRun::result_bits`] holds every pair's.
     Result(Option<bool>),
+    /// At a committed `result P1 … Pn` of a number output: the number its cards hold one-hot,
+    /// `None` when they hold none.
+    Number(Option<usize>),
     /// Out of actions: a non-committed ending (the output is read from the view).
     Open,
     /// An observation without a branch.
@@ -80,13 +83,6 @@ pub enum SampleError {
         span: Span,
         /// The bit's name.
         bit: String,
-    },
-    /// A committed number output (`add-mod`): a sampled run reads output bits only (the exact
-    /// analyzer judges number outputs).
-    #[error("{}: a sampled run reads output bits; this `result` is a number", crate::print::source_position(*.span))]
-    NumberOutput {
-        /// The `result`.
-        span: Span,
     },
 }
 
@@ -348,11 +344,13 @@ impl<R: RngCore> Semantics for Sampling<'_, R> {
 
     fn result_number(
         &mut self,
-        site: Site,
-        _positions: &[usize],
-        _row: Sequence,
+        _site: Site,
+        positions: &[usize],
+        row: Sequence,
     ) -> Result<(), SampleError> {
-        Err(SampleError::NumberOutput { span: site.span })
+        let value = decode_number(&row, positions);
+        self.finish(RunEnding::Number(value), row);
+        Ok(())
     }
 
     fn result_card(&mut self, _site: Site, p: usize, row: Sequence) -> Result<(), SampleError> {

@@ -99,10 +99,6 @@ pub enum SimulateError {
     /// [`Protocol`]'s validation rules it out).
     #[error("`{0}` is no input of the protocol, so nobody holds its private action")]
     Holder(String),
-    /// Number inputs (`a{n}`): the compiled simulator tallies output bits (the exact
-    /// analyzer judges number protocols).
-    #[error("the compiled simulator reads bits; this protocol has number inputs (`a{{n}}`)")]
-    Numbers,
     /// More cards than a 64-bit row holds.
     #[error("{0} cards is more than the simulator's 64")]
     TooManyCards(usize),
@@ -227,6 +223,8 @@ enum Instr {
     },
     /// A one-card output: ♥ (a set bit of the row) is 1.
     ResultCard(u8),
+    /// A number output, one-hot on these positions.
+    ResultNumber(Vec<u8>),
     End,
     Restart,
     /// A private input permutation: `perms[bit]`, the bit from `by`.
@@ -265,8 +263,11 @@ pub struct Compiled {
     input_names: Vec<String>,
     /// The outputs' names (empty for one unnamed output).
     output_names: Vec<String>,
-    /// Per input, the joint value of the outputs (for one output, its bit).
+    /// Per input, the joint value of the outputs (for one output, its bit; for a number
+    /// output, the number).
     values: Vec<Value>,
+    /// The modulus of a number output (0 for bits).
+    modulus: usize,
     initial: Vec<u64>,
     instrs: Vec<Instr>,
     perms: Vec<Vec<u8>>,
@@ -387,7 +388,9 @@ impl<'p> Compiler<'p> {
                         };
                     }
                 }
-                ActionKind::ResultNumber(_) => return Err(SimulateError::Numbers),
+                ActionKind::ResultNumber(positions) => self.instrs.push(Instr::ResultNumber(
+                    positions.iter().map(|&p| p as u8).collect(),
+                )),
                 ActionKind::ResultCard(p) => self.instrs.push(Instr::ResultCard(*p as u8)),
                 ActionKind::Result(pairs) => {
                     self.instrs.push(Instr::Result {
@@ -437,6 +440,8 @@ pub enum Outcome {
     /// A committed result of a protocol with several outputs: their joint value (pair `j`
     /// is output `j`, read as [`output_bit`] reads it).
     Outputs(Value),
+    /// A committed number output holding this value one-hot.
+    Number(Value),
     /// A result whose pairs are no commitment, or disagree.
     NotACommitment,
     /// A non-committed ending.
@@ -471,6 +476,10 @@ struct Tally<'c> {
     values: &'c [Value],
     /// Outputs of a protocol with several (0 for one output).
     m: usize,
+    /// The modulus of a number output (0 for bits).
+    modulus: usize,
+    /// With a number output, per input and value: how often a committed result held it.
+    per_value: Vec<u64>,
     /// Per input: [out0, out1, not a commitment, open, stuck, gave up].
     outcomes: Vec<[u64; 6]>,
     /// With several outputs, per input and output: how often it read 0 and 1.
@@ -485,11 +494,13 @@ struct Tally<'c> {
 }
 
 impl<'c> Tally<'c> {
-    fn new(k: usize, values: &'c [Value], m: usize) -> Tally<'c> {
+    fn new(k: usize, values: &'c [Value], m: usize, modulus: usize) -> Tally<'c> {
         Tally {
             k,
             values,
             m,
+            modulus,
+            per_value: vec![0; k * modulus],
             outcomes: vec![[0; 6]; k],
             per_output: vec![[0; 2]; k * m],
             shuffles: vec![0; k],
@@ -502,6 +513,9 @@ impl<'c> Tally<'c> {
     }
 
     fn merge(mut self, other: Tally<'c>) -> Tally<'c> {
+        for (a, b) in self.per_value.iter_mut().zip(&other.per_value) {
+            *a += b;
+        }
         for (a, b) in self.per_output.iter_mut().zip(&other.per_output) {
             a[0] += b[0];
             a[1] += b[1];
@@ -540,6 +554,10 @@ impl<'c> Tally<'c> {
                     let bit = output_bit(value, j, self.m);
                     self.per_output[input * self.m + j][usize::from(bit)] += 1;
                 }
+                usize::from(value == self.values[input])
+            }
+            Outcome::Number(value) => {
+                self.per_value[input * self.modulus + value as usize] += 1;
                 usize::from(value == self.values[input])
             }
             Outcome::NotACommitment => 2,
@@ -603,6 +621,37 @@ pub struct InputReport {
     /// output, and then left out of the JSON).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outputs: Vec<OutputTally>,
+    /// With a number output, how often each value was read at the committed results (left
+    /// out of the JSON for bits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<NumberTally>,
+}
+
+/// How often a number output held each value at the committed results of one input.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberTally {
+    /// The output's modulus.
+    pub modulus: usize,
+    /// The value its function gives for the input.
+    pub expected: usize,
+    /// Committed runs per value, `0 … modulus − 1`.
+    pub counts: Vec<u64>,
+}
+
+impl NumberTally {
+    /// Input `i`'s tally from per-input, per-value counts; `None` for bits (`modulus` 0).
+    pub(crate) fn of_input(
+        modulus: usize,
+        expected: Value,
+        per_value: &[u64],
+        i: usize,
+    ) -> Option<Self> {
+        (modulus > 0).then(|| NumberTally {
+            modulus,
+            expected: expected as usize,
+            counts: per_value[i * modulus..(i + 1) * modulus].to_vec(),
+        })
+    }
 }
 
 /// How often one of several outputs read 0 and 1 at the committed results of one input.
@@ -676,7 +725,14 @@ impl InputReport {
             shuffles_sum: sum,
             shuffles_sum_of_squares: sum_of_squares,
             outputs,
+            number: None,
         }
+    }
+
+    /// The same report with a number output's tally.
+    pub(crate) fn with_number(mut self, number: Option<NumberTally>) -> InputReport {
+        self.number = number;
+        self
     }
 
     /// The outcome counts, in the order of [`InputReport::from_sums`].
@@ -799,6 +855,26 @@ impl ChunkPlan {
     }
 }
 
+/// The modulus of a protocol's number output, 0 when its outputs are bits.
+pub(crate) fn number_modulus(protocol: &Protocol) -> usize {
+    if protocol.has_numbers() {
+        protocol.moduli()[0]
+    } else {
+        0
+    }
+}
+
+/// The outcome of a number `result` on `row`: the value its positions hold one-hot.
+fn read_number(positions: &[u8], row: u64) -> Outcome {
+    let hearts: Vec<usize> = (0..positions.len())
+        .filter(|&j| (row >> positions[j]) & 1 == 1)
+        .collect();
+    match hearts[..] {
+        [value] => Outcome::Number(value as Value),
+        _ => Outcome::NotACommitment,
+    }
+}
+
 /// The digits of a view code, first observation first (each digit is its key).
 fn view_digits(code: u64, base: u64) -> Vec<u64> {
     let mut digits = Vec::new();
@@ -817,9 +893,6 @@ impl Compiled {
         let n = protocol.cards();
         if n > 64 {
             return Err(SimulateError::TooManyCards(n));
-        }
-        if protocol.has_numbers() {
-            return Err(SimulateError::Numbers);
         }
         let count = protocol.input_count();
         let initial = (0..count)
@@ -883,6 +956,7 @@ impl Compiled {
                 .map(str::to_owned)
                 .collect(),
             values: protocol.values().to_vec(),
+            modulus: number_modulus(protocol),
             initial,
             instrs: c.instrs,
             perms: c.perms,
@@ -984,6 +1058,9 @@ impl Compiled {
                 Instr::ResultCard(p) => {
                     return (Outcome::Output((row >> p) & 1 == 1), shuffles, view);
                 }
+                Instr::ResultNumber(positions) => {
+                    return (read_number(positions, row), shuffles, view);
+                }
                 Instr::End => return (Outcome::Open, shuffles, view),
                 Instr::Restart => {
                     row = self.initial[input];
@@ -1061,7 +1138,10 @@ impl Compiled {
                 }
                 Instr::Jump(t) => pc = *t,
                 Instr::Restart => pc = 0,
-                Instr::Result { .. } | Instr::ResultCard(_) | Instr::End => break,
+                Instr::Result { .. }
+                | Instr::ResultCard(_)
+                | Instr::ResultNumber(_)
+                | Instr::End => break,
                 _ => {}
             }
         }
@@ -1136,7 +1216,7 @@ impl Compiled {
         } else {
             0
         };
-        let mut tally = Tally::new(self.inputs, &self.values, m);
+        let mut tally = Tally::new(self.inputs, &self.values, m, self.modulus);
         tally.players = vec![HashMap::new(); self.holders.len()];
         tally
     }
@@ -1165,7 +1245,7 @@ impl Compiled {
         seed: u64,
         tally: Tally<'_>,
     ) -> SimulationReport {
-        let several = tally.m > 0;
+        let several = tally.m > 0 || tally.modulus > 0;
         let inputs = chosen
             .iter()
             .map(|&i| {
@@ -1180,6 +1260,12 @@ impl Compiled {
                     ),
                     self.output_tallies(&tally, i),
                 )
+                .with_number(NumberTally::of_input(
+                    tally.modulus,
+                    self.values[i],
+                    &tally.per_value,
+                    i,
+                ))
             })
             .collect();
         let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
@@ -1300,6 +1386,16 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
             r.outputs.iter().map(zero).collect()
         })
         .collect();
+    let mut numbers: Vec<Option<NumberTally>> = first
+        .inputs
+        .iter()
+        .map(|r| {
+            r.number.as_ref().map(|n| NumberTally {
+                counts: vec![0; n.counts.len()],
+                ..n.clone()
+            })
+        })
+        .collect();
     let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     let mut players = private::PlayerSums::new(&first.players);
     for (shard, p) in &parts {
@@ -1326,6 +1422,16 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
                 sum.output_0 = sum.output_0.checked_add(o.output_0).ok_or_else(overflow)?;
                 sum.output_1 = sum.output_1.checked_add(o.output_1).ok_or_else(overflow)?;
             }
+            match (&mut numbers[j], &r.number) {
+                (Some(sum), Some(n)) if sum.modulus == n.modulus && sum.expected == n.expected => {
+                    add_counts(&mut sum.counts, &n.counts).ok_or_else(overflow)?;
+                }
+                (None, None) => {}
+                _ => {
+                    let what = format!("its number output of input {} differs", r.input);
+                    return Err(differs(what));
+                }
+            }
             let (sum, squares, max) = &mut shuffles[j];
             *sum = sum.checked_add(r.shuffles_sum).ok_or_else(overflow)?;
             *squares = squares
@@ -1348,8 +1454,10 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
         .zip(outcomes)
         .zip(shuffles)
         .zip(per_output)
-        .map(|(((r, o), s), outs)| {
+        .zip(numbers)
+        .map(|((((r, o), s), outs), number)| {
             InputReport::from_sums(r.input.clone(), r.expected_output, o, s, outs)
+                .with_number(number)
         })
         .collect();
     Ok(SimulationReport {

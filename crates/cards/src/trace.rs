@@ -34,9 +34,22 @@ pub enum TraceError {
         /// Bits given.
         got: usize,
     },
-    /// The protocol has number inputs (`a{n}`): a trace takes input bits.
-    #[error("the tracer takes input bits; this protocol has number inputs (`a{{n}}`)")]
+    /// The protocol has number inputs (`a{n}`): its trace takes their values
+    /// ([`trace_values`]), not bits.
+    #[error(
+        "this protocol has number inputs (`a{{n}}`): give each input's value, as in `x=2,y=1`"
+    )]
     Numbers,
+    /// An input value outside its input's range.
+    #[error("input `{input}` is a number modulo {modulus}, so {value} is no value of it")]
+    Value {
+        /// The input.
+        input: String,
+        /// The value given.
+        value: usize,
+        /// Its modulus (2 for a bit).
+        modulus: usize,
+    },
     /// The exact analysis that reads the output of a non-committed ending hit a limit.
     #[error(transparent)]
     Analysis(#[from] AnalysisError),
@@ -86,6 +99,13 @@ pub struct Trace {
     /// The output bit: decoded from the result cards, or read from the view for a
     /// non-committed ending (null when neither determines it, and for several outputs).
     pub output: Option<bool>,
+    /// For a number output, `f(input)` (left out of the JSON for bits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_number: Option<Value>,
+    /// For a number output, the number the run gave: held one-hot by the result cards, or
+    /// determined by the view (null when neither; left out of the JSON for bits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub number: Option<Option<Value>>,
     /// For a protocol with several outputs, each one's expected and found bit (empty
     /// otherwise).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -127,12 +147,41 @@ pub fn trace(protocol: &Protocol, bits: &[bool], seed: u64) -> Result<Trace, Tra
             got: bits.len(),
         });
     }
-    let index = input_index(bits);
+    trace_assignment(protocol, input_index(bits), seed)
+}
+
+/// Traces the input values `values` (first input first; a bit is 0 or 1) with `seed`: the
+/// tracer of protocols with number inputs (`a{n}`), and of any other.
+pub fn trace_values(protocol: &Protocol, values: &[usize], seed: u64) -> Result<Trace, TraceError> {
+    let moduli = protocol.moduli();
+    if values.len() != moduli.len() {
+        return Err(TraceError::InputLength {
+            expected: moduli.len(),
+            got: values.len(),
+        });
+    }
+    let mut index = 0;
+    for ((&value, &modulus), name) in values.iter().zip(moduli).zip(protocol.inputs()) {
+        if value >= modulus {
+            return Err(TraceError::Value {
+                input: name.clone(),
+                value,
+                modulus,
+            });
+        }
+        index = index * modulus + value;
+    }
+    trace_assignment(protocol, index, seed)
+}
+
+/// Traces input assignment `index` (the order of [`Protocol::input_labels`]) with `seed`.
+fn trace_assignment(protocol: &Protocol, index: usize, seed: u64) -> Result<Trace, TraceError> {
     let mut rng = TrialRng::new(seed, index as u64);
     let run = sample(protocol, index, &mut rng, MAX_TRACE_STEPS, true)?;
     let m = protocol.output_count();
     let (ending, found) = match run.ending {
         RunEnding::Result(_) => ("result", result_value(&run.result_bits, m)),
+        RunEnding::Number(value) => ("result", value.map(|v| v as Value)),
         RunEnding::Open => ("non-committed", view_output(protocol, &run.view)?),
         RunEnding::Stuck => ("missing branch", None),
         RunEnding::StepLimit => ("step limit", None),
@@ -149,7 +198,8 @@ pub fn trace(protocol: &Protocol, bits: &[bool], seed: u64) -> Result<Trace, Tra
             output: found.map(|v| output_bit(v, j, m)),
         })
         .collect();
-    let single = |v: Value| (m == 1).then_some(v == 1);
+    let numbers = protocol.has_numbers();
+    let single = |v: Value| (m == 1 && !numbers).then_some(v == 1);
     Ok(Trace {
         name: protocol.name().to_owned(),
         input: protocol.input_labels()[index].clone(),
@@ -157,6 +207,8 @@ pub fn trace(protocol: &Protocol, bits: &[bool], seed: u64) -> Result<Trace, Tra
         expected_output: single(expected),
         named_outputs,
         output: found.and_then(single),
+        expected_number: numbers.then_some(expected),
+        number: numbers.then_some(found),
         steps: run.steps.iter().map(|s| trace_step(protocol, s)).collect(),
         ending: ending.to_owned(),
         view: render_view(&run.view),
@@ -240,6 +292,9 @@ fn paint(text: &str, color: bool) -> String {
 impl Trace {
     /// `f = 1`, or `sum = 1, carry = 0` for several outputs.
     fn expected_text(&self) -> String {
+        if let Some(n) = self.expected_number {
+            return format!("f = {n}");
+        }
         if self.named_outputs.is_empty() {
             return format!("f = {}", self.expected_output.map_or(0, u8::from));
         }
@@ -255,6 +310,9 @@ impl Trace {
     fn output_text(&self) -> String {
         let bit =
             |b: Option<bool>| b.map_or("undetermined".to_owned(), |b| u8::from(b).to_string());
+        if let Some(n) = self.number {
+            return n.map_or("undetermined".to_owned(), |n| n.to_string());
+        }
         if self.named_outputs.is_empty() {
             return bit(self.output);
         }

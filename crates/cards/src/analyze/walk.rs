@@ -13,7 +13,9 @@ use super::state::{times, State};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{decode_bit, decode_one_card, result_basis, Observation, Span, Q};
+use crate::model::{
+    decode_bit, decode_number, decode_one_card, result_basis, Observation, Span, Q,
+};
 use crate::print::glyphs;
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
 
@@ -912,21 +914,6 @@ impl Semantics for Exact<'_> {
         self.add_edge(path.vertex, to, "restart".to_owned());
         self.end_at(path, Ending::Restart)
     }
-}
-
-/// The number the cards at `positions` hold one-hot: the index of the single ♥ among them,
-/// every other card ♣; `None` otherwise.
-fn decode_number(row: &[Symbol], positions: &[usize]) -> Option<usize> {
-    let mut hearts = positions
-        .iter()
-        .enumerate()
-        .filter(|(_, &p)| row[p] == Symbol::Heart);
-    let (value, _) = hearts.next()?;
-    let clubs = positions
-        .iter()
-        .filter(|&&p| row[p] == Symbol::Club)
-        .count();
-    (hearts.next().is_none() && clubs + 1 == positions.len()).then_some(value)
 }
 
 /// `view` followed by `last`, allocated once at its final length (a clone and a push would

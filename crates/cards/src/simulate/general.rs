@@ -14,8 +14,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::{first_blocks, InputReport, OutputTally, SimulateError, SimulationReport, TrialRng};
+use super::{first_blocks, number_modulus, InputReport, NumberTally, OutputTally};
 use super::{ChunkPlan, ViewCount, CHUNK, RNG_DESCRIPTION};
+use super::{SimulateError, SimulationReport, TrialRng};
 use crate::model::{output_bit, Value};
 use crate::print::render_view;
 use crate::protocol::Protocol;
@@ -39,6 +40,8 @@ struct Sums {
     outcomes: Vec<[u64; 6]>,
     /// Per input and output (several outputs only): how often it read 0 and 1.
     per_output: Vec<[u64; 2]>,
+    /// With a number output, per input and value: how often a committed result held it.
+    per_value: Vec<u64>,
     /// Per input: the sum, the sum of squares and the largest of the shuffle counts.
     shuffles: Vec<(u64, u128, u64)>,
     /// View → per-input counts.
@@ -46,11 +49,8 @@ struct Sums {
 }
 
 impl<'p> General<'p> {
-    /// The simulator of `protocol`: any deck, bit inputs (a number protocol is refused).
+    /// The simulator of `protocol`: any deck, any inputs.
     pub fn new(protocol: &'p Protocol) -> Result<General<'p>, SimulateError> {
-        if protocol.has_numbers() {
-            return Err(SimulateError::Numbers);
-        }
         Ok(General { protocol })
     }
 
@@ -110,6 +110,7 @@ impl<'p> General<'p> {
         Sums {
             outcomes: vec![[0; 6]; k],
             per_output: vec![[0; 2]; k * self.outputs()],
+            per_value: vec![0; k * number_modulus(self.protocol)],
             shuffles: vec![(0, 0, 0); k],
             views: HashMap::new(),
         }
@@ -134,7 +135,6 @@ impl<'p> General<'p> {
                     reason: "weights need a common denominator below 2^64".to_owned(),
                 })
             }
-            Err(SampleError::NumberOutput { .. }) => return Err(SimulateError::Numbers),
         };
         let slot = self.slot(sums, input, &run);
         sums.outcomes[input][slot] += 1;
@@ -169,6 +169,12 @@ impl<'p> General<'p> {
                     .fold(0 as Value, |v, &b| (v << 1) | Value::from(b));
                 usize::from(value == self.protocol.values()[input])
             }
+            RunEnding::Number(Some(value)) => {
+                let modulus = number_modulus(self.protocol);
+                sums.per_value[input * modulus + value] += 1;
+                usize::from(*value as Value == self.protocol.values()[input])
+            }
+            RunEnding::Number(None) => 2,
             RunEnding::Result(Some(bit)) => usize::from(*bit),
             RunEnding::Result(None) => 2,
             RunEnding::Open => 3,
@@ -186,6 +192,9 @@ impl<'p> General<'p> {
         for (x, y) in a.per_output.iter_mut().zip(&b.per_output) {
             x[0] += y[0];
             x[1] += y[1];
+        }
+        for (x, y) in a.per_value.iter_mut().zip(&b.per_value) {
+            *x += y;
         }
         for (x, y) in a.shuffles.iter_mut().zip(&b.shuffles) {
             *x = (x.0 + y.0, x.1 + y.1, x.2.max(y.2));
@@ -217,9 +226,12 @@ impl<'p> General<'p> {
                         }
                     })
                     .collect();
-                let expected = m > 0 || p.values()[i] == 1;
+                let modulus = number_modulus(p);
+                let expected = m > 0 || modulus > 0 || p.values()[i] == 1;
                 let label = p.input_labels()[i].clone();
+                let number = NumberTally::of_input(modulus, p.values()[i], &sums.per_value, i);
                 InputReport::from_sums(label, expected, sums.outcomes[i], sums.shuffles[i], outputs)
+                    .with_number(number)
             })
             .collect();
         let mut views: Vec<ViewCount> = sums

@@ -1,15 +1,16 @@
 //! Numbers modulo `n` in the one-hot encoding (`a{n}`, `function add-mod`, `result P1 … Pn`):
 //! the addition of Shinagawa et al. \[SMS+15\] by one pile-shifting shuffle, for several moduli,
-//! its two broken variants flagged, the bounds and the backends that refuse numbers.
+//! its two broken variants flagged, the bounds, and the simulator and tracer on numbers.
 
-use crate::support::{assert_analyses_as_claimed, protocol};
+use crate::support::{assert_analyses_as_claimed, assert_frequency_near, protocol};
 
 use facedown_cards::analyze::{analyze, Defect, Endings, Security};
 use facedown_cards::parse::{parse, ParseErrorKind};
 use facedown_cards::print::same_up_to_spans;
 use facedown_cards::protocol::ProtocolError;
-use facedown_cards::simulate::{Compiled, SimulateError};
-use facedown_cards::trace::{trace, TraceError};
+use facedown_cards::search::Shard;
+use facedown_cards::simulate::{merge_reports, simulate, SimulationReport, Simulator};
+use facedown_cards::trace::{trace, trace_values, TraceError};
 
 const ADD: &str = include_str!("../../protocols/numbers/one-hot-add-mod-3.cards");
 const BIASED: &str = include_str!("../../protocols/numbers/one-hot-add-mod-3-biased-shift.cards");
@@ -254,13 +255,113 @@ fn a_result_of_a_number_lists_its_n_cards_and_private_actions_are_refused() {
     ));
 }
 
+/// The simulation of `src` with `runs` runs per input (seed 7) on the compiled program.
+fn simulation(src: &str, runs: u64) -> SimulationReport {
+    let report = simulate(&protocol(src), runs, 7).expect("simulates");
+    assert_eq!(report.inputs.len(), 9, "every x, y modulo 3");
+    report
+}
+
 #[test]
-fn the_simulator_and_the_tracer_refuse_numbers_with_a_typed_error() {
+fn sms15_addition_simulates_to_the_sum_under_every_input_and_shows_a_uniform_turn() {
+    let runs = 6000;
+    let report = simulation(ADD, runs);
+    for (i, r) in report.inputs.iter().enumerate() {
+        let number = r.number.as_ref().expect("a number output is tallied");
+        assert_eq!(number.modulus, 3);
+        assert_eq!(number.expected, (i / 3 + i % 3) % 3, "{}", r.input);
+        assert_eq!(number.counts[number.expected], runs, "{}", r.input);
+        assert_eq!(r.output_1, runs, "the joint reading counts the right sums");
+    }
+    assert_eq!(report.views.len(), 3);
+    for v in &report.views {
+        for &count in &v.counts {
+            assert_frequency_near(count, runs, 1.0 / 3.0, &v.view);
+        }
+    }
+}
+
+#[test]
+fn the_simulator_sees_the_biased_shift_leak_the_analyzer_flags() {
+    let runs = 4000;
+    let report = simulation(BIASED, runs);
+    for (i, r) in report.inputs.iter().enumerate() {
+        let number = r.number.as_ref().expect("tallied");
+        assert_eq!(
+            number.counts[number.expected], runs,
+            "still correct: {}",
+            r.input
+        );
+        // The turn shows y − r for r in {0, 1}: two views of 1/2 each, never y + 1.
+        let y = i % 3;
+        let seen: Vec<u64> = report.views.iter().map(|v| v.counts[i]).collect();
+        assert_eq!(seen.iter().filter(|&&c| c == 0).count(), 1, "{}", r.input);
+        for &c in seen.iter().filter(|&&c| c > 0) {
+            assert_frequency_near(c, runs, 0.5, &format!("y = {y}"));
+        }
+    }
+}
+
+#[test]
+fn shifting_one_row_only_simulates_to_wrong_sums() {
+    let report = simulation(ONE_ROW, 3000);
+    let wrong: u64 = report.inputs.iter().map(|r| r.output_0).sum();
+    assert!(wrong > 0, "some runs give a wrong sum");
+    for r in &report.inputs {
+        let number = r.number.as_ref().expect("tallied");
+        assert_eq!(number.counts.iter().sum::<u64>(), r.output_0 + r.output_1);
+    }
+}
+
+#[test]
+fn shards_of_a_number_simulation_merge_to_the_unsplit_report() {
+    let p = protocol(BIASED);
+    let sim = Simulator::new(&p).expect("compiles");
+    let whole = sim
+        .simulate_shard(&[], (40_000, 3), None, None)
+        .expect("runs");
+    let parts = (1..=3)
+        .map(|i| {
+            let shard = Shard::new(i, 3).expect("a shard");
+            sim.simulate_shard(&[], (40_000, 3), Some(shard), None)
+                .expect("runs")
+        })
+        .collect();
+    assert_eq!(merge_reports(parts).expect("merges"), whole);
+}
+
+#[test]
+fn traces_of_numbers_end_with_the_sum_and_take_values_not_bits() {
     let p = protocol(ADD);
-    assert_eq!(Compiled::new(&p).err(), Some(SimulateError::Numbers));
+    for x in 0..3 {
+        for y in 0..3 {
+            for seed in 0..4 {
+                let t = trace_values(&p, &[x, y], seed).expect("traces");
+                assert_eq!(t.expected_number, Some(((x + y) % 3) as u32));
+                assert_eq!(t.number, Some(t.expected_number), "x={x} y={y}");
+                assert_eq!(t.input, format!("x={x},y={y}"));
+                assert_eq!(t.output, None, "no output bit");
+            }
+        }
+    }
     assert!(matches!(
         trace(&p, &[false, true], 1),
         Err(TraceError::Numbers)
+    ));
+    assert!(matches!(
+        trace_values(&p, &[1, 3], 1),
+        Err(TraceError::Value {
+            value: 3,
+            modulus: 3,
+            ..
+        })
+    ));
+    assert!(matches!(
+        trace_values(&p, &[1], 1),
+        Err(TraceError::InputLength {
+            expected: 2,
+            got: 1
+        })
     ));
     assert_eq!(p.initial_row(&[false, true]), None);
 }

@@ -9,8 +9,9 @@
 //! per-player leak figures (`players`) were added to the private-model vectors when the
 //! analyzer learnt them, every other field unchanged; the several-output protocols' simulation
 //! vectors were recorded when the simulator learnt several outputs.
-//! The number protocols (`a{n}`) came last: they have analysis and state-tree vectors only,
-//! since the tracer and the simulator take bits.
+//! The number protocols (`a{n}`) came last, with analysis and state-tree vectors; their
+//! simulation vectors were recorded when the simulator learnt numbers. The tracer takes their
+//! values rather than bits, and its number traces are tested in `numbers`, not recorded here.
 
 use std::path::PathBuf;
 
