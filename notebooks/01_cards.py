@@ -475,6 +475,69 @@ for name in ("half-adder", "half-adder-sum-not-negated"):
         assert any("sum" in e for e in a["errors"])
 
 # %% [markdown]
+# ## Fewer cards: one card per bit, thresholds, numbers
+#
+# A commitment spends two cards on a bit so that both bits are the same two cards, ♣ and ♥. Other
+# encodings spend fewer or carry more, and each has its catch.
+#
+# * **One card per bit** (`a[1]`: ♥ for 1). With public actions only it is hopeless — the table
+#   then holds as many ♥ as there are 1s, and the format spec proves that no public protocol on
+#   one-card inputs computes AND or XOR securely. `one-card-five-card-trick-attempt` is the
+#   five-card trick's cut on `a[1] ♣ b[1]`: right, but it shows how many bits are 1. In the private
+#   model it works: in `private-two-card-and` Bob swaps Alice's card with a ♣ behind his back when
+#   $b = 0$, so the left card is ♥ exactly when $a \wedge b = 1$ — a committed AND on **two**
+#   cards. The other card is then Alice's when $b = 0$, so it must never be turned
+#   (`…-leftover-turned`).
+# * **Thresholds** [NMTIO22]: each holder turns the row ♣♥♥♣ by one place when his bit is 1, and
+#   the left card shows the majority of three on four cards.
+# * **Numbers modulo $n$** [SMS+15], one-hot (`x{3}`: ♥ at the value): a cyclic shuffle adds a
+#   hidden uniform number, so one shuffle adds $x + y \bmod 3$. A biased shift leaks $y$.
+
+# %%
+encodings = ["private-two-card-and", "private-two-card-and-leftover-turned",
+             "one-card-five-card-trick-attempt", "private-four-card-majority",
+             "private-four-card-majority-two-turned", "one-hot-add-mod-3",
+             "one-hot-add-mod-3-biased-shift"]
+found = {n: facedown.analyze(n) for n in encodings}
+for n, a in found.items():
+    print(f"{n:<40} {a['cards']:>2} cards, {len(a['inputs']):>2} input assignments, "
+          f"correct {a['correct']}, security {a['security']}, TV {a['tv_distance']}")
+assert found["private-two-card-and"]["cards"] == 2
+assert found["private-two-card-and"]["security"] == "perfect"
+assert found["private-two-card-and-leftover-turned"]["security"] == "insecure"
+assert found["one-card-five-card-trick-attempt"]["security"] == "insecure"
+assert found["private-four-card-majority"]["security"] == "perfect"
+assert found["one-hot-add-mod-3"]["security"] == "perfect"
+assert found["one-hot-add-mod-3-biased-shift"]["security"] == "output-possibilistic"
+
+# %% [markdown]
+# The simulator runs the number protocols too, counting per input which value the committed
+# result held (`number`). Every run of the biased shift holds the right sum, yet the turn it
+# makes shows one of only two values, and which two depends on $y$: each column below has a
+# zero, in a different row for each $y$. That is the leak the analyzer reports as
+# output-possibilistic.
+
+# %%
+sim = facedown.simulate("one-hot-add-mod-3-biased-shift", runs=RUNS // 10, seed=SEED)
+labels = [r["input"] for r in sim["inputs"]]
+assert all(r["number"]["counts"][r["number"]["expected"]] == r["runs"] for r in sim["inputs"])
+views = [v["view"] for v in sim["views"]]
+freq = np.array([[c / (RUNS // 10) for c in v["counts"]] for v in sim["views"]])
+fig, ax = plt.subplots(figsize=(9, 2.8))
+im = ax.imshow(freq, cmap="Blues", vmin=0, vmax=1, aspect="auto")
+ax.set_xticks(range(len(labels)), labels, rotation=30, fontsize=8)
+ax.set_yticks(range(len(views)), [f"turn shows {v}" for v in views])
+for (i, j), f in np.ndenumerate(freq):
+    ax.text(j, i, f"{f:.2f}", ha="center", va="center", fontsize=7,
+            color="white" if f > 0.7 else "black")
+ax.set_title("one-hot-add-mod-3-biased-shift: what the turn shows, per input (simulated)")
+fig.colorbar(im, ax=ax, label="frequency")
+fig.tight_layout()
+fdnb.save(fig, "01_numbers")
+plt.show()
+assert (freq == 0).sum() == len(labels)
+
+# %% [markdown]
 # ## Exercises
 #
 # 1. **Break the trick yourself.** Take `facedown.protocols()`'s source of `five-card-trick`,

@@ -85,10 +85,16 @@ def execute_one(src: Path, timeout: int) -> tuple[object, float]:
     return nb, time.monotonic() - start
 
 
-def execute(out: Path | None, write: bool, timeout: int) -> int:
-    """Exit status 1 when a notebook fails or draws no figure."""
+def execute(out: Path | None, write: bool, timeout: int, only: list[str]) -> int:
+    """Exit status 1 when a notebook fails or draws no figure; `only` names the notebooks to
+    execute (`01_cards`), all when empty."""
     failed = []
-    for src in sources():
+    chosen = [s for s in sources() if not only or s.stem in only]
+    if only and len(chosen) != len(set(only)):
+        print(f"notebooks: no notebook among {only} is {sorted(set(only) - {s.stem for s in chosen})}",
+              file=sys.stderr)
+        return 1
+    for src in chosen:
         try:
             nb, seconds = execute_one(src, timeout)
         except CellExecutionError as err:
@@ -117,10 +123,12 @@ def main() -> int:
     run.add_argument("out", nargs="?", type=Path, help="directory for the executed notebooks")
     run.add_argument("--write", action="store_true", help="update the committed .ipynb files")
     run.add_argument("--timeout", type=int, default=600, help="seconds per cell (default 600)")
+    run.add_argument("--only", action="append", default=[], metavar="NAME",
+                     help="execute only this notebook (01_cards; repeatable)")
     args = parser.parse_args()
     if args.command == "check":
         return check()
-    return execute(args.out, args.write, args.timeout)
+    return execute(args.out, args.write, args.timeout, args.only)
 
 
 if __name__ == "__main__":
