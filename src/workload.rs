@@ -202,12 +202,29 @@ impl Workload {
         self.inputs().max(2)
     }
 
-    /// What the ideal functionality outputs on `inputs` (card protocols).
+    /// What the ideal functionality outputs on `inputs` (card protocols with one output).
     pub fn expected(&self, inputs: &[bool]) -> Option<bool> {
-        match self {
-            Workload::Card { protocol, .. } => protocol.function().eval(inputs),
-            Workload::Deal(_) => None,
+        match self.expected_outputs(inputs)?.as_slice() {
+            [bit] => Some(*bit),
+            _ => None,
         }
+    }
+
+    /// Every output the ideal functionality gives on `inputs`, in the order of the protocol's
+    /// `outputs` line (one for a single output; card protocols of bits only).
+    pub fn expected_outputs(&self, inputs: &[bool]) -> Option<Vec<bool>> {
+        let Workload::Card { protocol, .. } = self else {
+            return None;
+        };
+        if protocol.has_numbers() || inputs.len() != protocol.inputs().len() {
+            return None;
+        }
+        let index = facedown_cards::model::input_index(inputs);
+        Some(
+            (0..protocol.output_count())
+                .map(|j| protocol.result_bit(index, j))
+                .collect(),
+        )
     }
 
     /// Checks that `players` players at a table with `table`'s capabilities can run it.
@@ -340,7 +357,8 @@ where
 }
 
 /// Checks a run's outcome against the ideal table: a card protocol's outputs all equal the
-/// function of the inputs; a deal's hands and public cards are distinct cards of the deck, of
+/// function of the inputs (each a copy, for one output), or with several outputs are their
+/// values in order; a deal's hands and public cards are distinct cards of the deck, of
 /// the right sizes.
 pub fn check_outcome(
     workload: &Workload,
@@ -350,10 +368,16 @@ pub fn check_outcome(
     match (workload, outcome) {
         (Workload::Card { name, .. }, Outcome::Card { outputs, .. }) => {
             let want = workload
-                .expected(inputs)
+                .expected_outputs(inputs)
                 .ok_or_else(|| format!("{name} has no output for {inputs:?}"))?;
-            if outputs.is_empty() || outputs.iter().any(|&o| o != want) {
-                return Err(format!("{name} on {inputs:?} gave {outputs:?}, not {want}"));
+            let right = match want.as_slice() {
+                [one] => !outputs.is_empty() && outputs.iter().all(|o| o == one),
+                several => outputs == several,
+            };
+            if !right {
+                return Err(format!(
+                    "{name} on {inputs:?} gave {outputs:?}, not {want:?}"
+                ));
             }
             Ok(())
         }

@@ -663,6 +663,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
             "seed_drawn": seed_drawn,
             "inputs": inputs,
             "expected": spec.workload.expected(&inputs),
+            "expected_outputs": spec.workload.expected_outputs(&inputs),
             "views": reports,
             "errors": errors,
             "claims": claims,
@@ -698,10 +699,10 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
         if let Some(p) = &problem {
             println!("INCONSISTENT views: {p}");
         } else if errors.is_empty() {
-            match spec.workload.expected(&inputs) {
+            match spec.workload.expected_outputs(&inputs) {
                 Some(out) => println!(
                     "views consistent: every player read output {}, the ideal table's, every check passed",
-                    u8::from(out)
+                    out.iter().map(|&b| u8::from(b).to_string()).collect::<Vec<_>>().join(" ")
                 ),
                 None => println!(
                     "views consistent: hands disjoint and as dealt, same public cards, every audit passed"

@@ -50,5 +50,6 @@ mod play_local_cleanup;
 mod poker_cli;
 mod repository;
 mod serve;
+mod several_outputs_on_tables;
 mod support;
 mod table_game_confession;
