@@ -180,6 +180,12 @@ impl GameArgs {
             if protocol.has_private_actions() {
                 bail!("{name} has private operations, which no networked table performs yet (the analyzer and the tracer take it: `facedown cards analyze {name}`)");
             }
+            if protocol.has_numbers() {
+                bail!("{name} has number inputs (`x{{n}}`), and the tables commit bits (the analyzer and the simulator take it: `facedown cards simulate {name} --runs 1000`)");
+            }
+            if let Some(input) = protocol.one_card_input() {
+                bail!("{name} lays input `{input}` on one card (`{input}[1]`), and the tables deal a deck of known cards, which that would change (the analyzer and the simulator take it: `facedown cards simulate {name} --runs 1000`)");
+            }
         }
         if let Workload::Deal(d) = &workload {
             facedown_core::table::deal_opening(players, usize::from(d.cards), d.hand, d.public)?;

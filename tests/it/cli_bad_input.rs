@@ -231,3 +231,34 @@ fn a_protocol_with_private_operations_is_refused_before_any_player_starts() {
         );
     }
 }
+
+#[test]
+fn number_and_one_card_protocols_are_refused_before_any_player_starts() {
+    // The tables commit bits on two cards of a known deck: a number input or an input on one
+    // card is refused by `play-local` itself, naming the protocol and what takes it instead.
+    let cases = [
+        ("one-hot-add-mod-3", "has number inputs"),
+        (
+            "one-card-five-card-trick-attempt",
+            "lays input `a` on one card",
+        ),
+    ];
+    for (workload, why) in cases {
+        assert_refused(
+            &[
+                "play-local",
+                "--workload",
+                workload,
+                "--players",
+                "2",
+                "--backend",
+                "dealer",
+                "--input",
+                "1,0",
+                "--seed",
+                "1",
+            ],
+            &[why, "cards simulate"],
+        );
+    }
+}
