@@ -9,7 +9,7 @@ use facedown_cards::analyze::{analyze as analyze_exactly, Analysis};
 use facedown_cards::claim::{check as check_claims, Check, Claim};
 use facedown_cards::library::{find, load, LoadError};
 use facedown_cards::parse::parse;
-use facedown_cards::simulate::{threads, Compiled, SimulationReport};
+use facedown_cards::simulate::{threads, SimulationReport, Simulator};
 use facedown_cards::{trace as tracer, tree, Protocol};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -177,7 +177,7 @@ fn simulate<'py>(
     input: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let p = load_protocol(protocol)?;
-    let compiled = Compiled::new(&p).map_err(raise::<AnalysisError>)?;
+    let simulator = Simulator::new(&p).map_err(raise::<AnalysisError>)?;
     let chosen = input
         .map(|i| parse_bits(i, p.inputs().len()))
         .transpose()?
@@ -185,8 +185,8 @@ fn simulate<'py>(
     let out = py.detach(|| {
         let start = Instant::now();
         let inputs: Vec<usize> = chosen.into_iter().collect();
-        let report = compiled
-            .simulate(p.name(), &inputs, runs, seed, None)
+        let report = simulator
+            .simulate_shard(&inputs, (runs, seed), None, None)
             .map_err(|e| e.to_string())?;
         let elapsed = start.elapsed().as_secs_f64();
         Ok::<_, String>(Simulated {

@@ -75,6 +75,18 @@ def test_simulation_of_one_input():
     assert s["correct_runs"] == [500]
 
 
+def test_simulation_of_any_deck_and_of_numbers():
+    # Four colours [CK93]: the general simulator, every run right.
+    colours = facedown.simulate("ms09-xor-four-colours", runs=400, seed=3)
+    assert colours["correct_runs"] == [400] * 4
+    # Numbers modulo 3: each input's committed result always held its sum.
+    add = facedown.simulate("one-hot-add-mod-3", runs=300, seed=3)
+    for row in add["inputs"]:
+        number = row["number"]
+        assert number["modulus"] == 3
+        assert number["counts"][number["expected"]] == 300
+
+
 @pytest.mark.parametrize("bits", ["00", "01", "10", "11"])
 def test_trace_outputs_the_and_of_its_input(bits):
     t = facedown.trace("five-card-trick", input=[int(b) for b in bits], seed=5)
