@@ -5,7 +5,7 @@
 //! (the proof is in `docs/format.md`, "One card per bit"; here it is checked on every protocol of
 //! a small shape, and on the library's flagged attempt).
 
-use crate::support::{assert_analyses_as_claimed, protocol};
+use crate::support::{assert_analyses_as_claimed, assert_every_player_at_distance, protocol};
 
 use facedown_cards::analyze::{analyze, Defect, Security};
 use facedown_cards::model::{ActionKind, LayoutItem, Q};
@@ -30,10 +30,7 @@ fn one_card_and_of_the_private_model_is_correct_committed_and_perfect_on_two_car
     let a = analyze(&p).expect("analyses");
     assert!(a.correct && a.committed);
     assert_eq!(a.security, Security::Perfect);
-    assert_eq!(a.players.len(), 2);
-    for leak in &a.players {
-        assert_eq!(leak.tv_distance, Some(q(0)), "{}", leak.player);
-    }
+    assert_every_player_at_distance(&a, 0);
 }
 
 #[test]
@@ -44,9 +41,7 @@ fn turning_the_leftover_card_of_the_two_card_and_shows_alices_bit_when_b_is_0() 
     assert!(a.correct, "the output card is still right");
     assert_eq!(a.security, Security::Insecure);
     assert_eq!(a.tv_distance, Some(q(1)));
-    for leak in &a.players {
-        assert_eq!(leak.tv_distance, Some(q(1)), "{}", leak.player);
-    }
+    assert_every_player_at_distance(&a, 1);
 }
 
 /// AND of `n` bits on `n` cards: `x1` on one card beside `n − 1` ♣; every other holder turns

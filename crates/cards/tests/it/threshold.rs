@@ -3,7 +3,7 @@
 //! turns the row by his bit, one card is turned), the pitfall of turning a second card, and the
 //! bounded search that finds no three-card majority of that shape.
 
-use crate::support::{assert_analyses_as_claimed, protocol};
+use crate::support::{assert_analyses_as_claimed, assert_every_player_at_distance, protocol};
 
 use facedown_cards::analyze::{analyze, Security};
 use facedown_cards::model::Q;
@@ -25,10 +25,7 @@ fn nmtio22_majority_of_three_private_bits_on_four_cards_is_correct_and_perfect_f
     let a = analyze(&p).expect("analyses");
     assert!(a.correct);
     assert_eq!(a.security, Security::Perfect);
-    assert_eq!(a.players.len(), 3);
-    for leak in &a.players {
-        assert_eq!(leak.tv_distance, Some(q(0)), "{}", leak.player);
-    }
+    assert_every_player_at_distance(&a, 0);
 }
 
 #[test]
@@ -38,9 +35,7 @@ fn a_second_turned_card_of_the_majority_shows_the_count_of_ones_to_every_player(
     let a = analyze(&p).expect("analyses");
     assert!(a.correct, "still correct: the first card is the majority");
     assert_eq!(a.security, Security::Insecure);
-    for leak in &a.players {
-        assert_eq!(leak.tv_distance, Some(q(1)), "{}", leak.player);
-    }
+    assert_every_player_at_distance(&a, 1);
 }
 
 /// The threshold `k` of `n` private bits on `n + 1` cards: every holder turns the row by one

@@ -56,3 +56,24 @@ pub fn assert_frequency_near(count: u64, runs: u64, prob: f64, what: &str) {
         "{what}: {freq} against exact {prob}"
     );
 }
+
+/// Checks that every player's own view is at total-variation distance `tv` (an integer: 0 for
+/// perfect, 1 for a view that can tell two inputs apart) and that there is one per input.
+pub fn assert_every_player_at_distance(a: &facedown_cards::analyze::Analysis, tv: i64) {
+    assert_eq!(
+        a.players.len(),
+        a.inputs.len().trailing_zeros() as usize,
+        "{}",
+        a.name
+    );
+    let want = facedown_cards::model::Q::from_integer(tv.into());
+    for leak in &a.players {
+        assert_eq!(
+            leak.tv_distance,
+            Some(want.clone()),
+            "{}: {}",
+            a.name,
+            leak.player
+        );
+    }
+}
