@@ -99,7 +99,7 @@ fn run_error(e: WorkloadRunError<NetError>) -> NetError {
     match e {
         WorkloadRunError::Table(e)
         | WorkloadRunError::Card(facedown_cards::on_table::RunError::Table { source: e, .. }) => e,
-        other => NetError::Config(other.to_string()),
+        other => NetError::Workload(other.to_string()),
     }
 }
 
@@ -231,7 +231,7 @@ pub fn play_in_memory(
     rng_of: impl Fn(PartyId) -> ChaCha20Rng,
 ) -> Result<Vec<PlayerReport>, NetError> {
     if inputs.len() != spec.workload.inputs() {
-        return Err(NetError::Config(format!(
+        return Err(NetError::Workload(format!(
             "{} takes {} input bits, got {}",
             spec.workload.name(),
             spec.workload.inputs(),

@@ -53,3 +53,4 @@ mod serve;
 mod several_outputs_on_tables;
 mod support;
 mod table_game_confession;
+mod table_refusals;

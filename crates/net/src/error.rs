@@ -118,6 +118,10 @@ pub enum NetError {
     /// The roster or a key file is unusable.
     #[error("bad roster or key file: {0}")]
     Config(String),
+    /// The workload cannot run on this table (a protocol the table refuses, wrong inputs):
+    /// nobody's fault, and the same at every player.
+    #[error("the workload cannot run here: {0}")]
+    Workload(String),
     /// The roster is refused: a weak or shared key, a shared address, bad ids.
     #[error("refused roster: {0}")]
     Roster(#[from] crate::roster::RosterError),
@@ -194,6 +198,7 @@ impl NetError {
             | NetError::Unanswered { .. }
             | NetError::UnknownParty(_)
             | NetError::Config(_)
+            | NetError::Workload(_)
             | NetError::Roster(_)
             | NetError::Input(_)
             | NetError::LocalIo { .. }
