@@ -639,6 +639,15 @@ pub struct NumberTally {
 }
 
 impl NumberTally {
+    /// Whether the counts are those of `report`'s committed runs: one per value, adding up
+    /// to the runs that held a number, the expected value's being the right ones.
+    fn agrees_with(&self, report: &InputReport) -> bool {
+        let total = self.counts.iter().try_fold(0u64, |a, &c| a.checked_add(c));
+        self.counts.len() == self.modulus
+            && self.counts.get(self.expected) == Some(&report.output_1)
+            && total == report.output_0.checked_add(report.output_1)
+    }
+
     /// Input `i`'s tally from per-input, per-value counts; `None` for bits (`modulus` 0).
     pub(crate) fn of_input(
         modulus: usize,
@@ -1424,6 +1433,13 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
             }
             match (&mut numbers[j], &r.number) {
                 (Some(sum), Some(n)) if sum.modulus == n.modulus && sum.expected == n.expected => {
+                    if !n.agrees_with(r) {
+                        let what = format!(
+                            "its value counts of input {} do not match its committed runs",
+                            r.input
+                        );
+                        return Err(differs(what));
+                    }
                     add_counts(&mut sum.counts, &n.counts).ok_or_else(overflow)?;
                 }
                 (None, None) => {}

@@ -331,6 +331,35 @@ fn shards_of_a_number_simulation_merge_to_the_unsplit_report() {
 }
 
 #[test]
+fn a_shard_whose_value_counts_were_altered_or_dropped_does_not_merge() {
+    let p = protocol(ONE_ROW);
+    let sim = Simulator::new(&p).expect("compiles");
+    let shards = || -> Vec<SimulationReport> {
+        (1..=2)
+            .map(|i| {
+                let shard = Shard::new(i, 2).expect("a shard");
+                sim.simulate_shard(&[], (20_000, 3), Some(shard), None)
+                    .expect("runs")
+            })
+            .collect()
+    };
+    assert!(merge_reports(shards()).is_ok(), "the honest shards merge");
+    // A right sum moved to a wrong value: the totals still add up, the right ones do not.
+    let mut moved = shards();
+    let number = moved[1].inputs[0].number.as_mut().expect("tallied");
+    let right = number.expected;
+    number.counts[right] -= 1;
+    number.counts[(right + 1) % 3] += 1;
+    let err = merge_reports(moved).expect_err("altered counts");
+    assert!(err.to_string().contains("value counts"), "{err}");
+    // A tally left out of one shard.
+    let mut dropped = shards();
+    dropped[0].inputs[4].number = None;
+    let err = merge_reports(dropped).expect_err("a dropped tally");
+    assert!(err.to_string().contains("number output"), "{err}");
+}
+
+#[test]
 fn traces_of_numbers_end_with_the_sum_and_take_values_not_bits() {
     let p = protocol(ADD);
     for x in 0..3 {
