@@ -20,7 +20,7 @@ use facedown::cards::{trace, tree, Protocol};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
-use super::cards_input::{assignment_index, parse_values};
+use super::cards_input::parse_values;
 use super::merge::{print_envelope, shard_results, Envelope};
 use super::output::{colour_on_stderr, colour_on_stdout, ms, Doc};
 use super::table::{Format, OutputArgs, Table, EMPTY};
@@ -637,7 +637,10 @@ pub(crate) fn chosen_inputs(p: &Protocol, input: Option<&str>) -> anyhow::Result
     match input {
         Some(text) => {
             let values = parse_values(p, text)?;
-            Ok(vec![assignment_index(p, &values)])
+            Ok(vec![facedown::cards::protocol::numbers::index(
+                &values,
+                p.moduli(),
+            )])
         }
         None => Ok(Vec::new()),
     }

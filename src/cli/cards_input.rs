@@ -47,14 +47,6 @@ pub(crate) fn parse_values(p: &Protocol, text: &str) -> anyhow::Result<Vec<usize
         .collect()
 }
 
-/// The input assignment (the order of [`Protocol::input_labels`]) of checked `values`.
-pub(crate) fn assignment_index(p: &Protocol, values: &[usize]) -> usize {
-    values
-        .iter()
-        .zip(p.moduli())
-        .fold(0, |index, (&v, &m)| index * m + v)
-}
-
 /// `x=0,y=0`: every input at 0, the form `--input` takes.
 fn example(p: &Protocol) -> String {
     let items: Vec<String> = p.inputs().iter().map(|n| format!("{n}=0")).collect();

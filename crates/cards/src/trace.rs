@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::analyze::{explore, AnalysisError, AnalysisOptions};
 use crate::model::{input_index, output_bit, Observation, Value};
 use crate::print::{glyphs, render_view};
-use crate::protocol::Protocol;
+use crate::protocol::{numbers, Protocol};
 use crate::sampled::{sample, RunEnding, SampleError, Step};
 use crate::simulate::TrialRng;
 
@@ -160,7 +160,6 @@ pub fn trace_values(protocol: &Protocol, values: &[usize], seed: u64) -> Result<
             got: values.len(),
         });
     }
-    let mut index = 0;
     for ((&value, &modulus), name) in values.iter().zip(moduli).zip(protocol.inputs()) {
         if value >= modulus {
             return Err(TraceError::Value {
@@ -169,9 +168,8 @@ pub fn trace_values(protocol: &Protocol, values: &[usize], seed: u64) -> Result<
                 modulus,
             });
         }
-        index = index * modulus + value;
     }
-    trace_assignment(protocol, index, seed)
+    trace_assignment(protocol, numbers::index(values, moduli), seed)
 }
 
 /// Traces input assignment `index` (the order of [`Protocol::input_labels`]) with `seed`.

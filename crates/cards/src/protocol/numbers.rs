@@ -74,6 +74,15 @@ pub fn digits(index: usize, moduli: &[usize]) -> Vec<usize> {
     out
 }
 
+/// The assignment of the input values `values` (each below its modulus), the inverse of
+/// [`digits`].
+pub fn index(values: &[usize], moduli: &[usize]) -> usize {
+    values
+        .iter()
+        .zip(moduli)
+        .fold(0, |index, (&v, &m)| index * m + v)
+}
+
 /// Whether some input is a number (a modulus other than 2, or laid out as `a{2}`).
 pub(super) fn has_numbers(layout: &[LayoutItem]) -> bool {
     layout
@@ -140,6 +149,9 @@ mod tests {
         assert_eq!(digits(7, &[3, 3]), vec![2, 1]);
         // Bits keep the binary order.
         assert_eq!(digits(2, &[2, 2]), vec![1, 0]);
+        for i in 0..18 {
+            assert_eq!(index(&digits(i, &[3, 2, 3]), &[3, 2, 3]), i);
+        }
     }
 
     #[test]
