@@ -307,14 +307,14 @@ impl Exploration {
 impl Exploration {
     /// The strongest security level that holds, with the leak defects that rule out perfect
     /// security.
-    fn security_level(&self, reachable: &[bool], committed: bool) -> (Security, Vec<Defect>) {
+    fn security_level(&self, turns: &[MergedTurn<'_>], committed: bool) -> (Security, Vec<Defect>) {
         let k = self.inputs.len();
         let mut defects = Vec::new();
         let mut perfect = true;
         let mut input_poss = true;
         let mut output_poss = committed;
         let mut leaks = 0usize;
-        for rec in self.merged_turns(reachable).iter() {
+        for rec in turns {
             let mut reported = false;
             for i in 0..k {
                 for j in (i + 1)..k {
@@ -374,9 +374,10 @@ impl Exploration {
 
     /// The leak of `rec` between inputs `i` and `j`, against the player who cannot tell them
     /// apart in the private model.
-    fn leak(&self, rec: &TurnRecord, i: usize, j: usize) -> Defect {
+    fn leak(&self, merged: &MergedTurn<'_>, i: usize, j: usize) -> Defect {
+        let rec = merged.rec;
         let inputs = (self.inputs[i].clone(), self.inputs[j].clone());
-        let probabilities = (rec.mass[i].to_q(), rec.mass[j].to_q());
+        let probabilities = (merged.mass[i].to_q(), merged.mass[j].to_q());
         let player = self.viewer.or_else(|| self.sharing_player(i, j));
         match player.filter(|_| !self.players.is_empty()) {
             Some(p) => Defect::PlayerLeak {
@@ -399,15 +400,16 @@ impl Exploration {
     /// The reachable turn records, those with the same turn, view before and observation added
     /// together. Paths that differ only by a private draw or look the view does not hold have
     /// the same view: to this viewer they are one path, and their masses add up. Without such
-    /// outcomes every record has a view of its own and is taken as it is.
-    fn merged_turns(&self, reachable: &[bool]) -> Vec<Cow<'_, TurnRecord>> {
+    /// outcomes every record has a view of its own and is taken as it is. Only the masses of a
+    /// merged record are copied; the record itself is borrowed.
+    fn merged_turns(&self, reachable: &[bool]) -> Vec<MergedTurn<'_>> {
         let live = self.turns.iter().filter(|r| reachable[r.node]);
         if !self.hidden_outcomes {
-            return live.map(Cow::Borrowed).collect();
+            return live.map(MergedTurn::of).collect();
         }
         type Key<'r> = (usize, Span, bool, &'r [Symbol], &'r [Observation]);
         let mut index: BTreeMap<Key<'_>, usize> = BTreeMap::new();
-        let mut merged: Vec<Cow<'_, TurnRecord>> = Vec::new();
+        let mut merged: Vec<MergedTurn<'_>> = Vec::new();
         for rec in live {
             let key = (
                 rec.node,
@@ -417,18 +419,10 @@ impl Exploration {
                 rec.before.as_slice(),
             );
             match index.get(&key) {
-                Some(&at) => {
-                    let m = merged[at].to_mut();
-                    for (a, b) in m.mass.iter_mut().zip(&rec.mass) {
-                        add_to(a, b);
-                    }
-                    for (a, b) in m.prior.iter_mut().zip(&rec.prior) {
-                        add_to(a, b);
-                    }
-                }
+                Some(&at) => merged[at].add(rec),
                 None => {
                     index.insert(key, merged.len());
-                    merged.push(Cow::Borrowed(rec));
+                    merged.push(MergedTurn::of(rec));
                 }
             }
         }
@@ -440,7 +434,7 @@ impl Exploration {
     pub(super) fn viewer_security(&self) -> (Security, Vec<Defect>) {
         let reachable = self.reachable();
         let committed = !self.has_open_ending();
-        self.security_level(&reachable, committed)
+        self.security_level(&self.merged_turns(&reachable), committed)
     }
 
     /// Whether the protocol is perfectly secure (the security check of
@@ -448,7 +442,9 @@ impl Exploration {
     pub fn is_perfect(&self) -> bool {
         let reachable = self.reachable();
         let committed = !self.has_open_ending();
-        self.security_level(&reachable, committed).0 == Security::Perfect
+        self.security_level(&self.merged_turns(&reachable), committed)
+            .0
+            == Security::Perfect
     }
 
     /// Non-committed endings whose view does not determine the output.
@@ -513,18 +509,18 @@ impl Exploration {
     }
 
     /// Per-branch probabilities `Pr[observation | reached the turn]`.
-    fn branch_probabilities(&self, reachable: &[bool]) -> Vec<BranchProbability> {
-        self.merged_turns(reachable)
+    fn branch_probabilities(&self, turns: &[MergedTurn<'_>]) -> Vec<BranchProbability> {
+        turns
             .iter()
             .map(|r| BranchProbability {
-                node: self.nodes[r.node].name.clone(),
-                span: r.span,
-                after: r.before.clone(),
-                observation: r.observation.clone(),
+                node: self.nodes[r.rec.node].name.clone(),
+                span: r.rec.span,
+                after: r.rec.before.clone(),
+                observation: r.rec.observation.clone(),
                 probability: r
                     .prior
                     .iter()
-                    .zip(&r.mass)
+                    .zip(r.mass.iter())
                     .map(|(p, m)| (!p.is_zero()).then(|| m.div(p).to_q()))
                     .collect(),
             })
@@ -572,7 +568,8 @@ impl Exploration {
         };
         let (min_shuffles, max_shuffles) = self.shuffle_bounds();
 
-        let (security, leak_defects) = self.security_level(&reachable, committed);
+        let turns = self.merged_turns(&reachable);
+        let (security, leak_defects) = self.security_level(&turns, committed);
         defects.extend(leak_defects);
         let (security, ending_defects, ending_note) = self.ending_security(security);
         defects.extend(ending_defects);
@@ -587,7 +584,7 @@ impl Exploration {
             notes.push(Note::BottomSequences(self.bottom_sequences));
         }
         let runtime = self.runtime(&reachable);
-        let branches = self.branch_probabilities(&reachable);
+        let branches = self.branch_probabilities(&turns);
         Analysis {
             name: self.name.clone(),
             function: self.function.clone(),
@@ -616,6 +613,34 @@ impl Exploration {
             defects,
             notes,
             arithmetic: tracker.used(),
+        }
+    }
+}
+
+/// A reachable turn record with the masses of the records merged into it (see
+/// [`Exploration::merged_turns`]).
+struct MergedTurn<'r> {
+    rec: &'r TurnRecord,
+    prior: Cow<'r, [Exact]>,
+    mass: Cow<'r, [Exact]>,
+}
+
+impl<'r> MergedTurn<'r> {
+    fn of(rec: &'r TurnRecord) -> MergedTurn<'r> {
+        MergedTurn {
+            rec,
+            prior: Cow::Borrowed(&rec.prior),
+            mass: Cow::Borrowed(&rec.mass),
+        }
+    }
+
+    /// Adds the masses of `other`, a record with the same view.
+    fn add(&mut self, other: &TurnRecord) {
+        for (a, b) in self.mass.to_mut().iter_mut().zip(&other.mass) {
+            add_to(a, b);
+        }
+        for (a, b) in self.prior.to_mut().iter_mut().zip(&other.prior) {
+            add_to(a, b);
         }
     }
 }
