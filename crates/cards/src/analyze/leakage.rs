@@ -185,7 +185,11 @@ impl Exploration {
                 return Err(AnalysisError::TooManyViews(self.max_views));
             }
         }
-        memo.insert(node, out.clone());
+        // The start is entered once: only a restart leads back to it, and a restart makes the
+        // graph cyclic, which has no view distribution. Its views are not kept for later.
+        if node != 0 {
+            memo.insert(node, out.clone());
+        }
         Ok(out)
     }
 }
