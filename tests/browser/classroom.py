@@ -95,7 +95,11 @@ def check_parse_error(driver, shots):
 
 
 def reload_protocol(driver):
+    # The failed analysis left the earlier verdict on the page, so "perfect" is there at once:
+    # wait for the new analysis to replace that cell (and the trace inputs with it).
+    earlier = driver.find_element(By.ID, "verdict-security")
     driver.find_element(By.ID, "load").click()
+    wait_for(driver, ready.staleness_of(earlier))
     wait_for(driver, ready.invisibility_of_element_located((By.ID, "error")))
     wait_for(driver, ready.text_to_be_present_in_element((By.ID, "verdict-security"), "perfect"))
 
