@@ -7,6 +7,9 @@
 //! work on a loaded machine does not inflate it: criterion's `time` column is CPU time here.
 //! After criterion, a summary table gives each protocol's median CPU time per analysis over a
 //! few batches, and the largest of them against the target.
+//!
+//! The bench allocates with mimalloc, as the `facedown` binary does, so that its figures are
+//! those of the headline report.
 
 use std::time::Duration;
 
@@ -15,6 +18,9 @@ use criterion::{black_box, criterion_main, BenchmarkId, Criterion};
 use facedown_cards::analyze::{analyze_with, AnalysisOptions, Arithmetic};
 use facedown_cards::library::builtins;
 use facedown_cards::Protocol;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The target of issue 21, per protocol on the small path.
 const TARGET_US: f64 = 50.0;
