@@ -4,13 +4,14 @@
 //! he drew and saw. The states, masses and paths do not depend on whose view is built, only
 //! what enters the views and which private outcomes are recorded. So the analyzer walks the
 //! protocol once, keeping every private outcome in the views and noting whose each one is
-//! ([`Holders`]), and then keeps, for each viewer, the observations he sees: the public
+//! (in the views table, and per record in [`Holders`]), and then keeps, for each viewer, the
+//! observations he sees (the table projected once, the records' ids mapped): the public
 //! exploration and each player's are exactly what a walk of that view alone would give, at
 //! the cost of one walk instead of one per player and one more.
 
+use super::views::mapped;
 use super::walk::{walk_views, Exploration, Holders, Leaf, TurnRecord};
 use super::{AnalysisError, AnalysisOptions};
-use crate::model::Observation;
 use crate::protocol::Protocol;
 
 /// The public exploration and each player's (the holder of input `p` at index `p`), from one
@@ -33,23 +34,18 @@ pub(super) fn explore_each_view(
 /// is left out.
 fn viewed_by(full: &Exploration, holders: &Holders, viewer: Option<usize>) -> Exploration {
     let sees = |h: &Option<usize>| h.is_none() || *h == viewer;
-    let keep = |view: &[Observation], who: &[Option<usize>]| -> Vec<Observation> {
-        view.iter()
-            .zip(who)
-            .filter(|(_, h)| sees(h))
-            .map(|(o, _)| o.clone())
-            .collect()
-    };
+    let (views, map) = full.views.seen_by(viewer);
     let turns = full
         .turns
         .iter()
         .zip(&holders.turns)
-        .filter(|(_, (holder, _))| sees(holder))
-        .map(|(r, (_, who))| TurnRecord {
+        .filter(|(_, holder)| sees(holder))
+        .map(|(r, _)| TurnRecord {
             node: r.node,
             span: r.span,
-            before: keep(&r.before, who),
+            before: mapped(&map, r.before),
             observation: r.observation.clone(),
+            after: mapped(&map, r.after),
             prior: r.prior.clone(),
             mass: r.mass.clone(),
             result_basis: r.result_basis,
@@ -58,10 +54,9 @@ fn viewed_by(full: &Exploration, holders: &Holders, viewer: Option<usize>) -> Ex
     let leaves = full
         .leaves
         .iter()
-        .zip(&holders.leaves)
-        .map(|(l, who)| Leaf {
+        .map(|l| Leaf {
             node: l.node,
-            view: keep(&l.view, who),
+            view: mapped(&map, l.view),
             mass: l.mass.clone(),
             shuffles: l.shuffles,
             ending: l.ending.clone(),
@@ -74,6 +69,7 @@ fn viewed_by(full: &Exploration, holders: &Holders, viewer: Option<usize>) -> Ex
         inputs: full.inputs.clone(),
         outputs: full.outputs.clone(),
         nodes: full.nodes.clone(),
+        views,
         leaves,
         turns,
         defects: full.defects.clone(),
@@ -93,11 +89,37 @@ mod tests {
     use crate::analyze::walk::explore_as;
     use crate::library::{builtins, load};
 
-    /// Everything a view changes, as text (the records have no `PartialEq`).
+    /// Everything a view changes, as text (the records have no `PartialEq`), with each view
+    /// written out: two tables may number the same views differently.
     fn seen(ex: &Exploration) -> String {
+        let view = |id| format!("{:?}", ex.views.get(id));
+        let turns: Vec<String> = ex
+            .turns
+            .iter()
+            .map(|r| {
+                let (before, after) = (view(r.before), view(r.after));
+                let rest = (
+                    r.node,
+                    r.span,
+                    &r.observation,
+                    &r.prior,
+                    &r.mass,
+                    r.result_basis,
+                );
+                format!("{before} | {after} | {rest:?}")
+            })
+            .collect();
+        let leaves: Vec<String> = ex
+            .leaves
+            .iter()
+            .map(|l| {
+                let rest = (l.node, &l.mass, l.shuffles, &l.ending);
+                format!("{} | {rest:?}", view(l.view))
+            })
+            .collect();
         format!(
-            "{:?}\n{:?}\n{}\n{:?}",
-            ex.turns, ex.leaves, ex.hidden_outcomes, ex.viewer
+            "{turns:?}\n{leaves:?}\n{}\n{:?}",
+            ex.hidden_outcomes, ex.viewer
         )
     }
 
@@ -138,7 +160,7 @@ mod tests {
             .protocol();
         let (public, players) =
             explore_each_view(&p, &AnalysisOptions::default()).expect("explores");
-        let longest = |ex: &Exploration| ex.leaves.iter().map(|l| l.view.len()).max();
+        let longest = |ex: &Exploration| ex.leaves.iter().map(|l| ex.views.len_of(l.view)).max();
         // The public view is the final turn alone; each player adds his own cut, not the other's.
         assert_eq!(longest(&public), Some(1));
         assert!(public.hidden_outcomes);

@@ -157,7 +157,7 @@ impl Exploration {
                 continue;
             }
             let mut view = prefix.to_vec();
-            view.extend(leaf.view.iter().cloned());
+            view.extend(self.views.get(leaf.view));
             let ok = match (&leaf.ending, self.leaf_target(leaf)) {
                 (_, Some(next)) => self.committed_from(next, &view, &mass, on_path, out),
                 (Ending::Result(_), None) => {

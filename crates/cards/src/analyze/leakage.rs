@@ -16,6 +16,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use super::exact::Exact;
 use super::state::{add_to, mul};
+use super::views::ViewId;
 use super::walk::Exploration;
 use super::{AnalysisError, LeakWitness, Note};
 use crate::model::{Action, ActionKind, Branch, Observation, Shuffle, Q};
@@ -113,25 +114,32 @@ impl Exploration {
     }
 
     /// The complete views of a protocol with one segment and no loop: its leaves' views, those
-    /// with the same view added together. The leaves are grouped by reference and only each
+    /// with the same view added together. The leaves are grouped by view id and only each
     /// distinct view is copied (the general enumeration copies every leaf's view and mass).
     fn one_segment_views(&self) -> Result<ExactViews, AnalysisError> {
         if self.leaves.len() > self.max_views {
             return Err(AnalysisError::TooManyViews(self.max_views));
         }
-        let mut grouped: BTreeMap<&[Observation], Vec<Exact>> = BTreeMap::new();
+        let mut slot_of: Vec<Option<usize>> = vec![None; self.views.len()];
+        let mut grouped: Vec<(ViewId, Vec<Exact>)> = Vec::new();
         for leaf in &self.leaves {
-            match grouped.get_mut(leaf.view.as_slice()) {
-                Some(slot) => slot
+            let slot = &mut slot_of[leaf.view.index()];
+            match *slot {
+                Some(at) => grouped[at]
+                    .1
                     .iter_mut()
-                    .zip(&leaf.mass)
+                    .zip(leaf.mass.iter())
                     .for_each(|(a, b)| add_to(a, b)),
                 None => {
-                    grouped.insert(&leaf.view, leaf.mass.clone());
+                    *slot = Some(grouped.len());
+                    grouped.push((leaf.view, leaf.mass.to_vec()));
                 }
             }
         }
-        Ok(grouped.into_iter().map(|(v, m)| (v.to_vec(), m)).collect())
+        Ok(grouped
+            .into_iter()
+            .map(|(v, m)| (self.views.get(v), m))
+            .collect())
     }
 
     /// For each complete view (rendered as [`render_view`]), the output it determines: `Some(v)`
@@ -171,10 +179,10 @@ impl Exploration {
         let mut out = Vec::new();
         for leaf in self.leaves.iter().filter(|l| l.node == node) {
             match self.leaf_target(leaf) {
-                None => out.push((leaf.view.clone(), leaf.mass.clone())),
+                None => out.push((self.views.get(leaf.view), leaf.mass.to_vec())),
                 Some(y) => {
                     for (v, m) in self.views_from(y, memo)? {
-                        let mut view = leaf.view.clone();
+                        let mut view = self.views.get(leaf.view);
                         view.extend(v);
                         let mass = leaf.mass.iter().zip(&m).map(|(a, b)| mul(a, b)).collect();
                         out.push((view, mass));

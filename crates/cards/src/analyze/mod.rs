@@ -109,6 +109,7 @@
 //! |---|---|
 //! | [`state`] | the state algebra: [`State`] and how each action acts on it |
 //! | `walk` | the exact semantics run by the [interpreter](crate::interpret): leaves, turn records, the state tree ([`explore`]) |
+//! | `views` | every distinct view of a walk, once: the ids the records and the grouping use |
 //! | `each_view` | every player's view of a protocol with private outcomes, from one walk |
 //! | `verdict` | correctness, security per observation, runtime, expected shuffles ([`Exploration::summarize`]) |
 //! | `leakage` | the view distribution, total variation, mutual information, the distance from uniform shuffles |
@@ -133,6 +134,7 @@ pub mod exact;
 mod leakage;
 pub mod state;
 mod verdict;
+mod views;
 mod walk;
 
 use facedown_core::Symbol;
@@ -144,6 +146,7 @@ pub use exact::{Arithmetic, Exact};
 pub use leakage::{q_f64, uniformized, PlayerLeak, ViewDistribution};
 pub use state::{is_bottom, State};
 pub use verdict::{Runtime, Security};
+pub use views::{ViewId, Views};
 pub use walk::{
     explore, explore_as, Ending, Exploration, Leaf, Node, StateTree, TreeEdge, TreeVertex,
     TurnRecord,
@@ -748,7 +751,7 @@ mod tests {
         let ex = explore(&p, &AnalysisOptions::default()).expect("explores");
         let mut pooled = vec![Exact::zero(); 2];
         for rec in &ex.turns {
-            for (acc, m) in pooled.iter_mut().zip(&rec.mass) {
+            for (acc, m) in pooled.iter_mut().zip(rec.mass.iter()) {
                 *acc = &*acc + m;
             }
         }

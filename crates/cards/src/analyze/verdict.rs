@@ -5,18 +5,18 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-use facedown_core::Symbol;
-
 use num_traits::{One, Zero};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::defect::Defect;
 use super::exact::{Exact, Tracker};
 use super::leakage::{exact_views, ExactViews, ViewDistribution};
 use super::state::{add_to, mul};
+use super::views::ViewId;
 use super::walk::{Ending, Exploration, Leaf, TurnRecord};
 use super::{Analysis, BranchProbability, Note};
-use crate::model::{Observation, Span, Q};
+use crate::model::Q;
 use crate::print::render_view;
 
 /// The security levels, strongest first.
@@ -401,23 +401,17 @@ impl Exploration {
     /// together. Paths that differ only by a private draw or look the view does not hold have
     /// the same view: to this viewer they are one path, and their masses add up. Without such
     /// outcomes every record has a view of its own and is taken as it is. Only the masses of a
-    /// merged record are copied; the record itself is borrowed.
+    /// merged record are copied; the record itself is borrowed. Records of one segment are the
+    /// same turn, observation and view before exactly when their views after are the same.
     fn merged_turns(&self, reachable: &[bool]) -> Vec<MergedTurn<'_>> {
         let live = self.turns.iter().filter(|r| reachable[r.node]);
         if !self.hidden_outcomes {
             return live.map(MergedTurn::of).collect();
         }
-        type Key<'r> = (usize, Span, bool, &'r [Symbol], &'r [Observation]);
-        let mut index: BTreeMap<Key<'_>, usize> = BTreeMap::new();
+        let mut index: FxHashMap<(usize, ViewId), usize> = FxHashMap::default();
         let mut merged: Vec<MergedTurn<'_>> = Vec::new();
         for rec in live {
-            let key = (
-                rec.node,
-                rec.span,
-                rec.result_basis,
-                rec.observation.as_slice(),
-                rec.before.as_slice(),
-            );
+            let key = (rec.node, rec.after);
             match index.get(&key) {
                 Some(&at) => merged[at].add(rec),
                 None => {
@@ -451,17 +445,17 @@ impl Exploration {
     fn undetermined_views(&self, reachable: &[bool]) -> Vec<Defect> {
         // Open endings by view: paths that differ only by a private outcome this view does not
         // hold are one view, and the inputs that reach any of them reach it.
-        let mut index: BTreeMap<(usize, &[Observation]), usize> = BTreeMap::new();
-        let mut views: Vec<(usize, &[Observation], Vec<bool>)> = Vec::new();
+        let mut index: FxHashMap<(usize, ViewId), usize> = FxHashMap::default();
+        let mut views: Vec<(usize, ViewId, Vec<bool>)> = Vec::new();
         for leaf in &self.leaves {
             if leaf.ending != Ending::Open || !reachable[leaf.node] {
                 continue;
             }
-            let at = *index.entry((leaf.node, &leaf.view)).or_insert_with(|| {
-                views.push((leaf.node, &leaf.view, vec![false; leaf.mass.len()]));
+            let at = *index.entry((leaf.node, leaf.view)).or_insert_with(|| {
+                views.push((leaf.node, leaf.view, vec![false; leaf.mass.len()]));
                 views.len() - 1
             });
-            for (reached, m) in views[at].2.iter_mut().zip(&leaf.mass) {
+            for (reached, m) in views[at].2.iter_mut().zip(leaf.mass.iter()) {
                 *reached |= !m.is_zero();
             }
         }
@@ -485,7 +479,7 @@ impl Exploration {
                     format!("(from label {}) ", self.nodes[node].name)
                 };
                 out.push(Defect::ViewDoesNotDetermineOutput {
-                    view: format!("{prefix}{}", render_view(view)),
+                    view: format!("{prefix}{}", render_view(&self.views.get(view))),
                     by_output,
                 });
             }
@@ -515,7 +509,7 @@ impl Exploration {
             .map(|r| BranchProbability {
                 node: self.nodes[r.rec.node].name.clone(),
                 span: r.rec.span,
-                after: r.rec.before.clone(),
+                after: self.views.get(r.rec.before),
                 observation: r.rec.observation.clone(),
                 probability: r
                     .prior
@@ -636,10 +630,10 @@ impl<'r> MergedTurn<'r> {
 
     /// Adds the masses of `other`, a record with the same view.
     fn add(&mut self, other: &TurnRecord) {
-        for (a, b) in self.mass.to_mut().iter_mut().zip(&other.mass) {
+        for (a, b) in self.mass.to_mut().iter_mut().zip(other.mass.iter()) {
             add_to(a, b);
         }
-        for (a, b) in self.prior.to_mut().iter_mut().zip(&other.prior) {
+        for (a, b) in self.prior.to_mut().iter_mut().zip(other.prior.iter()) {
             add_to(a, b);
         }
     }

@@ -10,6 +10,7 @@ use num_traits::{One, Zero};
 use super::defect::Defect;
 use super::exact::{Arithmetic, Exact as X, Tracker};
 use super::state::{times, State};
+use super::views::{ViewId, Views};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
@@ -34,15 +35,19 @@ pub enum Ending {
     Stuck(Span),
 }
 
+/// Per input, a probability. Shared: a path's masses are also its turn records' and its
+/// leaf's, and every player's view of a walk holds the same ones.
+pub type Masses = std::sync::Arc<[X]>;
+
 /// A path through one segment.
 #[derive(Clone, Debug)]
 pub struct Leaf {
     /// The node the segment starts at.
     pub node: usize,
-    /// What was seen along the path.
-    pub view: Vec<Observation>,
+    /// What was seen along the path (in [`Exploration::views`]).
+    pub view: ViewId,
     /// Per input, the probability of this path from the node.
-    pub mass: Vec<X>,
+    pub mass: Masses,
     /// Shuffles executed along the path.
     pub shuffles: u64,
     /// How it ends.
@@ -56,14 +61,17 @@ pub struct TurnRecord {
     pub node: usize,
     /// The turn.
     pub span: Span,
-    /// What was seen before, in this segment.
-    pub before: Vec<Observation>,
+    /// What was seen before, in this segment (in [`Exploration::views`]).
+    pub before: ViewId,
     /// The observation.
     pub observation: Vec<Symbol>,
+    /// The view with the observation, `before` followed by it. Two records of a segment
+    /// with the same `after` are the same turn, observation and view before.
+    pub after: ViewId,
     /// Per input, the probability of reaching the turn (from the node).
-    pub prior: Vec<X>,
+    pub prior: Masses,
     /// Per input, the probability of reaching the turn and seeing the observation.
-    pub mass: Vec<X>,
+    pub mass: Masses,
     /// Whether this is no turn but the basis of a `result` outside the two colours, split off as an
     /// observation because it varies within the state (see the [module docs](super)); the
     /// observation is then the bases of the result's pairs, lower card first.
@@ -128,6 +136,8 @@ pub struct Exploration {
     pub outputs: Vec<crate::model::Value>,
     /// The segment graph's nodes; node 0 is the start.
     pub nodes: Vec<Node>,
+    /// Every distinct view of the walk: the leaves' and the records' views are ids into it.
+    pub views: Views,
     /// Every path of every segment.
     pub leaves: Vec<Leaf>,
     /// Every (turn, observation) reached.
@@ -196,6 +206,7 @@ pub(super) fn walk_views(
         viewer,
         hidden_outcomes: false,
         holders: every.then(Holders::default),
+        views: Views::default(),
     };
     let start = State::start(
         &(0..k)
@@ -219,13 +230,12 @@ pub(super) fn walk_views(
         let path = Path {
             node,
             state,
-            view: Vec::new(),
+            view: ViewId::EMPTY,
             mass,
             shuffles: 0,
             vertex: exact.nodes[node].tree_vertex,
             followed: None,
             bits: vec![None; protocol.private_bit_count()],
-            holders: Vec::new(),
         };
         protocol.interpret(&mut exact, entry, path)?;
     }
@@ -238,6 +248,7 @@ pub(super) fn walk_views(
         inputs: protocol.input_labels().to_vec(),
         outputs: protocol.values().to_vec(),
         nodes: exact.nodes,
+        views: exact.views,
         leaves: exact.leaves,
         turns: exact.turns,
         defects: exact.defects,
@@ -256,15 +267,12 @@ pub(super) fn walk_views(
     Ok((ex, holders))
 }
 
-/// Who sees each observation of a walk that kept every private outcome in its views: per view
-/// entry `None` (everyone) or `Some(p)` (player `p` alone).
+/// Whose the outcomes of a walk that kept every private outcome in its views are (who sees
+/// each observation of a view is kept in the [`Views`] table itself).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Holders {
-    /// Per turn record: whose outcome it records (`None`: a public one), and who sees each
-    /// entry of its `before`.
-    pub(super) turns: Vec<(Option<usize>, Vec<Option<usize>>)>,
-    /// Per leaf: who sees each entry of its view.
-    pub(super) leaves: Vec<Vec<Option<usize>>>,
+    /// Per turn record: whose outcome it records (`None`: a public one).
+    pub(super) turns: Vec<Option<usize>>,
     /// The players who made a private draw or look on some path.
     pub(super) outcomes_of: Vec<usize>,
 }
@@ -273,8 +281,8 @@ pub(super) struct Holders {
 pub(crate) struct Path {
     node: usize,
     state: State,
-    view: Vec<Observation>,
-    mass: Vec<X>,
+    view: ViewId,
+    mass: Masses,
     shuffles: u64,
     vertex: Option<usize>,
     /// For a path just made by a turn: its record and, when the tree is recorded, its tree
@@ -283,8 +291,6 @@ pub(crate) struct Path {
     followed: Option<(TurnRecord, Option<String>)>,
     /// The private bits known on this path (`None`: not named on it).
     bits: Vec<Option<bool>>,
-    /// In a walk that keeps every view ([`Holders`]): who sees each entry of `view`.
-    holders: Vec<Option<usize>>,
 }
 
 /// The bases a `result` pair met over every arrival at the action.
@@ -317,8 +323,10 @@ struct Exact<'p> {
     viewer: Option<usize>,
     /// Whether a private outcome was left out of a view.
     hidden_outcomes: bool,
-    /// When every view is kept: whose each observation is.
+    /// When every view is kept: whose each outcome is.
     holders: Option<Holders>,
+    /// Every view met so far.
+    views: Views,
 }
 
 /// The unordered pair of symbols at a result pair, lower first (the *basis* of a standard-deck
@@ -361,9 +369,6 @@ impl Exact<'_> {
         if self.leaves.len() >= self.opts.max_paths {
             return Err(AnalysisError::TooManyPaths(self.opts.max_paths));
         }
-        if let Some(h) = self.holders.as_mut() {
-            h.leaves.push(path.holders);
-        }
         self.leaves.push(Leaf {
             node: path.node,
             view: path.view,
@@ -374,21 +379,18 @@ impl Exact<'_> {
         Ok(())
     }
 
-    /// Records a turn (or a basis, or a private outcome of `holder`), seen after the view whose
-    /// entries `before` holds.
-    fn record(&mut self, rec: TurnRecord, holder: Option<usize>, before: &[Option<usize>]) {
+    /// Records a turn (or a basis, or a private outcome of `holder`).
+    fn record(&mut self, rec: TurnRecord, holder: Option<usize>) {
         if let Some(h) = self.holders.as_mut() {
-            h.turns.push((holder, before.to_vec()));
+            h.turns.push(holder);
         }
         self.turns.push(rec);
     }
 
-    /// Who sees a view followed by a public observation (empty unless every view is kept).
-    fn public_after(&self, holders: &[Option<usize>]) -> Vec<Option<usize>> {
-        if self.holders.is_none() {
-            return Vec::new();
-        }
-        extended(holders, None)
+    /// The view `before` followed by what turn `span` showed everyone.
+    fn public_after(&mut self, before: ViewId, span: Span, symbols: Vec<Symbol>) -> ViewId {
+        self.views
+            .child(before, Observation { span, symbols }, None)
     }
 
     /// Arrival at a label with the path's state; returns the node the path goes on from.
@@ -588,24 +590,19 @@ impl Exact<'_> {
             return self.leaf(path, Ending::Result(site.span));
         }
         for (basis, sub) in path.state.split_by(key_of) {
-            let mass = times(&path.mass, &sub.column_sums(self.k));
+            let mass: Masses = times(&path.mass, &sub.column_sums(self.k)).into();
+            let view = self.public_after(path.view, site.span, basis.clone());
             let rec = TurnRecord {
                 node: path.node,
                 span: site.span,
-                before: path.view.clone(),
-                observation: basis.clone(),
+                before: path.view,
+                observation: basis,
+                after: view,
                 prior: path.mass.clone(),
                 mass: mass.clone(),
                 result_basis: true,
             };
-            self.record(rec, None, &path.holders);
-            let view = extended(
-                &path.view,
-                Observation {
-                    span: site.span,
-                    symbols: basis,
-                },
-            );
+            self.record(rec, None);
             let child = Path {
                 node: path.node,
                 state: State::default(),
@@ -615,7 +612,6 @@ impl Exact<'_> {
                 vertex: path.vertex,
                 followed: None,
                 bits: Vec::new(),
-                holders: self.public_after(&path.holders),
             };
             self.leaf(child, Ending::Result(site.span))?;
         }
@@ -772,46 +768,39 @@ impl Semantics for Exact<'_> {
                 .join(" ")
         });
         let mut path = path;
-        let children = std::mem::take(&mut path.state)
-            .into_split(positions)
-            .into_iter()
-            .map(|(obs, mut sub)| {
-                let sums = sub.column_sums(self.k);
-                let mass = times(&path.mass, &sums);
-                sub.normalize(&sums);
-                let record = TurnRecord {
-                    node: path.node,
-                    span: site.span,
-                    before: path.view.clone(),
-                    observation: obs.clone(),
-                    prior: path.mass.clone(),
-                    mass: mass.clone(),
-                    result_basis: false,
-                };
-                let view = extended(
-                    &path.view,
-                    Observation {
-                        span: site.span,
-                        symbols: obs.clone(),
-                    },
-                );
-                let edge = turned
-                    .as_ref()
-                    .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
-                let child = Path {
-                    node: path.node,
-                    state: sub,
-                    view,
-                    mass,
-                    shuffles: path.shuffles,
-                    vertex: path.vertex,
-                    followed: Some((record, edge)),
-                    bits: path.bits.clone(),
-                    holders: self.public_after(&path.holders),
-                };
-                (obs, child)
-            });
-        Ok(children.collect())
+        let split = std::mem::take(&mut path.state).into_split(positions);
+        let mut children = Vec::with_capacity(split.len());
+        for (obs, mut sub) in split {
+            let sums = sub.column_sums(self.k);
+            let mass: Masses = times(&path.mass, &sums).into();
+            sub.normalize(&sums);
+            let view = self.public_after(path.view, site.span, obs.clone());
+            let record = TurnRecord {
+                node: path.node,
+                span: site.span,
+                before: path.view,
+                observation: obs.clone(),
+                after: view,
+                prior: path.mass.clone(),
+                mass: mass.clone(),
+                result_basis: false,
+            };
+            let edge = turned
+                .as_ref()
+                .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
+            let child = Path {
+                node: path.node,
+                state: sub,
+                view,
+                mass,
+                shuffles: path.shuffles,
+                vertex: path.vertex,
+                followed: Some((record, edge)),
+                bits: path.bits.clone(),
+            };
+            children.push((obs, child));
+        }
+        Ok(children)
     }
 
     fn observed(
@@ -822,8 +811,7 @@ impl Semantics for Exact<'_> {
         path: &mut Path,
     ) -> Result<(), AnalysisError> {
         if let Some((record, edge)) = path.followed.take() {
-            let before = &path.holders[..path.holders.len().saturating_sub(1)];
-            self.record(record, None, before);
+            self.record(record, None);
             self.step_vertex(path, || edge.unwrap_or_default(), "");
         }
         Ok(())
@@ -916,15 +904,6 @@ impl Semantics for Exact<'_> {
     }
 }
 
-/// `view` followed by `last`, allocated once at its final length (a clone and a push would
-/// allocate twice).
-fn extended<T: Clone>(view: &[T], last: T) -> Vec<T> {
-    let mut out = Vec::with_capacity(view.len() + 1);
-    out.extend_from_slice(view);
-    out.push(last);
-    out
-}
-
 /// How the holder of a private draw sees what he drew: `#k` for the `k`-th permutation of the
 /// draw's support (from 1, in the support's order).
 fn draw_symbol(index: usize) -> Symbol {
@@ -936,19 +915,15 @@ impl Exact<'_> {
     /// A path after a private outcome: `state`, with the path's mass times `weights` (per input,
     /// the probability of the outcome).
     fn private_child(&self, path: &Path, state: State, weights: &[X]) -> Path {
-        // Room for the outcome, which the holder's own view appends.
-        let mut view = Vec::with_capacity(path.view.len() + 1);
-        view.extend_from_slice(&path.view);
         Path {
             node: path.node,
             state,
-            view,
-            mass: times(&path.mass, weights),
+            view: path.view,
+            mass: times(&path.mass, weights).into(),
             shuffles: path.shuffles,
             vertex: path.vertex,
             followed: None,
             bits: path.bits.clone(),
-            holders: path.holders.clone(),
         }
     }
 
@@ -972,25 +947,26 @@ impl Exact<'_> {
             if !h.outcomes_of.contains(&input) {
                 h.outcomes_of.push(input);
             }
-            child.holders.push(Some(input));
         } else if self.viewer != Some(input) {
             self.hidden_outcomes = true;
             return;
         }
+        let seen = Observation {
+            span: site.span,
+            symbols: outcome.clone(),
+        };
+        child.view = self.views.child(parent.view, seen, Some(input));
         let rec = TurnRecord {
             node: parent.node,
             span: site.span,
-            before: parent.view.clone(),
-            observation: outcome.clone(),
+            before: parent.view,
+            observation: outcome,
+            after: child.view,
             prior: parent.mass.clone(),
             mass: child.mass.clone(),
             result_basis: false,
         };
-        self.record(rec, Some(input), &parent.holders);
-        child.view.push(Observation {
-            span: site.span,
-            symbols: outcome,
-        });
+        self.record(rec, Some(input));
     }
 }
 
@@ -1000,13 +976,12 @@ impl Exact<'_> {
         let taken = Path {
             node: path.node,
             state: State::default(),
-            view: std::mem::take(&mut path.view),
-            mass: std::mem::take(&mut path.mass),
+            view: path.view,
+            mass: path.mass.clone(),
             shuffles: path.shuffles,
             vertex: path.vertex,
             followed: None,
             bits: Vec::new(),
-            holders: std::mem::take(&mut path.holders),
         };
         self.leaf(taken, ending)?;
         Ok(Flow::Stop)

@@ -40,8 +40,11 @@ fn json_without_path(a: &Analysis) -> serde_json::Value {
 
 /// Every per-input mass the exploration recorded, leaves first, then turns (prior, mass).
 fn masses(ex: &Exploration) -> Vec<&Exact> {
-    let leaves = ex.leaves.iter().flat_map(|l| &l.mass);
-    let turns = ex.turns.iter().flat_map(|t| t.prior.iter().chain(&t.mass));
+    let leaves = ex.leaves.iter().flat_map(|l| l.mass.iter());
+    let turns = ex
+        .turns
+        .iter()
+        .flat_map(|t| t.prior.iter().chain(t.mass.iter()));
     leaves.chain(turns).collect()
 }
 
@@ -62,7 +65,10 @@ fn explorations_agree(p: &Protocol) -> Result<(), String> {
         }
     };
     let name = p.name();
-    let views = |ex: &Exploration| ex.leaves.iter().map(|l| l.view.clone()).collect::<Vec<_>>();
+    let views = |ex: &Exploration| {
+        let view = |l: &facedown_cards::analyze::Leaf| ex.views.get(l.view);
+        ex.leaves.iter().map(view).collect::<Vec<_>>()
+    };
     let turns = |ex: &Exploration| {
         let key = |t: &facedown_cards::analyze::TurnRecord| (t.node, t.span, t.observation.clone());
         ex.turns.iter().map(key).collect::<Vec<_>>()
