@@ -48,7 +48,7 @@ struct Entry {
 }
 
 /// Every distinct view of one exploration; [`ViewId::EMPTY`] is always present. The
-/// observations are shared with the tables [`Views::seen_by`] makes from this one.
+/// observations are shared with the tables of each player's view made from this one.
 #[derive(Clone, Debug)]
 pub struct Views {
     entries: Vec<Entry>,
