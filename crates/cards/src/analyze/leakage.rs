@@ -321,22 +321,23 @@ impl Exploration {
         };
         let k = self.inputs.len();
         let mut worst = Exact::zero();
-        let mut witness = None;
+        let mut worst_pair = None;
         for i in 0..k {
             for j in (i + 1)..k {
                 if !self.alike(committed, i, j) {
                     continue;
                 }
                 let d = tv_within(dist, i, j);
-                if d > worst || witness.is_none() {
-                    witness = Some(self.witness(dist, i, j));
+                if d > worst || worst_pair.is_none() {
+                    worst_pair = Some((i, j));
                     worst = d;
                 }
             }
         }
-        if worst.is_zero() {
-            witness = None;
-        }
+        // The witness of the first pair at the largest distance, found once.
+        let witness = worst_pair
+            .filter(|_| !worst.is_zero())
+            .map(|(i, j)| self.witness(dist, i, j));
         let fdist = float_views(dist);
         let mi = mutual_information(&fdist, &(0..k).collect::<Vec<_>>());
         let mut beyond = 0.0;

@@ -238,10 +238,10 @@ impl Exploration {
                     if p.is_zero() {
                         continue;
                     }
-                    add_to(
-                        &mut rhs[leaf.node],
-                        &mul(p, &Exact::from_integer(leaf.shuffles)),
-                    );
+                    if leaf.shuffles > 0 {
+                        let spent = mul(p, &Exact::from_integer(leaf.shuffles));
+                        add_to(&mut rhs[leaf.node], &spent);
+                    }
                     if let Some(y) = self.leaf_target(leaf) {
                         m[leaf.node][y] = &m[leaf.node][y] - p;
                     }
@@ -403,10 +403,12 @@ impl Exploration {
     /// outcomes every record has a view of its own and is taken as it is. Only the masses of a
     /// merged record are copied; the record itself is borrowed. Records of one segment are the
     /// same turn, observation and view before exactly when their views after are the same.
-    fn merged_turns(&self, reachable: &[bool]) -> Vec<MergedTurn<'_>> {
+    /// The priors are added up only `with_priors` (only the branch probabilities read them).
+    fn merged_turns(&self, reachable: &[bool], with_priors: bool) -> Vec<MergedTurn<'_>> {
         let live = self.turns.iter().filter(|r| reachable[r.node]);
+        let of = |rec| MergedTurn::of(rec, with_priors);
         if !self.hidden_outcomes {
-            return live.map(MergedTurn::of).collect();
+            return live.map(of).collect();
         }
         let mut index: FxHashMap<(usize, ViewId), usize> = FxHashMap::default();
         let mut merged: Vec<MergedTurn<'_>> = Vec::new();
@@ -416,7 +418,7 @@ impl Exploration {
                 Some(&at) => merged[at].add(rec),
                 None => {
                     index.insert(key, merged.len());
-                    merged.push(MergedTurn::of(rec));
+                    merged.push(of(rec));
                 }
             }
         }
@@ -428,7 +430,7 @@ impl Exploration {
     pub(super) fn viewer_security(&self) -> (Security, Vec<Defect>) {
         let reachable = self.reachable();
         let committed = !self.has_open_ending();
-        self.security_level(&self.merged_turns(&reachable), committed)
+        self.security_level(&self.merged_turns(&reachable, false), committed)
     }
 
     /// Whether the protocol is perfectly secure (the security check of
@@ -436,7 +438,7 @@ impl Exploration {
     pub fn is_perfect(&self) -> bool {
         let reachable = self.reachable();
         let committed = !self.has_open_ending();
-        self.security_level(&self.merged_turns(&reachable), committed)
+        self.security_level(&self.merged_turns(&reachable, false), committed)
             .0
             == Security::Perfect
     }
@@ -506,13 +508,13 @@ impl Exploration {
     fn branch_probabilities(&self, turns: &[MergedTurn<'_>]) -> Vec<BranchProbability> {
         turns
             .iter()
-            .map(|r| BranchProbability {
+            .filter_map(|r| Some((r, r.prior.as_ref()?)))
+            .map(|(r, prior)| BranchProbability {
                 node: self.nodes[r.rec.node].name.clone(),
                 span: r.rec.span,
                 after: self.views.get(r.rec.before),
                 observation: r.rec.observation.clone(),
-                probability: r
-                    .prior
+                probability: prior
                     .iter()
                     .zip(r.mass.iter())
                     .map(|(p, m)| (!p.is_zero()).then(|| m.div(p).to_q()))
@@ -562,7 +564,7 @@ impl Exploration {
         };
         let (min_shuffles, max_shuffles) = self.shuffle_bounds();
 
-        let turns = self.merged_turns(&reachable);
+        let turns = self.merged_turns(&reachable, true);
         let (security, leak_defects) = self.security_level(&turns, committed);
         defects.extend(leak_defects);
         let (security, ending_defects, ending_note) = self.ending_security(security);
@@ -615,26 +617,32 @@ impl Exploration {
 /// [`Exploration::merged_turns`]).
 struct MergedTurn<'r> {
     rec: &'r TurnRecord,
-    prior: Cow<'r, [Exact]>,
+    /// `None` when the priors were not asked for.
+    prior: Option<Cow<'r, [Exact]>>,
     mass: Cow<'r, [Exact]>,
 }
 
 impl<'r> MergedTurn<'r> {
-    fn of(rec: &'r TurnRecord) -> MergedTurn<'r> {
+    fn of(rec: &'r TurnRecord, with_prior: bool) -> MergedTurn<'r> {
         MergedTurn {
             rec,
-            prior: Cow::Borrowed(&rec.prior),
+            prior: with_prior.then(|| Cow::Borrowed(&rec.prior[..])),
             mass: Cow::Borrowed(&rec.mass),
         }
     }
 
     /// Adds the masses of `other`, a record with the same view.
     fn add(&mut self, other: &TurnRecord) {
-        for (a, b) in self.mass.to_mut().iter_mut().zip(other.mass.iter()) {
-            add_to(a, b);
+        add_all(self.mass.to_mut(), &other.mass);
+        if let Some(prior) = self.prior.as_mut() {
+            add_all(prior.to_mut(), &other.prior);
         }
-        for (a, b) in self.prior.to_mut().iter_mut().zip(other.prior.iter()) {
-            add_to(a, b);
-        }
+    }
+}
+
+/// `acc[i] += x[i]` for every input.
+fn add_all(acc: &mut [Exact], x: &[Exact]) {
+    for (a, b) in acc.iter_mut().zip(x) {
+        add_to(a, b);
     }
 }
