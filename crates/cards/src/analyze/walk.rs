@@ -267,8 +267,8 @@ pub(super) fn walk_views(
     Ok((ex, holders))
 }
 
-/// Whose the outcomes of a walk that kept every private outcome in its views are (who sees
-/// each observation of a view is kept in the [`Views`] table itself).
+/// Who made the private outcomes of a walk that kept every one of them in its views (who saw
+/// each observation of a view is in the [`Views`] table itself).
 #[derive(Clone, Debug, Default)]
 pub(super) struct Holders {
     /// Per turn record: whose outcome it records (`None`: a public one).
