@@ -24,6 +24,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::Ratio;
 use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Signed, ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
@@ -230,15 +231,11 @@ impl Ord for Exact {
 /// `impl Op for Exact` by value and by reference, through [`Exact::combine`] with the checked
 /// small operation and the big one.
 macro_rules! exact_op {
-    ($op:ident, $method:ident, $checked:ident) => {
+    ($op:ident, $method:ident, $small:expr) => {
         impl std::ops::$op<&Exact> for &Exact {
             type Output = Exact;
             fn $method(self, other: &Exact) -> Exact {
-                self.combine(
-                    other,
-                    |a, b| a.$checked(b),
-                    |a, b| std::ops::$op::$method(a, b),
-                )
+                self.combine(other, $small, |a, b| std::ops::$op::$method(a, b))
             }
         }
 
@@ -251,9 +248,28 @@ macro_rules! exact_op {
     };
 }
 
-exact_op!(Add, add, checked_add);
-exact_op!(Sub, sub, checked_sub);
-exact_op!(Mul, mul, checked_mul);
+exact_op!(Add, add, checked_sum);
+exact_op!(Sub, sub, |a, b| a.checked_sub(b));
+exact_op!(Mul, mul, |a, b| a.checked_mul(b));
+
+/// `a + b` in lowest terms, `None` on overflow: num-rational's checked sum, except that two
+/// terms with the same denominator (the common case when masses of one walk are added up) are
+/// added without its four divisions, and reduced only when the sum has a common factor with
+/// the denominator. The result is the same rational in the same lowest terms.
+fn checked_sum(a: &Ratio<i64>, b: &Ratio<i64>) -> Option<Ratio<i64>> {
+    let d = *a.denom();
+    if d != *b.denom() {
+        return a.checked_add(b);
+    }
+    let n = a.numer().checked_add(b.numer())?;
+    // Denominators are positive, so the gcd is too (`gcd(0, d) = d` gives 0/1).
+    let g = n.gcd(&d);
+    Some(if g == 1 {
+        Ratio::new_raw(n, d)
+    } else {
+        Ratio::new_raw(n / g, d / g)
+    })
+}
 
 impl std::iter::Sum for Exact {
     fn sum<I: Iterator<Item = Exact>>(iter: I) -> Exact {
@@ -288,9 +304,28 @@ impl One for Exact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn q(n: i64, d: i64) -> Q {
         Q::new(BigInt::from(n), BigInt::from(d))
+    }
+
+    proptest! {
+        /// The shortcut for equal denominators gives num-rational's sum in the same lowest
+        /// terms, and overflows exactly when it does, near `i64::MAX` too.
+        #[test]
+        fn the_equal_denominator_sum_is_num_rationals(
+            a in any::<i64>(),
+            b in any::<i64>(),
+            c in any::<i64>(),
+            d in 1i64..=i64::MAX,
+            e in prop_oneof![Just(0i64), 1i64..1_000],
+        ) {
+            let x = Ratio::new(a, d);
+            for y in [Ratio::new(b, d), Ratio::new(c, *x.denom()), Ratio::new(c, d.saturating_add(e))] {
+                prop_assert_eq!(checked_sum(&x, &y), x.checked_add(&y));
+            }
+        }
     }
 
     #[test]
