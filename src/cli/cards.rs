@@ -871,7 +871,7 @@ pub struct HeadlineRow {
     claim_mismatches: Vec<String>,
     /// Wall time of the fastest of five analyses.
     wall_ms: f64,
-    /// CPU time of the thread, for the least of [`HEADLINE_RUNS`] analyses.
+    /// CPU time of the thread, for the least of `HEADLINE_RUNS` analyses.
     cpu_ms: f64,
 }
 
@@ -887,7 +887,7 @@ fn claim_mismatches(b: &Builtin, a: &Analysis) -> Vec<String> {
 /// (`MIMALLOC_ARENA_EAGER_COMMIT=1`) already in the first five.
 const HEADLINE_RUNS: usize = 20;
 
-/// Analyzes every built-in protocol; the fastest of [`HEADLINE_RUNS`] is the time reported.
+/// Analyzes every built-in protocol; the fastest of `HEADLINE_RUNS` is the time reported.
 pub fn headline_rows() -> anyhow::Result<Vec<HeadlineRow>> {
     builtins()
         .iter()
