@@ -869,7 +869,7 @@ pub struct HeadlineRow {
     analysis: Analysis,
     claim_matches: bool,
     claim_mismatches: Vec<String>,
-    /// Wall time of the fastest of five analyses.
+    /// Wall time of the fastest of `HEADLINE_RUNS` analyses.
     wall_ms: f64,
     /// CPU time of the thread, for the least of `HEADLINE_RUNS` analyses.
     cpu_ms: f64,

@@ -436,11 +436,7 @@ impl Exploration {
     /// Whether the protocol is perfectly secure (the security check of
     /// [`Exploration::summarize`] alone).
     pub fn is_perfect(&self) -> bool {
-        let reachable = self.reachable();
-        let committed = !self.has_open_ending();
-        self.security_level(&self.merged_turns(&reachable, false), committed)
-            .0
-            == Security::Perfect
+        self.viewer_security().0 == Security::Perfect
     }
 
     /// Non-committed endings whose view does not determine the output.

@@ -15,20 +15,20 @@ use crate::model::Observation;
 
 /// A view in its exploration's [`Views`] table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ViewId(u32);
+pub struct ViewId(usize);
 
 impl ViewId {
     /// The empty view (nothing seen yet).
     pub const EMPTY: ViewId = ViewId(0);
 
     pub(super) fn index(self) -> usize {
-        self.0 as usize
+        self.0
     }
 }
 
 /// One observation, interned: an index into [`Observations`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Seen(u32);
+struct Seen(usize);
 
 /// Every distinct observation of a walk, once.
 #[derive(Clone, Debug, Default)]
@@ -44,7 +44,7 @@ struct Entry {
     parent: ViewId,
     last: Seen,
     holder: Option<usize>,
-    len: u32,
+    len: usize,
 }
 
 /// Every distinct view of one exploration; [`ViewId::EMPTY`] is always present. The
@@ -61,7 +61,7 @@ impl Default for Views {
         Views {
             entries: vec![Entry {
                 parent: ViewId::EMPTY,
-                last: Seen(u32::MAX),
+                last: Seen(usize::MAX),
                 holder: None,
                 len: 0,
             }],
@@ -78,7 +78,7 @@ impl Views {
         let mut at = id;
         while at != ViewId::EMPTY {
             let e = &self.entries[at.index()];
-            out.push(self.observations.list[e.last.0 as usize].clone());
+            out.push(self.observations.list[e.last.0].clone());
             at = e.parent;
         }
         out.reverse();
@@ -87,7 +87,7 @@ impl Views {
 
     /// The number of observations in `id`.
     pub fn len_of(&self, id: ViewId) -> usize {
-        self.entries[id.index()].len as usize
+        self.entries[id.index()].len
     }
 
     /// The number of distinct views, the empty one included.
@@ -109,7 +109,7 @@ impl Views {
         holder: Option<usize>,
     ) -> ViewId {
         let observations = Arc::make_mut(&mut self.observations);
-        let next = Seen(u32::try_from(observations.list.len()).unwrap_or(u32::MAX));
+        let next = Seen(observations.list.len());
         let list = &mut observations.list;
         let last = *observations.index.entry(seen).or_insert_with_key(|seen| {
             list.push(seen.clone());
@@ -119,7 +119,7 @@ impl Views {
     }
 
     fn child_seen(&mut self, parent: ViewId, last: Seen, holder: Option<usize>) -> ViewId {
-        let next = ViewId(u32::try_from(self.entries.len()).unwrap_or(u32::MAX));
+        let next = ViewId(self.entries.len());
         let len = self.entries[parent.index()].len + 1;
         let entries = &mut self.entries;
         *self.children.entry((parent, last)).or_insert_with(|| {
