@@ -49,9 +49,11 @@ fn pitfall_1_security_is_checked_per_observation_not_pooled() {
 fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     let h = Symbol::Heart;
     let c = Symbol::Club;
-    let mut st = State::default();
-    st.entries.insert(vec![c, h, c, h], vec![x("1/2")]);
-    st.entries.insert(vec![h, c, h, c], vec![x("1/2")]);
+    let st = State::from_rows([
+        (vec![c, h, c, h], vec![x("1/2")]),
+        (vec![h, c, h, c], vec![x("1/2")]),
+    ])
+    .expect("rows of one shape");
     let dist = Shuffle::Set {
         perms: vec![
             Perm::identity(4),
@@ -62,8 +64,8 @@ fn pitfall_2_shuffle_accumulates_weight_times_mass() {
     .distribution(4)
     .expect("valid");
     let out = st.shuffle(&dist);
-    assert_eq!(out.entries[&vec![c, h, c, h]], vec![x("1/2")]);
-    assert_eq!(out.entries[&vec![h, c, h, c]], vec![x("1/2")]);
+    assert_eq!(out.get(&[c, h, c, h]), Some(&[x("1/2")][..]));
+    assert_eq!(out.get(&[h, c, h, c]), Some(&[x("1/2")][..]));
     assert_eq!(out.column_sums(1), vec![x("1")], "never 3/2");
     // And end to end: every state of the MS XOR keeps total mass 1 per input.
     let p = facedown::cards::library::find("ms09-four-card-xor")

@@ -63,7 +63,7 @@ pub fn to_dot(protocol: &Protocol) -> Result<String, AnalysisError> {
         }
         let reached: Vec<String> = v.mass.iter().map(ToString::to_string).collect();
         let _ = writeln!(label, "reached: {}", reached.join(" "));
-        for (seq, probs) in &v.state.entries {
+        for (seq, probs) in v.state.rows() {
             let ps: Vec<String> = probs.iter().map(ToString::to_string).collect();
             let mark = if is_bottom(probs, &ex.outputs) {
                 "  ⊥"
@@ -108,8 +108,7 @@ pub fn to_json(protocol: &Protocol) -> Result<serde_json::Value, AnalysisError> 
         .map(|(id, v)| {
             let sequences: Vec<serde_json::Value> = v
                 .state
-                .entries
-                .iter()
+                .rows()
                 .map(|(seq, probs)| {
                     serde_json::json!({
                         "row": glyphs(seq),

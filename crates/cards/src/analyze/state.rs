@@ -7,29 +7,48 @@
 //! the walk) is [`Exact`] too.
 
 use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 use facedown_core::{Perm, Symbol};
+use hashbrown::HashTable;
 use num_traits::{One, Zero};
+use rustc_hash::FxBuildHasher;
 
 use super::exact::Exact;
 use crate::model::Q;
 use crate::protocol::Sequence;
 
-/// A state of the KWH tree: each reachable sequence with its per-input probabilities.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// A state of the KWH tree: each reachable sequence with its per-input probabilities
+/// (`Pr[sequence | input i, view so far]` for each input `i`).
+///
+/// The rows are kept flat, in increasing order of their sequences and each sequence once: one
+/// vector of symbols and one of probabilities for the whole state, so that an action builds a
+/// state with two allocations however many sequences it has.
+#[derive(Clone, Debug, Default)]
 pub struct State {
-    /// Sequence → `Pr[sequence | input i, view so far]` for each input `i`.
-    pub entries: BTreeMap<Sequence, Vec<Exact>>,
+    /// Symbols per sequence.
+    cards: usize,
+    /// Probabilities per sequence: the number of inputs.
+    inputs: usize,
+    /// Number of sequences.
+    rows: usize,
+    /// The sequences, `cards` symbols each, increasing.
+    sequences: Vec<Symbol>,
+    /// `inputs` probabilities per sequence, in the sequences' order.
+    probabilities: Vec<Exact>,
 }
 
-/// Moves the card at position `i` to `π(i)`. `p.len()` must equal `s.len()`.
-fn permute(p: &Perm, s: &[Symbol]) -> Sequence {
-    let mut out = Sequence::new();
-    permute_into(p, s, &mut out);
-    out
+impl PartialEq for State {
+    /// Two states are equal when they hold the same sequences with the same probabilities.
+    fn eq(&self, other: &State) -> bool {
+        self.rows == other.rows && self.rows().eq(other.rows())
+    }
 }
 
-/// [`permute`] into a buffer that is reused.
+impl Eq for State {}
+
+/// Moves the card at position `i` to `π(i)`, into a buffer that is reused. `p.len()` must
+/// equal `s.len()`.
 fn permute_into(p: &Perm, s: &[Symbol], out: &mut Sequence) {
     out.clear();
     out.extend_from_slice(s);
@@ -41,23 +60,83 @@ fn permute_into(p: &Perm, s: &[Symbol], out: &mut Sequence) {
 }
 
 impl State {
+    /// A state from its rows, a sequence and its per-input probabilities each; the rows of a
+    /// sequence given twice are added. `None` when two rows differ in length.
+    pub fn from_rows(rows: impl IntoIterator<Item = (Sequence, Vec<Exact>)>) -> Option<State> {
+        let mut rows = rows.into_iter().peekable();
+        let Some((first, probs)) = rows.peek() else {
+            return Some(State::default());
+        };
+        let mut out = Builder::new(first.len(), probs.len(), 0);
+        for (s, v) in rows {
+            if s.len() != out.cards || v.len() != out.inputs {
+                return None;
+            }
+            for (acc, x) in out.row_mut(&s).iter_mut().zip(&v) {
+                add_to(acc, x);
+            }
+        }
+        Some(out.finish(|_| true))
+    }
+
     /// The start state: input `i`'s starting row carries the unit vector `e_i`.
     pub fn start(rows: &[Sequence]) -> State {
         let k = rows.len();
-        let mut state = State::default();
+        let mut state = Builder::new(rows.first().map_or(0, Vec::len), k, k);
         for (i, row) in rows.iter().enumerate() {
-            state
-                .entries
-                .entry(row.clone())
-                .or_insert_with(|| vec![Exact::zero(); k])[i] = Exact::one();
+            state.row_mut(row)[i] = Exact::one();
         }
-        state
+        state.finish(|_| true)
+    }
+
+    /// Number of sequences.
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// Whether no sequence is reachable.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// The sequence of row `r`.
+    fn sequence(&self, r: usize) -> &[Symbol] {
+        &self.sequences[r * self.cards..(r + 1) * self.cards]
+    }
+
+    /// The per-input probabilities of row `r`.
+    fn row(&self, r: usize) -> &[Exact] {
+        &self.probabilities[r * self.inputs..(r + 1) * self.inputs]
+    }
+
+    /// Every sequence with its per-input probabilities, in increasing order of the sequences.
+    pub fn rows(&self) -> impl ExactSizeIterator<Item = (&[Symbol], &[Exact])> + '_ {
+        (0..self.rows).map(|r| (self.sequence(r), self.row(r)))
+    }
+
+    /// Every sequence, increasing.
+    pub fn sequences(&self) -> impl ExactSizeIterator<Item = &[Symbol]> + '_ {
+        (0..self.rows).map(|r| self.sequence(r))
+    }
+
+    /// The per-input probabilities of `sequence`, when it is reachable.
+    pub fn get(&self, sequence: &[Symbol]) -> Option<&[Exact]> {
+        let (mut lo, mut hi) = (0, self.rows);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.sequence(mid).cmp(sequence) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(self.row(mid)),
+            }
+        }
+        None
     }
 
     /// The per-input total mass.
     pub fn column_sums(&self, inputs: usize) -> Vec<Exact> {
         let mut sums = vec![Exact::zero(); inputs];
-        for v in self.entries.values() {
+        for (_, v) in self.rows() {
             for (s, x) in sums.iter_mut().zip(v) {
                 add_to(s, x);
             }
@@ -67,55 +146,59 @@ impl State {
 
     /// Applies a public permutation.
     pub fn permute(&self, p: &Perm) -> State {
-        State {
-            entries: self
-                .entries
-                .iter()
-                .map(|(s, v)| (permute(p, s), v.clone()))
-                .collect(),
+        // A permutation of the positions is one of the sequences: no two rows meet, and only
+        // their order changes.
+        let mut moved = Vec::with_capacity(self.sequences.len());
+        let mut t = Sequence::new();
+        for s in self.sequences() {
+            permute_into(p, s, &mut t);
+            moved.extend_from_slice(&t);
         }
+        let cards = self.cards;
+        let at = |r: usize| &moved[r * cards..(r + 1) * cards];
+        let mut order: Vec<usize> = (0..self.rows).collect();
+        order.sort_unstable_by(|&a, &b| at(a).cmp(at(b)));
+        let mut out = State {
+            sequences: Vec::with_capacity(moved.len()),
+            probabilities: Vec::with_capacity(self.probabilities.len()),
+            ..self.empty_like()
+        };
+        for &r in &order {
+            out.push(at(r), self.row(r).iter().cloned());
+        }
+        out
     }
 
     /// Applies a permutation that depends on the input: input `i`'s sequences move by
     /// `perm_of(i)` (a private input permutation).
     pub fn permute_per_input<'p>(&self, perm_of: impl Fn(usize) -> &'p Perm) -> State {
-        let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
-        for (s, v) in &self.entries {
+        let mut out = Builder::new(self.cards, self.inputs, self.rows);
+        let mut t = Sequence::new();
+        for (s, v) in self.rows() {
             for (i, x) in v.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
-                let slot = out
-                    .entry(permute(perm_of(i), s))
-                    .or_insert_with(|| vec![Exact::zero(); v.len()]);
-                add_to(&mut slot[i], x);
+                permute_into(perm_of(i), s, &mut t);
+                add_to(&mut out.row_mut(&t)[i], x);
             }
         }
-        State { entries: out }
+        out.finish(|_| true)
     }
 
     /// Applies a shuffle with the given support: `F(π)·state[s]` accumulates at `π(s)`.
     pub fn shuffle(&self, dist: &[(Perm, Q)]) -> State {
         let dist: Vec<(&Perm, Exact)> = dist.iter().map(|(p, w)| (p, Exact::from_q(w))).collect();
-        let mut out: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
+        let mut out = Builder::new(self.cards, self.inputs, self.rows);
         let mut t = Sequence::new();
-        for (s, v) in &self.entries {
+        for (s, v) in self.rows() {
             for (p, w) in &dist {
-                // Permute into one buffer: most products land on a sequence already present,
-                // and then no key is allocated.
                 permute_into(p, s, &mut t);
-                let slot = match out.get_mut(&t) {
-                    Some(slot) => slot,
-                    None => out
-                        .entry(t.clone())
-                        .or_insert_with(|| vec![Exact::zero(); v.len()]),
-                };
-                for (acc, x) in slot.iter_mut().zip(v) {
+                for (acc, x) in out.row_mut(&t).iter_mut().zip(v) {
                     if !x.is_zero() {
                         add_to(acc, &mul(w, x));
                     }
                 }
             }
         }
-        out.retain(|_, v| v.iter().any(|x| !x.is_zero()));
-        State { entries: out }
+        out.finish(|v| v.iter().any(|x| !x.is_zero()))
     }
 
     /// Splits by what the cards at `positions` (sorted, 0-indexed) show.
@@ -129,37 +212,42 @@ impl State {
     }
 
     /// Splits by a key of each sequence.
-    pub fn split_by(&self, key: impl Fn(&Sequence) -> Vec<Symbol>) -> BTreeMap<Vec<Symbol>, State> {
+    pub fn split_by(&self, key: impl Fn(&[Symbol]) -> Vec<Symbol>) -> BTreeMap<Vec<Symbol>, State> {
         let mut out: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
-        for (s, v) in &self.entries {
+        for (s, v) in self.rows() {
             out.entry(key(s))
-                .or_default()
-                .entries
-                .insert(s.clone(), v.clone());
+                .or_insert_with(|| self.empty_like())
+                .push(s, v.iter().cloned());
         }
         out
     }
 
-    /// [`State::split`], consuming the state: its sequences and probabilities move into the
-    /// parts instead of being copied, and an observation is allocated only once per part.
-    pub fn into_split(self, positions: &[usize]) -> BTreeMap<Vec<Symbol>, State> {
+    /// [`State::split`], consuming the state: its probabilities move into the parts instead
+    /// of being copied, and an observation is allocated only once per part.
+    pub fn into_split(mut self, positions: &[usize]) -> BTreeMap<Vec<Symbol>, State> {
         let mut out: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
         let mut seen = Vec::with_capacity(positions.len());
-        for (s, v) in self.entries {
+        let (cards, inputs) = (self.cards, self.inputs);
+        for r in 0..self.rows {
+            let s = &self.sequences[r * cards..(r + 1) * cards];
             seen.clear();
             seen.extend(positions.iter().filter_map(|&p| s.get(p).copied()));
             let part = match out.get_mut(&seen) {
                 Some(part) => part,
-                None => out.entry(seen.clone()).or_default(),
+                None => out.entry(seen.clone()).or_insert_with(|| self.empty_like()),
             };
-            part.entries.insert(s, v);
+            let v = &mut self.probabilities[r * inputs..(r + 1) * inputs];
+            part.push(s, v.iter_mut().map(|x| std::mem::replace(x, Exact::zero())));
         }
         out
     }
 
     /// Divides each input's column by its total (columns with total 0 stay 0).
     pub fn normalize(&mut self, sums: &[Exact]) {
-        for v in self.entries.values_mut() {
+        if self.inputs == 0 {
+            return;
+        }
+        for v in self.probabilities.chunks_exact_mut(self.inputs) {
             for (x, s) in v.iter_mut().zip(sums) {
                 if !s.is_zero() && !s.is_one() && !x.is_zero() {
                     *x = x.div(s);
@@ -169,20 +257,112 @@ impl State {
     }
 
     /// The sequences that are ⊥: carried by inputs with different outputs.
-    pub fn bottom_sequences(&self, outputs: &[crate::model::Value]) -> Vec<&Sequence> {
-        self.entries
-            .iter()
+    pub fn bottom_sequences(&self, outputs: &[crate::model::Value]) -> Vec<&[Symbol]> {
+        self.rows()
             .filter(|(_, v)| is_bottom(v, outputs))
             .map(|(s, _)| s)
             .collect()
     }
 
     /// Column `i`, without zero entries.
-    pub fn column(&self, i: usize) -> Vec<(&Sequence, &Exact)> {
-        self.entries
-            .iter()
+    pub fn column(&self, i: usize) -> Vec<(&[Symbol], &Exact)> {
+        self.rows()
             .filter_map(|(s, v)| v.get(i).filter(|x| !x.is_zero()).map(|x| (s, x)))
             .collect()
+    }
+
+    /// A state without rows, of this one's shape.
+    fn empty_like(&self) -> State {
+        State {
+            cards: self.cards,
+            inputs: self.inputs,
+            ..State::default()
+        }
+    }
+
+    /// Appends a row; the caller keeps the sequences increasing.
+    fn push(&mut self, s: &[Symbol], v: impl Iterator<Item = Exact>) {
+        self.sequences.extend_from_slice(s);
+        self.probabilities.extend(v);
+        self.rows += 1;
+    }
+
+    /// The rows `order` names, in that order.
+    fn gather(mut self, order: &[usize]) -> State {
+        let mut out = State {
+            sequences: Vec::with_capacity(order.len() * self.cards),
+            probabilities: Vec::with_capacity(order.len() * self.inputs),
+            ..self.empty_like()
+        };
+        let (cards, inputs) = (self.cards, self.inputs);
+        for &r in order {
+            let v = &mut self.probabilities[r * inputs..(r + 1) * inputs];
+            let taken = v.iter_mut().map(|x| std::mem::replace(x, Exact::zero()));
+            out.push(&self.sequences[r * cards..(r + 1) * cards], taken);
+        }
+        out
+    }
+}
+
+/// A state under construction: rows in order of arrival, each sequence once (found by a hash
+/// of its symbols, so that no sequence is allocated on its own).
+struct Builder {
+    cards: usize,
+    inputs: usize,
+    rows: State,
+    index: HashTable<usize>,
+}
+
+impl Builder {
+    /// A builder for about `rows` sequences.
+    fn new(cards: usize, inputs: usize, rows: usize) -> Builder {
+        Builder {
+            cards,
+            inputs,
+            rows: State {
+                cards,
+                inputs,
+                rows: 0,
+                sequences: Vec::with_capacity(rows * cards),
+                probabilities: Vec::with_capacity(rows * inputs),
+            },
+            index: HashTable::with_capacity(rows),
+        }
+    }
+
+    /// The probabilities of `s`, zeros when it is new.
+    fn row_mut(&mut self, s: &[Symbol]) -> &mut [Exact] {
+        let (cards, inputs) = (self.cards, self.inputs);
+        let rows = &mut self.rows;
+        let hash = FxBuildHasher.hash_one(s);
+        let found = self
+            .index
+            .find(hash, |&r| &rows.sequences[r * cards..(r + 1) * cards] == s)
+            .copied();
+        let r = match found {
+            Some(r) => r,
+            None => {
+                let r = rows.rows;
+                rows.push(s, std::iter::repeat(Exact::zero()).take(inputs));
+                let sequences = &rows.sequences;
+                self.index.insert_unique(hash, r, |&r| {
+                    FxBuildHasher.hash_one(&sequences[r * cards..(r + 1) * cards])
+                });
+                r
+            }
+        };
+        &mut rows.probabilities[r * inputs..(r + 1) * inputs]
+    }
+
+    /// The rows that `keep`, in increasing order of their sequences.
+    fn finish(self, keep: impl Fn(&[Exact]) -> bool) -> State {
+        let rows = self.rows;
+        let mut order: Vec<usize> = (0..rows.rows).filter(|&r| keep(rows.row(r))).collect();
+        order.sort_unstable_by(|&a, &b| rows.sequence(a).cmp(rows.sequence(b)));
+        if order.len() == rows.rows && order.iter().enumerate().all(|(i, &r)| i == r) {
+            return rows;
+        }
+        rows.gather(&order)
     }
 }
 
@@ -235,6 +415,7 @@ mod tests {
     use super::*;
     use crate::model::Shuffle;
     use num_bigint::BigInt;
+    use proptest::prelude::*;
 
     fn obs(s: &str) -> Vec<Symbol> {
         s.chars()
@@ -252,9 +433,8 @@ mod tests {
 
     #[test]
     fn pitfall_2_shuffle_multiplies_by_the_weight() {
-        let mut st = State::default();
-        st.entries.insert(obs("CH"), vec![x(1, 2)]);
-        st.entries.insert(obs("HC"), vec![x(1, 2)]);
+        let st = State::from_rows([(obs("CH"), vec![x(1, 2)]), (obs("HC"), vec![x(1, 2)])])
+            .expect("one shape");
         let perms = ["id", "(1 2)"].map(|c| Perm::parse_cycles(2, c).expect("valid"));
         let dist = Shuffle::Set {
             perms: perms.to_vec(),
@@ -263,9 +443,70 @@ mod tests {
         .distribution(2)
         .expect("valid");
         let out = st.shuffle(&dist);
-        assert_eq!(out.entries[&obs("CH")], vec![x(1, 2)]);
-        assert_eq!(out.entries[&obs("HC")], vec![x(1, 2)]);
+        assert_eq!(out.get(&obs("CH")), Some(&[x(1, 2)][..]));
+        assert_eq!(out.get(&obs("HC")), Some(&[x(1, 2)][..]));
         assert_eq!(out.column_sums(1), vec![Exact::one()], "never 3/2");
+    }
+
+    fn rows_strategy() -> impl Strategy<Value = Vec<(Sequence, Vec<Exact>)>> {
+        let symbol = prop_oneof![
+            Just(Symbol::Club),
+            Just(Symbol::Heart),
+            Just(Symbol::Card(7))
+        ];
+        let row = (
+            prop::collection::vec(symbol, 4),
+            prop::collection::vec((0i64..4, 1i64..4), 2),
+        );
+        prop::collection::vec(row, 0..12).prop_map(|rows| {
+            rows.into_iter()
+                .map(|(s, v)| (s, v.into_iter().map(|(n, d)| x(n, d)).collect()))
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// The flat rows are the map they replace: each sequence once, in increasing order,
+        /// with the sum of its rows, whatever order the rows come in.
+        #[test]
+        fn a_state_is_its_rows_added_by_sequence_in_order(rows in rows_strategy()) {
+            let state = State::from_rows(rows.clone()).expect("one shape");
+            let mut sums: BTreeMap<Sequence, Vec<Exact>> = BTreeMap::new();
+            for (s, v) in &rows {
+                let slot = sums.entry(s.clone()).or_insert_with(|| vec![Exact::zero(); 2]);
+                for (a, b) in slot.iter_mut().zip(v) {
+                    add_to(a, b);
+                }
+            }
+            let flat: Vec<(Sequence, Vec<Exact>)> =
+                state.rows().map(|(s, v)| (s.to_vec(), v.to_vec())).collect();
+            prop_assert_eq!(flat, sums.into_iter().collect::<Vec<_>>());
+            let reversed = State::from_rows(rows.into_iter().rev()).expect("one shape");
+            prop_assert_eq!(&reversed, &state);
+            for (s, v) in state.rows() {
+                prop_assert_eq!(state.get(s), Some(v));
+            }
+        }
+
+        /// A public permutation moves every sequence and keeps the rows sorted: its inverse
+        /// gives the state back.
+        #[test]
+        fn a_permutation_then_its_inverse_is_the_same_state(
+            rows in rows_strategy(),
+            images in Just((0..4usize).collect::<Vec<_>>()).prop_shuffle(),
+        ) {
+            let state = State::from_rows(rows).expect("one shape");
+            let p = Perm::from_images(images).expect("a permutation");
+            let moved = state.permute(&p);
+            prop_assert!(moved.sequences().zip(moved.sequences().skip(1)).all(|(a, b)| a < b));
+            prop_assert_eq!(moved.permute(&p.inverse()), state);
+        }
+    }
+
+    #[test]
+    fn rows_of_two_shapes_are_no_state() {
+        let rows = [(obs("CH"), vec![x(1, 2)]), (obs("CHC"), vec![x(1, 2)])];
+        assert_eq!(State::from_rows(rows), None);
     }
 
     #[test]

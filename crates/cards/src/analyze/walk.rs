@@ -18,7 +18,7 @@ use crate::model::{
     decode_bit, decode_number, decode_one_card, result_basis, Observation, Span, Q,
 };
 use crate::print::glyphs;
-use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Sequence, Site};
+use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Site};
 
 /// How a path ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -460,7 +460,7 @@ impl Exact<'_> {
     /// Every committed result must decode to `f(i)` on every sequence input `i` can reach (with
     /// several outputs, pair `j` to output `j`).
     fn check_results(&mut self, span: Span, pairs: &[(usize, usize)], state: &State) {
-        for (s, v) in &state.entries {
+        for (s, v) in state.rows() {
             for (i, x) in v.iter().enumerate() {
                 if x.is_zero() {
                     continue;
@@ -471,7 +471,7 @@ impl Exact<'_> {
                             span,
                             output: self.protocol.output_name(j).map(str::to_owned),
                             input: self.protocol.input_labels()[i].clone(),
-                            sequence: s.clone(),
+                            sequence: s.to_vec(),
                             pair: (a + 1, b + 1),
                         };
                         if self.defects.len() < 64 && !self.defects.contains(&d) {
@@ -486,7 +486,7 @@ impl Exact<'_> {
     /// A committed number output must hold `f(i)` one-hot on `positions` on every sequence
     /// input `i` can reach.
     fn check_number_result(&mut self, span: Span, positions: &[usize], state: &State) {
-        for (s, v) in &state.entries {
+        for (s, v) in state.rows() {
             for (i, x) in v.iter().enumerate() {
                 let want = usize::try_from(self.protocol.values()[i]).unwrap_or(usize::MAX);
                 if x.is_zero() || decode_number(s, positions) == Some(want) {
@@ -495,7 +495,7 @@ impl Exact<'_> {
                 let d = Defect::WrongNumberResult {
                     span,
                     input: self.protocol.input_labels()[i].clone(),
-                    sequence: s.clone(),
+                    sequence: s.to_vec(),
                     positions: positions.iter().map(|p| p + 1).collect(),
                 };
                 if self.defects.len() < 64 && !self.defects.contains(&d) {
@@ -507,7 +507,7 @@ impl Exact<'_> {
 
     /// A one-card output must show `f(i)` (♥ for 1) on every sequence input `i` can reach.
     fn check_one_card_result(&mut self, span: Span, position: usize, state: &State) {
-        for (s, v) in &state.entries {
+        for (s, v) in state.rows() {
             for (i, x) in v.iter().enumerate() {
                 let want = self.protocol.result_bit(i, 0);
                 if x.is_zero() || decode_one_card(s[position]) == Some(want) {
@@ -516,7 +516,7 @@ impl Exact<'_> {
                 let d = Defect::WrongOneCardResult {
                     span,
                     input: self.protocol.input_labels()[i].clone(),
-                    sequence: s.clone(),
+                    sequence: s.to_vec(),
                     position: position + 1,
                 };
                 if self.defects.len() < 64 && !self.defects.contains(&d) {
@@ -545,7 +545,7 @@ impl Exact<'_> {
                     self.bases.len() - 1
                 }
             };
-            for s in state.entries.keys() {
+            for s in state.sequences() {
                 let b = basis_of(s, pair.0, pair.1);
                 if !self.bases[idx].seen.contains(&b) {
                     self.bases[idx].seen.push(b);
@@ -572,20 +572,22 @@ impl Exact<'_> {
             .copied()
             .filter(|&(a, b)| {
                 path.state
-                    .entries
-                    .keys()
+                    .sequences()
                     .any(|s| result_basis([s[a], s[b]]).is_some())
             })
             .collect();
-        let key_of = |s: &Sequence| -> Vec<Symbol> {
+        let key_of = |s: &[Symbol]| -> Vec<Symbol> {
             numbered
                 .iter()
                 .flat_map(|&(a, b)| basis_of(s, a, b))
                 .collect()
         };
-        let mut keys = path.state.entries.keys().map(key_of);
-        let first = keys.next();
-        if keys.all(|k| Some(k) == first) {
+        let one_basis = {
+            let mut keys = path.state.sequences().map(key_of);
+            let first = keys.next();
+            keys.all(|k| Some(k) == first)
+        };
+        if one_basis {
             // One basis throughout (or no pair outside the two colours): nothing to split.
             return self.leaf(path, Ending::Result(site.span));
         }
@@ -731,7 +733,7 @@ impl Semantics for Exact<'_> {
         shuffle: &Distribution,
         path: &mut Path,
     ) -> Result<(), AnalysisError> {
-        let sequences = path.state.entries.len();
+        let sequences = path.state.len();
         let work = shuffle.len().saturating_mul(sequences);
         if work > self.opts.max_shuffle_work {
             return Err(AnalysisError::TooMuchWork {
@@ -742,7 +744,7 @@ impl Semantics for Exact<'_> {
             });
         }
         path.state = path.state.shuffle(shuffle.support());
-        if path.state.entries.len() > self.opts.max_sequences {
+        if path.state.len() > self.opts.max_sequences {
             return Err(AnalysisError::TooManySequences {
                 span: site.span,
                 limit: self.opts.max_sequences,
