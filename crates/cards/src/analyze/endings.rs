@@ -152,7 +152,7 @@ impl Exploration {
             return false;
         }
         for leaf in self.leaves.iter().filter(|l| l.node == node) {
-            let mass = times(mass, &leaf.mass);
+            let mass: Vec<_> = times(mass, &leaf.mass);
             if mass.iter().all(Zero::is_zero) {
                 continue;
             }

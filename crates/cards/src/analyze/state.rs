@@ -406,7 +406,7 @@ where
 
 /// Entrywise product: per input, the mass of reaching a node times the part of the state that
 /// takes one branch there.
-pub(crate) fn times(mass: &[Exact], sums: &[Exact]) -> Vec<Exact> {
+pub(crate) fn times<C: FromIterator<Exact>>(mass: &[Exact], sums: &[Exact]) -> C {
     mass.iter().zip(sums).map(|(m, s)| mul(m, s)).collect()
 }
 

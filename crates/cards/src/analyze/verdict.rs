@@ -144,19 +144,17 @@ impl Exploration {
     /// Nodes reachable from the start along leaves with positive probability.
     pub(super) fn reachable(&self) -> Vec<bool> {
         let mut seen = vec![false; self.nodes.len()];
-        let mut stack = vec![0];
         seen[0] = true;
+        if self.nodes.len() == 1 {
+            return seen;
+        }
+        let mut stack = vec![0];
         while let Some(x) = stack.pop() {
-            for leaf in self
-                .leaves
-                .iter()
-                .filter(|l| l.node == x && self.positive(l))
-            {
-                if let Some(y) = self.leaf_target(leaf) {
-                    if !seen[y] {
-                        seen[y] = true;
-                        stack.push(y);
-                    }
+            for leaf in self.leaves.iter().filter(|l| l.node == x) {
+                let target = self.leaf_target(leaf);
+                if let Some(y) = target.filter(|&y| !seen[y] && self.positive(leaf)) {
+                    seen[y] = true;
+                    stack.push(y);
                 }
             }
         }
@@ -167,8 +165,8 @@ impl Exploration {
     pub(super) fn closure(&self) -> Vec<Vec<bool>> {
         let n = self.nodes.len();
         let mut reach = vec![vec![false; n]; n];
-        for leaf in self.leaves.iter().filter(|l| self.positive(l)) {
-            if let Some(y) = self.leaf_target(leaf) {
+        for leaf in &self.leaves {
+            if let Some(y) = self.leaf_target(leaf).filter(|_| self.positive(leaf)) {
                 reach[leaf.node][y] = true;
             }
         }
@@ -314,27 +312,26 @@ impl Exploration {
         let mut input_poss = true;
         let mut output_poss = committed;
         let mut leaks = 0usize;
+        let pairs: Vec<(usize, usize)> = (0..k)
+            .flat_map(|i| ((i + 1)..k).map(move |j| (i, j)))
+            .filter(|&(i, j)| self.alike(committed, i, j))
+            .collect();
         for rec in turns {
             let mut reported = false;
-            for i in 0..k {
-                for j in (i + 1)..k {
-                    if !self.alike(committed, i, j) {
-                        continue;
-                    }
-                    let (a, b) = (&rec.mass[i], &rec.mass[j]);
-                    if a != b {
-                        perfect = false;
-                        if !reported {
-                            reported = true;
-                            leaks += 1;
-                            if leaks <= 8 {
-                                defects.push(self.leak(rec, i, j));
-                            }
+            for &(i, j) in &pairs {
+                let (a, b) = (&rec.mass[i], &rec.mass[j]);
+                if a != b {
+                    perfect = false;
+                    if !reported {
+                        reported = true;
+                        leaks += 1;
+                        if leaks <= 8 {
+                            defects.push(self.leak(rec, i, j));
                         }
                     }
-                    if a.is_zero() != b.is_zero() {
-                        input_poss = false;
-                    }
+                }
+                if a.is_zero() != b.is_zero() {
+                    input_poss = false;
                 }
             }
             if committed && !self.output_possible(&rec.mass) {

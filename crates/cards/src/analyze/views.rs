@@ -7,11 +7,14 @@
 //! observation added: the table is a trie, and two views are the same exactly when their ids
 //! are, so grouping by view compares integers.
 
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use facedown_core::Symbol;
+use hashbrown::HashTable;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 
-use crate::model::Observation;
+use crate::model::{Observation, Span};
 
 /// A view in its exploration's [`Views`] table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,11 +33,34 @@ impl ViewId {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Seen(usize);
 
-/// Every distinct observation of a walk, once.
+/// Every distinct observation of a walk, once: the list, and an index found by a hash of the
+/// turn and the symbols (so that looking one up copies nothing).
 #[derive(Clone, Debug, Default)]
 struct Observations {
     list: Vec<Observation>,
-    index: FxHashMap<Observation, Seen>,
+    index: HashTable<Seen>,
+}
+
+impl Observations {
+    /// The observation of turn `span` showing `symbols`, added when new.
+    fn intern(&mut self, span: Span, symbols: &[Symbol]) -> Seen {
+        let hash = FxBuildHasher.hash_one((span, symbols));
+        let list = &mut self.list;
+        let same = |o: &Observation| o.span == span && o.symbols == symbols;
+        if let Some(&seen) = self.index.find(hash, |&Seen(i)| same(&list[i])) {
+            return seen;
+        }
+        let seen = Seen(list.len());
+        list.push(Observation {
+            span,
+            symbols: symbols.to_vec(),
+        });
+        self.index.insert_unique(hash, seen, |&Seen(i)| {
+            let o = &list[i];
+            FxBuildHasher.hash_one((o.span, o.symbols.as_slice()))
+        });
+        seen
+    }
 }
 
 /// One view of the table: the view before its last observation, that observation, and who
@@ -100,21 +126,16 @@ impl Views {
         false
     }
 
-    /// `parent` followed by `seen`, which only `holder` saw (`None`: everyone saw it); a view
-    /// already in the table keeps its id.
+    /// `parent` followed by what turn `span` showed (`symbols`), which only `holder` saw
+    /// (`None`: everyone saw it); a view already in the table keeps its id.
     pub(super) fn child(
         &mut self,
         parent: ViewId,
-        seen: Observation,
+        span: Span,
+        symbols: &[Symbol],
         holder: Option<usize>,
     ) -> ViewId {
-        let observations = Arc::make_mut(&mut self.observations);
-        let next = Seen(observations.list.len());
-        let list = &mut observations.list;
-        let last = *observations.index.entry(seen).or_insert_with_key(|seen| {
-            list.push(seen.clone());
-            next
-        });
+        let last = Arc::make_mut(&mut self.observations).intern(span, symbols);
         self.child_seen(parent, last, holder)
     }
 
@@ -162,8 +183,10 @@ pub(super) fn mapped(map: &[ViewId], id: ViewId) -> ViewId {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Span;
-    use facedown_core::Symbol;
+
+    fn at(line: usize) -> Span {
+        Span { line, col: 1 }
+    }
 
     fn seen(span: usize, symbol: Symbol) -> Observation {
         Observation {
@@ -175,11 +198,11 @@ mod tests {
     #[test]
     fn the_same_view_reached_twice_has_one_id() {
         let mut views = Views::default();
-        let a = views.child(ViewId::EMPTY, seen(1, Symbol::Club), None);
-        let b = views.child(ViewId::EMPTY, seen(1, Symbol::Heart), None);
+        let a = views.child(ViewId::EMPTY, at(1), &[Symbol::Club], None);
+        let b = views.child(ViewId::EMPTY, at(1), &[Symbol::Heart], None);
         assert_ne!(a, b);
-        assert_eq!(views.child(ViewId::EMPTY, seen(1, Symbol::Club), None), a);
-        let ab = views.child(a, seen(2, Symbol::Heart), None);
+        assert_eq!(views.child(ViewId::EMPTY, at(1), &[Symbol::Club], None), a);
+        let ab = views.child(a, at(2), &[Symbol::Heart], None);
         assert_eq!(
             views.get(ab),
             [seen(1, Symbol::Club), seen(2, Symbol::Heart)]
@@ -190,9 +213,9 @@ mod tests {
     #[test]
     fn a_viewer_keeps_the_public_observations_and_his_own() {
         let mut views = Views::default();
-        let mine = views.child(ViewId::EMPTY, seen(1, Symbol::Card(1)), Some(0));
-        let theirs = views.child(mine, seen(2, Symbol::Card(3)), Some(1));
-        let public = views.child(theirs, seen(3, Symbol::Heart), None);
+        let mine = views.child(ViewId::EMPTY, at(1), &[Symbol::Card(1)], Some(0));
+        let theirs = views.child(mine, at(2), &[Symbol::Card(3)], Some(1));
+        let public = views.child(theirs, at(3), &[Symbol::Heart], None);
         let (alice, map) = views.seen_by(Some(0));
         assert_eq!(
             alice.get(mapped(&map, public)),

@@ -14,9 +14,7 @@ use super::views::{ViewId, Views};
 use super::{AnalysisError, AnalysisOptions};
 use crate::distribution::Distribution;
 use crate::interpret::{Branching, Entry, Flow, Semantics};
-use crate::model::{
-    decode_bit, decode_number, decode_one_card, result_basis, Observation, Span, Q,
-};
+use crate::model::{decode_bit, decode_number, decode_one_card, result_basis, Span, Q};
 use crate::print::glyphs;
 use crate::protocol::{Chooser, LabelId, PrivateBit, Protocol, Site};
 
@@ -388,9 +386,8 @@ impl Exact<'_> {
     }
 
     /// The view `before` followed by what turn `span` showed everyone.
-    fn public_after(&mut self, before: ViewId, span: Span, symbols: Vec<Symbol>) -> ViewId {
-        self.views
-            .child(before, Observation { span, symbols }, None)
+    fn public_after(&mut self, before: ViewId, span: Span, symbols: &[Symbol]) -> ViewId {
+        self.views.child(before, span, symbols, None)
     }
 
     /// Arrival at a label with the path's state; returns the node the path goes on from.
@@ -592,8 +589,8 @@ impl Exact<'_> {
             return self.leaf(path, Ending::Result(site.span));
         }
         for (basis, sub) in path.state.split_by(key_of) {
-            let mass: Masses = times(&path.mass, &sub.column_sums(self.k)).into();
-            let view = self.public_after(path.view, site.span, basis.clone());
+            let mass: Masses = times(&path.mass, &sub.column_sums(self.k));
+            let view = self.public_after(path.view, site.span, &basis);
             let rec = TurnRecord {
                 node: path.node,
                 span: site.span,
@@ -774,9 +771,9 @@ impl Semantics for Exact<'_> {
         let mut children = Vec::with_capacity(split.len());
         for (obs, mut sub) in split {
             let sums = sub.column_sums(self.k);
-            let mass: Masses = times(&path.mass, &sums).into();
+            let mass: Masses = times(&path.mass, &sums);
             sub.normalize(&sums);
-            let view = self.public_after(path.view, site.span, obs.clone());
+            let view = self.public_after(path.view, site.span, &obs);
             let record = TurnRecord {
                 node: path.node,
                 span: site.span,
@@ -921,7 +918,7 @@ impl Exact<'_> {
             node: path.node,
             state,
             view: path.view,
-            mass: times(&path.mass, weights).into(),
+            mass: times(&path.mass, weights),
             shuffles: path.shuffles,
             vertex: path.vertex,
             followed: None,
@@ -953,11 +950,9 @@ impl Exact<'_> {
             self.hidden_outcomes = true;
             return;
         }
-        let seen = Observation {
-            span: site.span,
-            symbols: outcome.clone(),
-        };
-        child.view = self.views.child(parent.view, seen, Some(input));
+        child.view = self
+            .views
+            .child(parent.view, site.span, &outcome, Some(input));
         let rec = TurnRecord {
             node: parent.node,
             span: site.span,
