@@ -380,14 +380,14 @@ impl Exploration {
             Some(p) => Defect::PlayerLeak {
                 player: self.players[p].clone(),
                 span: rec.span,
-                observation: rec.observation.clone(),
+                observation: rec.observation.to_vec(),
                 inputs,
                 probabilities,
             },
             None => Defect::Leak {
                 span: rec.span,
                 result_basis: rec.result_basis,
-                observation: rec.observation.clone(),
+                observation: rec.observation.to_vec(),
                 inputs,
                 probabilities,
             },
@@ -506,7 +506,7 @@ impl Exploration {
                 node: self.nodes[r.rec.node].name.clone(),
                 span: r.rec.span,
                 after: self.views.get(r.rec.before),
-                observation: r.rec.observation.clone(),
+                observation: r.rec.observation.to_vec(),
                 probability: prior
                     .iter()
                     .zip(r.mass.iter())

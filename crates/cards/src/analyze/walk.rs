@@ -61,8 +61,8 @@ pub struct TurnRecord {
     pub span: Span,
     /// What was seen before, in this segment (in [`Exploration::views`]).
     pub before: ViewId,
-    /// The observation.
-    pub observation: Vec<Symbol>,
+    /// The observation (shared by every player's view of the record).
+    pub observation: std::sync::Arc<[Symbol]>,
     /// The view with the observation, `before` followed by it. Two records of a segment
     /// with the same `after` are the same turn, observation and view before.
     pub after: ViewId,
@@ -595,7 +595,7 @@ impl Exact<'_> {
                 node: path.node,
                 span: site.span,
                 before: path.view,
-                observation: basis,
+                observation: basis.as_slice().into(),
                 after: view,
                 prior: path.mass.clone(),
                 mass: mass.clone(),
@@ -778,7 +778,7 @@ impl Semantics for Exact<'_> {
                 node: path.node,
                 span: site.span,
                 before: path.view,
-                observation: obs.clone(),
+                observation: obs.as_slice().into(),
                 after: view,
                 prior: path.mass.clone(),
                 mass: mass.clone(),
@@ -957,7 +957,7 @@ impl Exact<'_> {
             node: parent.node,
             span: site.span,
             before: parent.view,
-            observation: outcome,
+            observation: outcome.into(),
             after: child.view,
             prior: parent.mass.clone(),
             mass: child.mass.clone(),
