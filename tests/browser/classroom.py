@@ -251,6 +251,10 @@ def click_moves(driver, state, most, click=click_a_move):
         if state == "over":
             break
         before = student_moves(driver)
+        # `state` may be stale: pressing a cheat redraws the table from the server's answer,
+        # which may come while the bots move. Click only once it is the student's move again.
+        if wait_turn(driver, before - 1) == "over":
+            return "over"
         click(driver)
         state = wait_turn(driver, before)
     return state
