@@ -76,6 +76,23 @@ pub struct TurnRecord {
     pub result_basis: bool,
 }
 
+impl TurnRecord {
+    /// What `path` (before the turn) records when turn `span` shows `observation`: its view
+    /// becomes `after` and its masses `mass`.
+    fn of(path: &Path, span: Span, observation: &[Symbol], after: ViewId, mass: &Masses) -> Self {
+        TurnRecord {
+            node: path.node,
+            span,
+            before: path.view,
+            observation: observation.into(),
+            after,
+            prior: path.mass.clone(),
+            mass: mass.clone(),
+            result_basis: false,
+        }
+    }
+}
+
 /// A node of the segment graph: the start or a label, with the state recorded there.
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -592,14 +609,8 @@ impl Exact<'_> {
             let mass: Masses = times(&path.mass, &sub.column_sums(self.k));
             let view = self.public_after(path.view, site.span, &basis);
             let rec = TurnRecord {
-                node: path.node,
-                span: site.span,
-                before: path.view,
-                observation: basis.as_slice().into(),
-                after: view,
-                prior: path.mass.clone(),
-                mass: mass.clone(),
                 result_basis: true,
+                ..TurnRecord::of(&path, site.span, &basis, view, &mass)
             };
             self.record(rec, None);
             let child = Path {
@@ -774,16 +785,7 @@ impl Semantics for Exact<'_> {
             let mass: Masses = times(&path.mass, &sums);
             sub.normalize(&sums);
             let view = self.public_after(path.view, site.span, &obs);
-            let record = TurnRecord {
-                node: path.node,
-                span: site.span,
-                before: path.view,
-                observation: obs.as_slice().into(),
-                after: view,
-                prior: path.mass.clone(),
-                mass: mass.clone(),
-                result_basis: false,
-            };
+            let record = TurnRecord::of(&path, site.span, &obs, view, &mass);
             let edge = turned
                 .as_ref()
                 .map(|turned| format!("turn {turned} → {}", glyphs(&obs)));
@@ -953,16 +955,7 @@ impl Exact<'_> {
         child.view = self
             .views
             .child(parent.view, site.span, &outcome, Some(input));
-        let rec = TurnRecord {
-            node: parent.node,
-            span: site.span,
-            before: parent.view,
-            observation: outcome.into(),
-            after: child.view,
-            prior: parent.mass.clone(),
-            mass: child.mass.clone(),
-            result_basis: false,
-        };
+        let rec = TurnRecord::of(parent, site.span, &outcome, child.view, &child.mass);
         self.record(rec, Some(input));
     }
 }
