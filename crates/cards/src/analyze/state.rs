@@ -69,7 +69,7 @@ impl State {
         };
         let mut out = Builder::new(first.len(), probs.len(), 0);
         for (s, v) in rows {
-            if s.len() != out.cards || v.len() != out.inputs {
+            if s.len() != out.rows.cards || v.len() != out.rows.inputs {
                 return None;
             }
             for (acc, x) in out.row_mut(&s).iter_mut().zip(&v) {
@@ -307,8 +307,7 @@ impl State {
 /// A state under construction: rows in order of arrival, each sequence once (found by a hash
 /// of its symbols, so that no sequence is allocated on its own).
 struct Builder {
-    cards: usize,
-    inputs: usize,
+    /// The rows so far (unordered), with the state's shape.
     rows: State,
     index: HashTable<usize>,
 }
@@ -317,8 +316,6 @@ impl Builder {
     /// A builder for about `rows` sequences.
     fn new(cards: usize, inputs: usize, rows: usize) -> Builder {
         Builder {
-            cards,
-            inputs,
             rows: State {
                 cards,
                 inputs,
@@ -332,8 +329,8 @@ impl Builder {
 
     /// The probabilities of `s`, zeros when it is new.
     fn row_mut(&mut self, s: &[Symbol]) -> &mut [Exact] {
-        let (cards, inputs) = (self.cards, self.inputs);
         let rows = &mut self.rows;
+        let (cards, inputs) = (rows.cards, rows.inputs);
         let hash = FxBuildHasher.hash_one(s);
         let found = self
             .index
