@@ -669,7 +669,7 @@ pub fn rows(
     let wanted = |name: &str| {
         opts.only
             .as_ref()
-            .map_or(true, |o| name.starts_with(o.as_str()))
+            .is_none_or(|o| name.starts_with(o.as_str()))
     };
     let runs = entries()?
         .into_iter()

@@ -1006,7 +1006,7 @@ fn census_share(range: &[u8], shard: Option<Shard>) -> Vec<u8> {
     range
         .iter()
         .enumerate()
-        .filter(|(j, _)| shard.map_or(true, |s| s.owns(*j)))
+        .filter(|(j, _)| shard.is_none_or(|s| s.owns(*j)))
         .map(|(_, &r)| r)
         .collect()
 }

@@ -130,7 +130,7 @@ pub fn colour_allowed(is_terminal: bool) -> bool {
 
 /// The rule of [`colour_allowed`], given the value of `NO_COLOR`.
 pub fn colour_for(is_terminal: bool, no_color: Option<&std::ffi::OsStr>) -> bool {
-    is_terminal && no_color.map_or(true, |v| v.is_empty())
+    is_terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 /// Whether standard error may be coloured.

@@ -254,7 +254,7 @@ fn an_endless_body_is_cut_at_the_cap() {
     .into_bytes();
     for _ in 0..64 {
         request.extend_from_slice(b"400\r\n");
-        request.extend(std::iter::repeat(b'#').take(0x400));
+        request.extend(std::iter::repeat_n(b'#', 0x400));
         request.extend_from_slice(b"\r\n");
     }
     // One more byte, in a chunk announced much longer than what follows.

@@ -402,7 +402,7 @@ pub fn check(analysis: Analysis, claim: Option<&Claim>, expect: Option<&Claim>) 
             }
         }
     }
-    let silent = |c: Option<&Claim>| c.map_or(true, |c| c.correct.is_none());
+    let silent = |c: Option<&Claim>| c.is_none_or(|c| c.correct.is_none());
     if silent(claim) && silent(expect) {
         let correct = Claim {
             correct: Some(true),

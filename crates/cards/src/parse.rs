@@ -868,7 +868,7 @@ fn lex_with_comments(src: &str) -> Result<(Vec<Token>, Vec<Comment>), ParseError
                 }
                 let own_line = out
                     .last()
-                    .map_or(true, |t| t.tok == Tok::Newline || t.span.line < line);
+                    .is_none_or(|t| t.tok == Tok::Newline || t.span.line < line);
                 comments.push(Comment {
                     span,
                     text: chars[start..i]
@@ -1440,7 +1440,7 @@ impl Parser {
                 Tok::Sym(s)
                     if cards
                         .first()
-                        .map_or(true, |f| f.1.is_numbered() == s.is_numbered()) =>
+                        .is_none_or(|f| f.1.is_numbered() == s.is_numbered()) =>
                 {
                     self.bump();
                     cards.push((t.span, s));

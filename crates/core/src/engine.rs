@@ -777,7 +777,7 @@ impl<E: Engine> Seat<E> {
                 .engine
                 .awaiting()
                 .into_iter()
-                .filter(|&p| self.nonces.as_ref().map_or(true, |n| n.agrees_with(p)))
+                .filter(|&p| self.nonces.as_ref().is_none_or(|n| n.agrees_with(p)))
                 .collect();
             let Some((from, w)) = self.inbox.pop_for(&awaiting) else {
                 return Ok(out);

@@ -195,7 +195,7 @@ pub fn dealer_excess(
             .collect();
         let e = excess_leakage(&samples);
         all_zero &= e.exactly_zero;
-        if worst.map_or(true, |w| e.bits > w.bits) {
+        if worst.is_none_or(|w| e.bits > w.bits) {
             worst = Some(DealerExcess {
                 bits: e.bits.max(0.0),
                 exactly_zero: false,

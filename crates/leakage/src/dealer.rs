@@ -211,7 +211,7 @@ impl Opening {
 
     /// Whether the card goes to a member of `s` (or to everyone).
     pub fn ideal_for(&self, s: &Coalition) -> bool {
-        self.learner.map_or(true, |p| s.contains(p))
+        self.learner.is_none_or(|p| s.contains(p))
     }
 }
 

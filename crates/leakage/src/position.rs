@@ -50,7 +50,7 @@ fn phase_of_ops(schedule: &Schedule) -> Vec<usize> {
         .phases
         .iter()
         .enumerate()
-        .flat_map(|(f, (_, ops))| std::iter::repeat(f).take(ops.len()))
+        .flat_map(|(f, (_, ops))| std::iter::repeat_n(f, ops.len()))
         .collect()
 }
 

@@ -116,7 +116,7 @@ impl Roles {
                 .collect(),
             card: ops
                 .iter()
-                .map(|o| o.learner.map_or(true, |l| l == observer))
+                .map(|o| o.learner.is_none_or(|l| l == observer))
                 .collect(),
             target: (0..ops.len())
                 .filter(|&k| ops[k].learner == Some(target))

@@ -87,7 +87,7 @@ impl CommitmentKey {
         self.precomputed.vartime_multiscalar_mul(
             core::iter::once(*r)
                 .chain(v.iter().take(self.g.len()).enumerate().map(entry))
-                .chain(core::iter::repeat(Scalar::ZERO).take(pad)),
+                .chain(std::iter::repeat_n(Scalar::ZERO, pad)),
         )
     }
 }

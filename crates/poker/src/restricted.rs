@@ -71,7 +71,7 @@ impl PermSet {
 
     /// The *random bisection cut* of `2m` positions: the identity, or swapping the two halves.
     pub fn bisection(n: usize) -> Result<PermSet> {
-        if n == 0 || n % 2 != 0 {
+        if n == 0 || !n.is_multiple_of(2) {
             return Err(PokerError::InvalidParameters(format!(
                 "a bisection cut needs an even positive number of cards, got {n}"
             )));

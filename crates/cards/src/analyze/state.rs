@@ -340,7 +340,7 @@ impl Builder {
             Some(r) => r,
             None => {
                 let r = rows.rows;
-                rows.push(s, std::iter::repeat(Exact::zero()).take(inputs));
+                rows.push(s, std::iter::repeat_n(Exact::zero(), inputs));
                 let sequences = &rows.sequences;
                 self.index.insert_unique(hash, r, |&r| {
                     FxBuildHasher.hash_one(&sequences[r * cards..(r + 1) * cards])

@@ -260,7 +260,7 @@ pub(super) fn run(
     let mut tasks: Vec<Task<'_>> = top
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| query.shard.map_or(true, |s| s.owns(*i)))
+        .filter(|(i, _)| query.shard.is_none_or(|s| s.owns(*i)))
         .map(|(index, step)| Task {
             problem,
             meter,

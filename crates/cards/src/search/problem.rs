@@ -218,7 +218,7 @@ impl Problem {
             (0..n as u8).collect()
         } else {
             let mut ids = vec![0u8; clubs];
-            ids.extend(std::iter::repeat(1u8).take(hearts));
+            ids.extend(std::iter::repeat_n(1u8, hearts));
             ids
         };
         let perm_list = all_perms(n);
@@ -309,8 +309,8 @@ impl Problem {
             .count()
             - self.k;
         let hearts = self.n - self.k - clubs - self.k;
-        items.extend(std::iter::repeat(LayoutItem::Card(Symbol::Club)).take(clubs));
-        items.extend(std::iter::repeat(LayoutItem::Card(Symbol::Heart)).take(hearts));
+        items.extend(std::iter::repeat_n(LayoutItem::Card(Symbol::Club), clubs));
+        items.extend(std::iter::repeat_n(LayoutItem::Card(Symbol::Heart), hearts));
         items
     }
 

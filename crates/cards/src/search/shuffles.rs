@@ -112,7 +112,7 @@ impl PermTable {
                 .map(|&(q, w)| (self.then(q, tau), w))
                 .collect();
             moved.sort_unstable();
-            if best.as_ref().map_or(true, |b| moved < *b) {
+            if best.as_ref().is_none_or(|b| moved < *b) {
                 best = Some(moved);
             }
         }

@@ -301,7 +301,7 @@ impl Rules {
         let live: Vec<u8> = me.iter().copied().filter(|&v| v > 0).collect();
         let swap = self.swaps.is_some() && live.len() >= 2 && live.iter().any(|&v| v != live[0]);
         let logan = self.logan && !live.is_empty() && live.len() < h;
-        let within = self.swaps.map_or(true, |bound| pos.swaps[0] < bound);
+        let within = self.swaps.is_none_or(|bound| pos.swaps[0] < bound);
         if (swap || logan) && within {
             let mut next = *pos;
             if self.swaps.is_some() {

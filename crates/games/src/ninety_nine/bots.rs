@@ -114,7 +114,7 @@ fn choose_bid(view: &View, legal: &[Move]) -> Option<Move> {
             })
             .count();
         let cost = miss + 0.15 * extremes as f64;
-        if best.map_or(true, |(c, _)| cost < c) {
+        if best.is_none_or(|(c, _)| cost < c) {
             best = Some((cost, mv));
         }
     }

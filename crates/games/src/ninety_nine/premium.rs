@@ -105,7 +105,7 @@ impl Auction {
         if self.best.is_none() {
             out.push(Offer::Declare);
         }
-        let outbids = self.best.map_or(true, |(_, o)| o == Offer::Declare);
+        let outbids = self.best.is_none_or(|(_, o)| o == Offer::Declare);
         if self.reveal && outbids {
             out.push(Offer::Reveal);
         }

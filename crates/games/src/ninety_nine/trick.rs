@@ -67,7 +67,7 @@ pub fn winner(
             continue;
         }
         // Strictly higher: an equal card played later does not win.
-        if best.map_or(true, |(_, r)| p.rank > r) {
+        if best.is_none_or(|(_, r)| p.rank > r) {
             best = Some((seat, p.rank));
         }
     }

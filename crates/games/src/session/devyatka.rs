@@ -227,7 +227,7 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
     ) -> Res<Option<(MultiDevyatka, Option<Broken>)>, T::Error> {
         let fits = |pos: usize, card: Card| {
             let denied = self.denied[self.seat_of(pos)];
-            card_index(card).map_or(true, |i| denied & 1 << i == 0)
+            card_index(card).is_none_or(|i| denied & 1 << i == 0)
         };
         let Some(deck) = self.row.completion(known, fits) else {
             return Ok(None);

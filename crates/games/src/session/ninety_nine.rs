@@ -312,7 +312,7 @@ where
         let fits = |slot: usize, card: Card| match self.seat_of(slot) {
             Some(seat) if !bid.contains(&slot) => played(card, stand_in)
                 .suit
-                .map_or(true, |s| !voids[seat].contains(&s)),
+                .is_none_or(|s| !voids[seat].contains(&s)),
             _ => true,
         };
         let matched = perfect_matching(slots.len(), cards.len(), |i, j| fits(slots[i], cards[j]))?;
@@ -444,7 +444,7 @@ pub(super) fn perfect_matching(
                 continue;
             }
             seen[j] = true;
-            if owner[j].map_or(true, |k| augment(k, seen, owner, fits)) {
+            if owner[j].is_none_or(|k| augment(k, seen, owner, fits)) {
                 owner[j] = Some(i);
                 return true;
             }
