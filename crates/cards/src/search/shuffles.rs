@@ -336,14 +336,21 @@ impl Problem {
     /// (every set is a translate of one).
     fn small_sets(&self, c: &mut Collector<'_>) -> Result<(), SearchError> {
         let total = self.perms.len();
-        for size in 2..=self.query.max_support.min(total) {
-            if binomial(total - 1, size - 1) > MAX_SHUFFLES {
-                return Err(SearchError::InvalidQuery(format!(
-                    "--max-support {} on {} cards enumerates more than {MAX_SHUFFLES} shuffles \
-                     (the sets of {size} permutations that contain the identity alone do)",
-                    self.query.max_support, self.n
-                )));
-            }
+        let sizes = 2..=self.query.max_support.min(total);
+        let sets = sizes
+            .clone()
+            .map(|size| binomial(total - 1, size - 1))
+            .fold(0usize, usize::saturating_add);
+        if sets > MAX_SHUFFLES {
+            return Err(SearchError::InvalidQuery(format!(
+                "--max-support {} on {} cards enumerates more than {MAX_SHUFFLES} shuffles \
+                 (the sets of 2 to {} permutations that contain the identity alone do)",
+                self.query.max_support,
+                self.n,
+                sizes.end()
+            )));
+        }
+        for size in sizes {
             each_subset(1, total, size - 1, &mut |rest| {
                 let mut support = vec![(0u32, 1u64)];
                 support.extend(rest.iter().map(|&i| (i as u32, 1)));

@@ -325,6 +325,27 @@ fn meaningless_or_unsupported_queries_are_typed_errors() {
     assert!(matches!(search(&q), Err(SearchError::InvalidQuery(_))));
 }
 
+/// The cap on enumerated shuffles counts every support size together: on four cards no one
+/// size of set passes 2 000 000 (the largest, 11 permutations besides the identity, is
+/// C(23, 11) = 1 352 078), but all of them together are 2^23 − 1, and `--max-support 24` (or
+/// any larger) is refused at once instead of enumerating them.
+#[test]
+fn a_max_support_whose_sets_pass_the_cap_only_together_is_refused() {
+    for max_support in [24, usize::MAX] {
+        let mut q = query("♣♣♥♥", "and", 2, ShuffleClass::Any, true);
+        q.max_support = max_support;
+        match search(&q) {
+            Err(SearchError::InvalidQuery(why)) => {
+                assert!(why.contains("more than 2000000 shuffles"), "{why}")
+            }
+            other => panic!("--max-support {max_support}: {:?}", other.map(|o| o.found)),
+        }
+    }
+    let mut q = query("♣♣♥♥", "and", 2, ShuffleClass::Any, true);
+    q.max_support = 4;
+    assert!(search(&q).is_ok(), "a small support is still searched");
+}
+
 fn las_vegas(deck: &str, f: &str, radius: usize, shuffles: ShuffleClass) -> SearchQuery {
     let mut q = query(deck, f, radius, shuffles, true);
     q.runtime = SearchRuntime::LasVegas;
