@@ -29,15 +29,26 @@ pub struct Census {
     pub ends: u64,
 }
 
-/// Counts the positions of `rules`, calling `progress(visited)` now and then.
+/// The most numbered positions a census walks: its bitset then takes 1 GiB.
+pub const MAX_CENSUS_SPACE: u64 = 1 << 33;
+
+/// The most positions a census keeps waiting to be expanded (1 GiB of numbers).
+const MAX_CENSUS_PENDING: usize = 1 << 27;
+
+/// Counts the positions of `rules`, calling `progress(visited)` now and then. Rules with more
+/// than [`MAX_CENSUS_SPACE`] numbered positions, or whose walk would keep more than 2^27
+/// positions waiting, are [`TooLarge`]: the census stays within about 2 GiB.
 pub fn census(rules: &Rules, progress: &mut dyn FnMut(u64)) -> Result<Census, TooLarge> {
     let ix = Indexer::new(rules)?;
     let space = ix.space();
-    let words = usize::try_from(space.div_ceil(64)).map_err(|_| too_large(rules))?;
-    if space > 1 << 36 {
+    if space > MAX_CENSUS_SPACE {
         return Err(too_large(rules));
     }
-    let mut seen = vec![0u64; words];
+    let words = usize::try_from(space.div_ceil(64)).map_err(|_| too_large(rules))?;
+    let mut seen = Vec::new();
+    seen.try_reserve_exact(words)
+        .map_err(|_| too_large(rules))?;
+    seen.resize(words, 0u64);
     let mut mark = |i: u64| -> bool {
         let (w, b) = ((i / 64) as usize, i % 64);
         let new = seen[w] & (1 << b) == 0;
@@ -64,6 +75,9 @@ pub fn census(rules: &Rules, progress: &mut dyn FnMut(u64)) -> Result<Census, To
                 stack.push(c);
             }
         });
+        if stack.len() > MAX_CENSUS_PENDING {
+            return Err(too_large(rules));
+        }
     }
     progress(reachable);
     let h = u32::from(rules.hands) * u32::from(rules.players);

@@ -124,6 +124,17 @@ fn claim_with_revisits_a_game_is_unbounded() {
     assert!(graph.has_cycle());
 }
 
+/// A census too large for the machine is refused before it allocates: six players with
+/// rollover 10 number 55^6 ≈ 2.8·10^10 positions (a 3.5 GB bitset), past the 2^33 cap, and
+/// the answer is a typed error naming the rules, at once.
+#[test]
+fn a_census_past_its_memory_cap_is_refused_naming_the_rules() {
+    let rules = Rules::pr(6, 10);
+    let err = census(&rules, &mut |_| {}).expect_err("too large");
+    assert_eq!((err.players, err.rollover), (6, 10));
+    assert!(err.to_string().contains("6 players"), "{err}");
+}
+
 #[test]
 fn claim_625_codes_225_distinct_204_reachable() {
     let c = census(&Rules::standard(), &mut |_| {}).expect("small");
