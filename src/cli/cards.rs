@@ -10,13 +10,14 @@ use clap::Subcommand;
 use cpu_time::ThreadTime;
 use facedown::cards::analyze::{analyze, Analysis};
 use facedown::cards::claim::{check, Check, Claim};
-use facedown::cards::library::{builtins, load, Builtin, LoadError};
+use facedown::cards::library::{builtins, load, Builtin, LoadError, MAX_PROTOCOL_BYTES};
 use facedown::cards::print::analysis_text;
 use facedown::cards::search::Shard;
 use facedown::cards::simulate::{
     merge_reports, InputReport, SimulationReport, Simulator, ViewCount,
 };
 use facedown::cards::{trace, tree, Protocol};
+use facedown::core::input::read_text;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
 
@@ -486,11 +487,34 @@ fn fmt_source(name: &str, write: bool) -> anyhow::Result<(PathBuf, String)> {
             Ok((PathBuf::from(b.name), b.source.to_owned()))
         }
         _ => {
-            let text =
-                std::fs::read_to_string(name).with_context(|| format!("cannot read `{name}`"))?;
-            Ok((PathBuf::from(name), text))
+            let path = PathBuf::from(name);
+            let text = read_text(&path, MAX_PROTOCOL_BYTES, "a .cards protocol")?;
+            Ok((path, text))
         }
     }
+}
+
+/// Writes `text` over the file at `path` through a temporary file in the same directory,
+/// renamed over it once complete: a full disk, a size limit or a kill part-way leaves the
+/// original file as it was.
+fn replace_file(path: &std::path::Path, text: &str) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write `{}`", path.display());
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut temp = tempfile::NamedTempFile::new_in(dir).with_context(cannot)?;
+    std::io::Write::write_all(&mut temp, text.as_bytes()).with_context(cannot)?;
+    temp.as_file().sync_all().with_context(cannot)?;
+    if let Ok(meta) = std::fs::metadata(path) {
+        temp.as_file()
+            .set_permissions(meta.permissions())
+            .with_context(cannot)?;
+    }
+    temp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(cannot)?;
+    Ok(())
 }
 
 fn fmt_cmd(files: &[String], mode: FmtMode) -> anyhow::Result<()> {
@@ -508,8 +532,7 @@ fn fmt_cmd(files: &[String], mode: FmtMode) -> anyhow::Result<()> {
         let canonical = formatted == text;
         let written = mode.write && !canonical;
         if written {
-            std::fs::write(&path, &formatted)
-                .with_context(|| format!("cannot write `{}`", path.display()))?;
+            replace_file(&path, &formatted)?;
         }
         match (mode.json, mode.check, mode.write) {
             (false, true, _) if !canonical => {

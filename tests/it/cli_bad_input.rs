@@ -22,6 +22,10 @@ fn issue_14_endless_input_files_stop_at_a_limit_naming_the_file() {
         &["/dev/zero", "1048576 bytes", ".cards protocol"],
     );
     assert_refused(
+        &["cards", "fmt", "/dev/zero"],
+        &["/dev/zero", "1048576 bytes", ".cards protocol"],
+    );
+    assert_refused(
         &["dealer", "audit", "/dev/zero"],
         &["/dev/zero", "268435456 bytes", "dealer transcript"],
     );

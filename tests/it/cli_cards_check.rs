@@ -202,6 +202,42 @@ fn fmt_prints_checks_and_writes_the_canonical_form() {
     assert_eq!(status(&facedown(&["cards", "fmt", "--check", &broken])), 1);
 }
 
+/// `fmt --write` replaces a file only once its canonical form is wholly written: a write that
+/// fails part-way (here a file-size limit of 2 KiB, with the limit's signal ignored so that the
+/// write returns an error) leaves the original as it was and no temporary file behind. A plain
+/// truncating write would leave the first 2 KiB.
+#[cfg(unix)]
+#[test]
+fn fmt_write_that_fails_part_way_leaves_the_file_as_it_was() {
+    let dir = std::env::temp_dir().join(format!("facedown-fmt-atomic-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let comments: String = (0..200)
+        .map(|i| format!("# comment line {i:03}\n"))
+        .collect();
+    let messy = format!(
+        "{comments}protocol  five\ninputs a b\nfunction and\nlayout ~a ♥ b\n\
+                         shuffle cut 1 2 3 4 5\nturn 1 2 3 4 5\n"
+    );
+    assert!(messy.len() > 3000);
+    let file = dir.join("messy.cards");
+    std::fs::write(&file, &messy).expect("write");
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 2; exec \"$0\" cards fmt --write '{}'",
+        file.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script, env!("CARGO_BIN_EXE_facedown")])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot write"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), messy);
+    let left: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    assert_eq!(left.len(), 1, "a temporary file was left: {left:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn several_outputs_and_mixed_endings_check_and_their_json_names_the_outputs() {
     // The good protocols hold their claims and `perfect`; the broken variants fail them, and
