@@ -3,8 +3,9 @@
 //! After play every player broadcasts the ordinals and salts of everything he committed to.
 //! The audit, run by anyone on the signed [`Transcript`]:
 //!
-//! 1. verifies every signature (a transcript with a forged or unattributable message is
-//!    rejected with a typed error — it cannot be used to blame anyone);
+//! 1. verifies every signature, as a message of the deal
+//!    ([`Domain::Deal`](crate::Domain::Deal)): a transcript with a forged or unattributable
+//!    message is rejected with a typed error — it cannot be used to blame anyone;
 //! 2. checks every opening against its commitment, **enforcing `0 ≤ X < n!`**;
 //! 3. checks every helper half the last player sent: the drawn half must be the committed
 //!    one and `outer ∘ inner` must equal the opened `A_N`;
@@ -12,8 +13,22 @@
 //!    value its sender *received* and the sender's opened permutation (or the helper half the
 //!    sender was given) — so only the sender of a wrong value is blamed, never an honest player
 //!    who forwarded it;
-//! 5. names the player behind the first inconsistency in transcript order, with the message
-//!    index.
+//! 5. names the player behind the first inconsistency **in protocol order** (setup, each
+//!    opening hop by hop, the openings of the commitments), with the message index.
+//!
+//! **Who is named.** Every finding names the signer of a message the protocol does not call
+//! for, or the player who owed a missing one. The signatures are in the deal's domain, where
+//! an honest player signs exactly the protocol's messages of this session, once each: a
+//! message of another domain (the layer model's) does not verify here at all. So two
+//! different messages one player signed for one slot (a hop of an opening, a helper half) are
+//! his equivocation: he is named, and neither version is used to judge the player who
+//! received it — the walk of that opening stops there. Without that rule a second version
+//! taken as the next holder's input would make the next holder's honest output "wrong". For
+//! the same reason findings are not ordered by transcript index: that order follows sequence
+//! numbers, which each sender picks for his own messages (a receiver checks only that they
+//! increase). A player who relays in the transcript exchange an envelope that the deal does
+//! not call for is refused by the engine, naming the relayer, before any audit
+//! ([`crate::engine`]).
 //!
 //! A missing message is blamed on the player who should have sent it. On pairwise channels
 //! that is as far as a transcript can go: the sender could claim the message was lost. This and
@@ -31,7 +46,7 @@ use crate::commit::{verify, CommitError, Commitment};
 use crate::error::DealerError;
 use crate::messages::{verify_all, Body, Envelope, Opening};
 use crate::rank::unrank;
-use crate::scheme::{Half, Recipient, Slot};
+use crate::scheme::{Half, Hop, Operation, Plan, Recipient, Scheme, Slot};
 use crate::transcript::Transcript;
 
 /// What is wrong.
@@ -86,6 +101,22 @@ pub enum FindingKind {
         /// What was sent.
         got: u16,
     },
+    /// The sender signed two different messages for one hop: he equivocated, and neither
+    /// is taken as the next holder's input (the opening is not walked further).
+    TwoVersions {
+        /// Operation.
+        op: u32,
+        /// Hop in its plan.
+        hop: u16,
+    },
+    /// The last player signed two different messages for one helper half: neither is used to
+    /// judge its holder.
+    TwoHelpers {
+        /// Helper pair.
+        pair: u16,
+        /// Which half.
+        half: Half,
+    },
     /// A message of an opening was never sent.
     MissingValue {
         /// Operation.
@@ -110,7 +141,39 @@ pub struct Finding {
     /// What is wrong.
     pub what: FindingKind,
     #[serde(skip)]
-    order: (usize, u8),
+    place: Place,
+}
+
+/// Where a finding lies in the protocol. Findings are reported in this order — setup (each
+/// player's commitments, then each helper half), each opening hop by hop, the openings of the
+/// commitments — and the audit names the player behind the first. Not in transcript order:
+/// that follows sequence numbers, which every sender chooses for his own messages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Place {
+    /// A player's commitments.
+    Commit(PartyId),
+    /// A helper half.
+    Helper(u16, Half),
+    /// A hop of an opening.
+    Hop(u32, u16),
+    /// A player's openings of his commitments.
+    Reveal(PartyId),
+    /// A message that has no place in a deal.
+    #[default]
+    Nowhere,
+}
+
+impl Place {
+    /// The place of the slot an envelope fills.
+    fn of(e: &Envelope) -> Place {
+        match &e.body {
+            Body::Commit { .. } => Place::Commit(e.from),
+            Body::Helper { pair, half, .. } => Place::Helper(*pair, *half),
+            Body::Value { op, hop, .. } => Place::Hop(*op, *hop),
+            Body::Reveal { .. } => Place::Reveal(e.from),
+            Body::Values { .. } => Place::Nowhere,
+        }
+    }
 }
 
 /// An opening as the audit recomputes it.
@@ -151,34 +214,40 @@ impl AuditReport {
 
 type SlotCommitment = (Slot, Commitment);
 
+#[derive(Default)]
 struct Ctx {
     findings: Vec<Finding>,
 }
 
 impl Ctx {
-    fn flag(
-        &mut self,
-        player: PartyId,
-        message: Option<usize>,
-        order: (usize, u8),
-        what: FindingKind,
-    ) {
+    fn flag(&mut self, player: PartyId, message: Option<usize>, place: Place, what: FindingKind) {
         self.findings.push(Finding {
             player,
             message,
             what,
-            order,
+            place,
         });
     }
+
+    /// A signed message the protocol does not call for, blamed on its signer: every envelope
+    /// of the transcript is signed for the deal ([`Domain::Deal`](crate::Domain::Deal)), where
+    /// an honest player signs only the messages the protocol calls for.
     fn unexpected(&mut self, i: usize, e: &Envelope, reason: &str) {
         self.flag(
             e.from,
             Some(i),
-            (i, 0),
+            Place::of(e),
             FindingKind::Unexpected {
                 reason: reason.into(),
             },
         );
+    }
+
+    /// The findings in protocol order.
+    fn into_findings(self) -> Vec<Finding> {
+        let mut findings = self.findings;
+        findings.sort_by_key(|f| f.place);
+        findings
     }
 }
 
@@ -212,8 +281,6 @@ fn signatures_batch_verify(t: &Transcript) -> bool {
 pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport, DealerError> {
     let scheme = &t.params.scheme;
     scheme.validate()?;
-    let n = scheme.cards;
-    let last = scheme.last();
     if t.params.roster.keys.len() != scheme.players {
         return Err(DealerError::Transcript(format!(
             "the roster has {} keys for {} players",
@@ -221,9 +288,58 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
             scheme.players
         )));
     }
-    // 1. Signatures, parties, ranges, sequence numbers. The signatures are checked in one
-    // batch first; only when it fails are they checked one by one below, where the first
-    // failure is the error (so it is the same error, in the same order, as without the batch).
+    check_envelopes(t, signatures)?;
+    let plans = plans(t)?;
+    let mut ctx = Ctx::default();
+    let messages = Messages::sort(t, &mut ctx);
+    let opened = open_commitments(t, &messages, &mut ctx);
+    let helpers = check_helpers(scheme, &messages, &opened, &mut ctx);
+    let perms = Perms {
+        opened: &opened,
+        helpers: &helpers,
+    };
+    let mut matched = vec![false; t.envelopes.len()];
+    let openings = t
+        .operations
+        .iter()
+        .filter_map(|op| {
+            let plan = plans.get(&op.id)?;
+            let walk = Walk {
+                t,
+                values: &messages.values,
+                perms: &perms,
+            };
+            let card = walk.opening(op, plan, &mut matched, &mut ctx);
+            Some(Recomputed {
+                op: op.id,
+                position: op.position,
+                learner: plan.learner,
+                card,
+            })
+        })
+        .collect();
+    for (i, e) in t.envelopes.iter().enumerate() {
+        if matches!(e.body, Body::Value { .. }) && !matched[i] {
+            ctx.unexpected(i, e, "a value message no scheduled opening calls for");
+        }
+    }
+    let findings = ctx.into_findings();
+    Ok(AuditReport {
+        passed: findings.is_empty(),
+        blame: findings.first().map(|f| f.player),
+        findings,
+        deal: deal_of(scheme.players, scheme.cards, &opened),
+        openings,
+    })
+}
+
+/// Step 1: signatures (in the deal's domain), parties, ranges, sequence numbers. The signatures
+/// are checked in one batch first; only when it fails are they checked one by one, where the
+/// first failure is the error (so it is the same error, in the same order, as without the
+/// batch). A sequence number that does not increase is its signer's: both envelopes are his,
+/// signed for this deal.
+fn check_envelopes(t: &Transcript, signatures: Signatures) -> Result<(), DealerError> {
+    let n = t.params.scheme.cards;
     let signatures = match signatures {
         Signatures::Check if signatures_batch_verify(t) => Signatures::Checked,
         s => s,
@@ -259,125 +375,167 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
             _ => {}
         }
     }
-    let mut ops = BTreeMap::new();
+    Ok(())
+}
+
+/// The plan of every scheduled operation, by id.
+fn plans(t: &Transcript) -> Result<BTreeMap<u32, Plan>, DealerError> {
+    let scheme = &t.params.scheme;
+    let mut plans = BTreeMap::new();
     for op in &t.operations {
-        if usize::from(op.position) >= n {
+        if usize::from(op.position) >= scheme.cards {
             return Err(DealerError::Transcript(format!(
-                "operation {} opens position {} of a {n}-card deck",
-                op.id, op.position
+                "operation {} opens position {} of a {}-card deck",
+                op.id, op.position, scheme.cards
             )));
         }
-        let plan = scheme.plan(op.route)?;
-        if ops.insert(op.id, (op, plan)).is_some() {
+        if plans.insert(op.id, scheme.plan(op.route)?).is_some() {
             return Err(DealerError::Transcript(format!(
                 "operation {} is scheduled twice",
                 op.id
             )));
         }
     }
+    Ok(plans)
+}
 
-    let mut ctx = Ctx { findings: vec![] };
-    let end = t.envelopes.len();
+/// Step 2: the transcript's messages by kind and slot, and the misplaced ones flagged.
+struct Messages<'t> {
+    commits: BTreeMap<PartyId, &'t [SlotCommitment]>,
+    reveals: BTreeMap<PartyId, (usize, &'t Vec<Opening>)>,
+    /// Every version of each helper half the last player sent its holder.
+    helpers: BTreeMap<(u16, Half), Vec<(usize, &'t Perm)>>,
+    /// Every value message of each hop, by `(operation, hop)`.
+    values: BTreeMap<(u32, u16), Vec<usize>>,
+}
 
-    // 2. Commitments and openings.
-    let mut commits: BTreeMap<PartyId, (usize, &[SlotCommitment])> = BTreeMap::new();
-    let mut reveals: BTreeMap<PartyId, (usize, &Vec<Opening>)> = BTreeMap::new();
-    let mut helper_msgs: BTreeMap<(u16, Half), (usize, &Perm)> = BTreeMap::new();
-    let mut values: BTreeMap<(u32, u16), Vec<usize>> = BTreeMap::new();
-    for (i, e) in t.envelopes.iter().enumerate() {
-        match &e.body {
-            Body::Commit { commitments } => {
-                if e.to != Recipient::All {
-                    ctx.unexpected(i, e, "commitments sent privately");
-                } else if commits.insert(e.from, (i, commitments)).is_some()
-                    || commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
-                        != scheme.committed_slots(e.from)
-                {
-                    ctx.flag(e.from, Some(i), (i, 0), FindingKind::MalformedCommit);
+impl<'t> Messages<'t> {
+    fn sort(t: &'t Transcript, ctx: &mut Ctx) -> Messages<'t> {
+        let scheme = &t.params.scheme;
+        let mut m = Messages {
+            commits: BTreeMap::new(),
+            reveals: BTreeMap::new(),
+            helpers: BTreeMap::new(),
+            values: BTreeMap::new(),
+        };
+        for (i, e) in t.envelopes.iter().enumerate() {
+            match &e.body {
+                Body::Commit { commitments } => {
+                    if e.to != Recipient::All {
+                        ctx.unexpected(i, e, "commitments sent privately");
+                    } else if m.commits.insert(e.from, commitments).is_some()
+                        || commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
+                            != scheme.committed_slots(e.from)
+                    {
+                        ctx.flag(e.from, Some(i), Place::of(e), FindingKind::MalformedCommit);
+                    }
                 }
-            }
-            Body::Reveal { openings } => {
-                if e.to != Recipient::All {
-                    ctx.unexpected(i, e, "openings sent privately");
-                } else if reveals.insert(e.from, (i, openings)).is_some() {
-                    ctx.flag(e.from, Some(i), (i, 0), FindingKind::MalformedReveal);
+                Body::Reveal { openings } => {
+                    if e.to != Recipient::All {
+                        ctx.unexpected(i, e, "openings sent privately");
+                    } else if m.reveals.insert(e.from, (i, openings)).is_some() {
+                        ctx.flag(e.from, Some(i), Place::of(e), FindingKind::MalformedReveal);
+                    }
                 }
-            }
-            Body::Helper { pair, half, perm } => {
-                let holder = scheme.pair(*pair).map(|p| match half {
-                    Half::Outer => p.outer_holder,
-                    Half::Inner => p.inner_holder,
-                });
-                if e.from != last || holder.map(Recipient::Party) != Some(e.to) {
-                    ctx.unexpected(i, e, "a helper half not called for by the scheme");
-                } else if helper_msgs.insert((*pair, *half), (i, perm)).is_some() {
-                    ctx.unexpected(i, e, "the same helper half twice");
+                Body::Helper { pair, half, perm } => {
+                    let holder = scheme.pair(*pair).map(|p| match half {
+                        Half::Outer => p.outer_holder,
+                        Half::Inner => p.inner_holder,
+                    });
+                    if e.from != scheme.last() || holder.map(Recipient::Party) != Some(e.to) {
+                        ctx.unexpected(i, e, "a helper half not called for by the scheme");
+                    } else {
+                        m.helpers.entry((*pair, *half)).or_default().push((i, perm));
+                    }
                 }
+                Body::Value { op, hop, .. } => m.values.entry((*op, *hop)).or_default().push(i),
+                Body::Values { .. } => ctx.unexpected(i, e, "a layer-model opening inside a deal"),
             }
-            Body::Value { op, hop, .. } => values.entry((*op, *hop)).or_default().push(i),
-            Body::Values { .. } => ctx.unexpected(i, e, "a layer-model opening inside a deal"),
         }
+        m
     }
-    let mut opened: BTreeMap<Slot, Perm> = BTreeMap::new();
+}
+
+/// Every permutation whose opening matches its commitment; the others flagged.
+fn open_commitments(t: &Transcript, m: &Messages<'_>, ctx: &mut Ctx) -> BTreeMap<Slot, Perm> {
+    let scheme = &t.params.scheme;
+    let n = scheme.cards;
+    let mut opened = BTreeMap::new();
     for party in PartyId::all(scheme.players) {
-        let slots = scheme.committed_slots(party);
-        let Some(&(_, cs)) = commits.get(&party) else {
-            ctx.flag(party, None, (0, 0), FindingKind::MissingCommit);
+        let Some(&cs) = m.commits.get(&party) else {
+            ctx.flag(
+                party,
+                None,
+                Place::Commit(party),
+                FindingKind::MissingCommit,
+            );
             continue;
         };
-        let Some(&(ri, os)) = reveals.get(&party) else {
-            ctx.flag(party, None, (end, 0), FindingKind::MissingReveal);
+        let place = Place::Reveal(party);
+        let Some(&(ri, os)) = m.reveals.get(&party) else {
+            ctx.flag(party, None, place, FindingKind::MissingReveal);
             continue;
         };
-        if os.iter().map(|o| o.slot).collect::<Vec<_>>() != slots {
-            ctx.flag(party, Some(ri), (ri, 0), FindingKind::MalformedReveal);
+        if os.iter().map(|o| o.slot).collect::<Vec<_>>() != scheme.committed_slots(party) {
+            ctx.flag(party, Some(ri), place, FindingKind::MalformedReveal);
             continue;
         }
         for (o, (_, c)) in os.iter().zip(cs.iter()) {
-            match verify(c, n, party, o.slot, &o.rank, &o.salt) {
+            let what = match verify(c, n, party, o.slot, &o.rank, &o.salt) {
                 Ok(()) => match unrank(n, &o.rank) {
                     Ok(p) => {
                         opened.insert(o.slot, p);
+                        continue;
                     }
-                    Err(_) => ctx.flag(
-                        party,
-                        Some(ri),
-                        (ri, 0),
-                        FindingKind::RankOutOfRange { slot: o.slot },
-                    ),
+                    Err(_) => FindingKind::RankOutOfRange { slot: o.slot },
                 },
-                Err(CommitError::RankOutOfRange) => ctx.flag(
-                    party,
-                    Some(ri),
-                    (ri, 0),
-                    FindingKind::RankOutOfRange { slot: o.slot },
-                ),
-                Err(CommitError::Mismatch) => ctx.flag(
-                    party,
-                    Some(ri),
-                    (ri, 0),
-                    FindingKind::CommitmentMismatch { slot: o.slot },
-                ),
-            }
+                Err(CommitError::RankOutOfRange) => FindingKind::RankOutOfRange { slot: o.slot },
+                Err(CommitError::Mismatch) => FindingKind::CommitmentMismatch { slot: o.slot },
+            };
+            ctx.flag(party, Some(ri), place, what);
         }
     }
+    opened
+}
 
-    // 3. Helper halves.
-    let a_last = opened.get(&Slot::Deal(last)).cloned();
+/// The helper halves of one version each, by `(pair, half)`.
+type Helpers<'t> = BTreeMap<(u16, Half), (usize, &'t Perm)>;
+
+/// Step 3: helper halves: each sent once, the drawn one as committed, the pair composing to the
+/// opened `A_N`. A half the last player signed in two versions is his equivocation, and
+/// neither version is used to judge its holder (both are left out of the result).
+fn check_helpers<'t>(
+    scheme: &Scheme,
+    m: &Messages<'t>,
+    opened: &BTreeMap<Slot, Perm>,
+    ctx: &mut Ctx,
+) -> Helpers<'t> {
+    let last = scheme.last();
+    let mut single = Helpers::new();
     for (k, pair) in scheme.pairs.iter().enumerate() {
         let k = k as u16;
-        let outer = helper_msgs.get(&(k, Half::Outer));
-        let inner = helper_msgs.get(&(k, Half::Inner));
-        for (half, msg) in [(Half::Outer, outer), (Half::Inner, inner)] {
-            if msg.is_none() {
-                ctx.flag(
+        for half in [Half::Outer, Half::Inner] {
+            let place = Place::Helper(k, half);
+            match m.helpers.get(&(k, half)).map(Vec::as_slice).unwrap_or(&[]) {
+                [] => ctx.flag(
                     last,
                     None,
-                    (0, 1),
+                    place,
                     FindingKind::MissingHelper { pair: k, half },
-                );
+                ),
+                [one] => {
+                    single.insert((k, half), *one);
+                }
+                [(i, _), ..] => ctx.flag(
+                    last,
+                    Some(*i),
+                    place,
+                    FindingKind::TwoHelpers { pair: k, half },
+                ),
             }
         }
+        let outer = single.get(&(k, Half::Outer));
+        let inner = single.get(&(k, Half::Inner));
         let (drawn_slot, drawn_msg, derived_msg) = match pair.drawn {
             Half::Outer => (Slot::Outer(k), outer, inner),
             Half::Inner => (Slot::Inner(k), inner, outer),
@@ -387,7 +545,7 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
                 ctx.flag(
                     last,
                     Some(i),
-                    (i, 0),
+                    Place::Helper(k, pair.drawn),
                     FindingKind::HelperNotCommitted {
                         pair: k,
                         half: pair.drawn,
@@ -395,124 +553,142 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
                 );
             }
         }
+        let a_last = opened.get(&Slot::Deal(last));
         if let (Some(&(_, o)), Some(&(_, inn)), Some(&(di, _)), Some(a)) =
-            (outer, inner, derived_msg, a_last.as_ref())
+            (outer, inner, derived_msg, a_last)
         {
             if o.compose(inn).ok().as_ref() != Some(a) {
+                let derived = match pair.drawn {
+                    Half::Outer => Half::Inner,
+                    Half::Inner => Half::Outer,
+                };
                 ctx.flag(
                     last,
                     Some(di),
-                    (di, 0),
+                    Place::Helper(k, derived),
                     FindingKind::HelpersDoNotCompose { pair: k },
                 );
             }
         }
     }
+    single
+}
 
-    // 4. Every opening, hop by hop.
-    let perm_for = |slot: Slot| -> Option<&Perm> {
+/// The permutations a hop may apply: the opened `A_j` and the helper halves of one version.
+struct Perms<'a, 't> {
+    opened: &'a BTreeMap<Slot, Perm>,
+    helpers: &'a Helpers<'t>,
+}
+
+impl Perms<'_, '_> {
+    fn get(&self, slot: Slot) -> Option<&Perm> {
         match slot {
-            Slot::Deal(_) => opened.get(&slot),
-            Slot::Outer(k) => helper_msgs.get(&(k, Half::Outer)).map(|x| x.1),
-            Slot::Inner(k) => helper_msgs.get(&(k, Half::Inner)).map(|x| x.1),
+            Slot::Deal(_) => self.opened.get(&slot),
+            Slot::Outer(k) => self.helpers.get(&(k, Half::Outer)).map(|x| x.1),
+            Slot::Inner(k) => self.helpers.get(&(k, Half::Inner)).map(|x| x.1),
         }
-    };
-    let apply = |slots: &[Slot], v: usize| -> Option<usize> {
-        slots.iter().try_fold(v, |v, &s| perm_for(s)?.get(v))
-    };
-    let mut matched = vec![false; end];
-    let mut recomputed = Vec::new();
-    for op in &t.operations {
-        let Some((_, plan)) = ops.get(&op.id) else {
-            continue;
-        };
+    }
+
+    /// `slots` applied to `v`, if every one is known.
+    fn apply(&self, slots: &[Slot], v: usize) -> Option<usize> {
+        slots.iter().try_fold(v, |v, &s| self.get(s)?.get(v))
+    }
+}
+
+/// Step 4: the openings, hop by hop.
+struct Walk<'a, 't> {
+    t: &'t Transcript,
+    values: &'a BTreeMap<(u32, u16), Vec<usize>>,
+    perms: &'a Perms<'a, 't>,
+}
+
+impl Walk<'_, '_> {
+    /// Walks one opening: each hop's value is recomputed from the value its sender received
+    /// (the previous hop's) and the permutations he applies, so only the sender of a wrong
+    /// value is named. The walk stops at a hop that is missing, or that its sender signed in
+    /// two versions (neither is taken as the next holder's input: he is named, and nobody
+    /// after him). The card the learner obtained, if the walk went through.
+    fn opening(
+        &self,
+        op: &Operation,
+        plan: &Plan,
+        matched: &mut [bool],
+        ctx: &mut Ctx,
+    ) -> Option<u16> {
+        let own: Vec<Vec<usize>> = (0..plan.hops.len())
+            .map(|h| self.own_messages(op.id, h as u16, &plan.hops[h], matched, ctx))
+            .collect();
         let mut input = usize::from(op.position);
-        let mut prev = 0usize;
-        let mut complete = true;
-        for (h, hop) in plan.hops.iter().enumerate() {
-            let h16 = h as u16;
-            let idxs = values.get(&(op.id, h16)).map(Vec::as_slice).unwrap_or(&[]);
-            let Some(&i) = idxs.first() else {
-                ctx.flag(
-                    hop.from,
-                    None,
-                    (prev, 1),
-                    FindingKind::MissingValue {
-                        op: op.id,
-                        hop: h16,
-                    },
-                );
-                complete = false;
-                break;
+        for (h, (hop, own)) in plan.hops.iter().zip(&own).enumerate() {
+            let h = h as u16;
+            let place = Place::Hop(op.id, h);
+            let i = match own.as_slice() {
+                [] => {
+                    let what = FindingKind::MissingValue { op: op.id, hop: h };
+                    ctx.flag(hop.from, None, place, what);
+                    return None;
+                }
+                [i] => *i,
+                [i, ..] => {
+                    let what = FindingKind::TwoVersions { op: op.id, hop: h };
+                    ctx.flag(hop.from, Some(*i), place, what);
+                    return None;
+                }
             };
-            for &j in idxs {
-                matched[j] = true;
-            }
-            for &j in &idxs[1..] {
-                ctx.unexpected(j, &t.envelopes[j], "a second message for the same hop");
-            }
-            let e = &t.envelopes[i];
-            if e.from != hop.from || e.to != hop.to {
-                ctx.unexpected(i, e, "a hop between the wrong players");
-                complete = false;
-                break;
-            }
-            let Body::Value { value, .. } = e.body else {
-                continue;
+            let Body::Value { value, .. } = self.t.envelopes[i].body else {
+                return None;
             };
-            if let Some(expected) = apply(&hop.apply, input) {
+            if let Some(expected) = self.perms.apply(&hop.apply, input) {
                 if expected != usize::from(value) {
-                    ctx.flag(
-                        hop.from,
-                        Some(i),
-                        (i, 0),
-                        FindingKind::WrongValue {
-                            op: op.id,
-                            hop: h16,
-                            expected: expected as u16,
-                            got: value,
-                        },
-                    );
+                    let what = FindingKind::WrongValue {
+                        op: op.id,
+                        hop: h,
+                        expected: expected as u16,
+                        got: value,
+                    };
+                    ctx.flag(hop.from, Some(i), place, what);
                 }
             }
             input = usize::from(value);
-            prev = i;
         }
-        let card = if complete {
-            apply(&plan.finish, input).map(|c| c as u16)
-        } else {
-            None
-        };
-        recomputed.push(Recomputed {
-            op: op.id,
-            position: op.position,
-            learner: plan.learner,
-            card,
-        });
-    }
-    for (i, e) in t.envelopes.iter().enumerate() {
-        if matches!(e.body, Body::Value { .. }) && !matched[i] {
-            ctx.unexpected(i, e, "a value message no scheduled opening calls for");
-        }
+        self.perms.apply(&plan.finish, input).map(|c| c as u16)
     }
 
-    let deal = PartyId::all(scheme.players)
+    /// The messages of hop `h` of `op` between its two players (each marked as called for);
+    /// the others are flagged.
+    fn own_messages(
+        &self,
+        op: u32,
+        h: u16,
+        hop: &Hop,
+        matched: &mut [bool],
+        ctx: &mut Ctx,
+    ) -> Vec<usize> {
+        let idxs = self.values.get(&(op, h)).map(Vec::as_slice).unwrap_or(&[]);
+        let mut own = Vec::with_capacity(1);
+        for &j in idxs {
+            matched[j] = true;
+            let e = &self.t.envelopes[j];
+            if e.from == hop.from && e.to == hop.to {
+                own.push(j);
+            } else {
+                ctx.unexpected(j, e, "a hop between the wrong players");
+            }
+        }
+        own
+    }
+}
+
+/// `A(i)` for every position, if every `A_j` was opened.
+fn deal_of(players: usize, n: usize, opened: &BTreeMap<Slot, Perm>) -> Option<Vec<u16>> {
+    PartyId::all(players)
         .map(|p| opened.get(&Slot::Deal(p)))
         .collect::<Option<Vec<_>>>()
         .map(|perms| {
             (0..n)
                 .map(|i| perms.iter().fold(i, |v, p| p.apply(v)) as u16)
                 .collect()
-        });
-    let mut findings = ctx.findings;
-    findings.sort_by_key(|f| f.order);
-    Ok(AuditReport {
-        passed: findings.is_empty(),
-        blame: findings.first().map(|f| f.player),
-        findings,
-        deal,
-        openings: recomputed,
-    })
+        })
 }
 
 impl core::fmt::Display for Finding {
@@ -548,6 +724,14 @@ impl core::fmt::Display for Finding {
             } => write!(
                 f,
                 "sent {got} instead of {expected} (opening {op}, hop {hop})"
+            )?,
+            FindingKind::TwoVersions { op, hop } => write!(
+                f,
+                "signed two different values for hop {hop} of opening {op}"
+            )?,
+            FindingKind::TwoHelpers { pair, half } => write!(
+                f,
+                "signed two different {half:?} halves of helper pair {pair}"
             )?,
             FindingKind::MissingValue { op, hop } => {
                 write!(f, "never sent hop {hop} of opening {op}")?

@@ -67,7 +67,7 @@ pub use deal::DealShape;
 pub use driver::{play_with_rng, Batch, Finished, Game, Phase, Table};
 pub use engine::DealerEngine;
 pub use error::DealerError;
-pub use messages::{Body, Envelope, Roster, SessionId};
+pub use messages::{Body, Domain, Envelope, Roster, SessionId};
 pub use player::{
     Deviation, Learned, Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady, View,
 };

@@ -2,12 +2,21 @@
 //!
 //! Every message is an [`Envelope`]: sender, recipient, a per-sender sequence number, a
 //! [`Body`] and an ed25519 signature over
-//! `"facedown-dealer/msg/v1" ‖ session ‖ bincode(from, to, seq, body)`. Signing is what lets the
+//! `label ‖ session ‖ bincode(from, to, seq, body)`. Signing is what lets the
 //! end-of-game audit *name* a deviating player: a receiver cannot claim to have received a value
 //! its sender did not sign, and the sender cannot deny a value it did sign (non-repudiation).
 //! The session identifier binds every message to one deal, so messages cannot be replayed
 //! across deals; the recipient and sequence number are signed so they cannot be replayed
 //! within one.
+//!
+//! The label names the protocol the message belongs to ([`Domain`]): the dealer's deal
+//! ([`DEAL_LABEL`]) or a card protocol's layer model in an [engine](crate::engine)
+//! ([`LAYERS_LABEL`]). One key signs both in one session, each with its own sequence numbers,
+//! so without the label a message of one would be a validly signed message of the other: a
+//! cheater could relay a hop the layer model sent him into the deal's transcript and get its
+//! honest signer named there (or the reverse). A verifier checks a signature in the domain it
+//! expects, and an envelope of the other domain fails like a forgery, naming whoever presented
+//! it.
 //!
 //! On the wire an envelope is bincode with fixed-width integers and a size limit
 //! ([`Envelope::to_bytes`], [`Envelope::from_bytes`]); in saved transcripts it is JSON.
@@ -24,8 +33,30 @@ use crate::error::DealerError;
 use crate::hexser;
 use crate::scheme::{Half, Recipient, Slot};
 
-/// Domain-separation label of message signatures.
-pub const SIGN_LABEL: &[u8] = b"facedown-dealer/msg/v1";
+/// Domain-separation label of the deal's message signatures ([`Domain::Deal`]).
+pub const DEAL_LABEL: &[u8] = b"facedown-dealer/deal/v2";
+/// Domain-separation label of the layer model's message signatures ([`Domain::Layers`]).
+pub const LAYERS_LABEL: &[u8] = b"facedown-dealer/layers/v2";
+
+/// The protocol a signature is for (see the [module docs](self)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// The dealer's deal: its players ([`crate::player`]), driver and audit.
+    Deal,
+    /// A card protocol's layer model in an engine ([`crate::engine`]).
+    Layers,
+}
+
+impl Domain {
+    /// The label its signatures begin with.
+    pub fn label(self) -> &'static [u8] {
+        match self {
+            Domain::Deal => DEAL_LABEL,
+            Domain::Layers => LAYERS_LABEL,
+        }
+    }
+}
+
 /// Largest encoded envelope accepted from the wire.
 pub const MAX_MESSAGE_BYTES: u64 = 1 << 20;
 
@@ -169,7 +200,7 @@ pub struct Envelope {
     pub from: PartyId,
     /// The recipient.
     pub to: Recipient,
-    /// The sender's sequence number (strictly increasing per sender).
+    /// The sender's sequence number (strictly increasing per sender and domain; it may skip).
     pub seq: u32,
     /// The content.
     pub body: Body,
@@ -187,16 +218,28 @@ fn wire() -> impl bincode::Options {
         .reject_trailing_bytes()
 }
 
-fn signed_bytes(
-    session: &SessionId,
+/// What a signature covers: sender, recipient, number and body, in one session and domain.
+struct Statement<'a> {
+    domain: Domain,
+    session: &'a SessionId,
     from: PartyId,
     to: Recipient,
     seq: u32,
-    body: &Body,
-) -> Vec<u8> {
+    body: &'a Body,
+}
+
+fn signed_bytes(s: &Statement<'_>) -> Vec<u8> {
     use bincode::Options;
+    let Statement {
+        domain,
+        session,
+        from,
+        to,
+        seq,
+        body,
+    } = *s;
     let mut out = Vec::with_capacity(128);
-    out.extend_from_slice(SIGN_LABEL);
+    out.extend_from_slice(domain.label());
     out.extend_from_slice(&session.0);
     // Serializing plain data into memory cannot fail; an empty tail would only make the
     // signature fail to verify, never verify wrongly.
@@ -205,7 +248,7 @@ fn signed_bytes(
 }
 
 impl Envelope {
-    /// Signs a message.
+    /// Signs a message of the deal ([`Domain::Deal`]).
     pub fn sign(
         session: &SessionId,
         key: &SigningKey,
@@ -214,9 +257,28 @@ impl Envelope {
         seq: u32,
         body: Body,
     ) -> Envelope {
-        let signature = key
-            .sign(&signed_bytes(session, from, to, seq, &body))
-            .to_bytes();
+        Envelope::sign_in(Domain::Deal, session, key, from, to, seq, body)
+    }
+
+    /// Signs a message of `domain`.
+    pub fn sign_in(
+        domain: Domain,
+        session: &SessionId,
+        key: &SigningKey,
+        from: PartyId,
+        to: Recipient,
+        seq: u32,
+        body: Body,
+    ) -> Envelope {
+        let statement = Statement {
+            domain,
+            session,
+            from,
+            to,
+            seq,
+            body: &body,
+        };
+        let signature = key.sign(&signed_bytes(&statement)).to_bytes();
         Envelope {
             from,
             to,
@@ -226,11 +288,11 @@ impl Envelope {
         }
     }
 
-    /// Checks the signature under the claimed sender's key in `roster`, and that the recipient
-    /// exists.
+    /// Checks the signature, as a message of the deal, under the claimed sender's key in
+    /// `roster`, and that the recipient exists.
     pub fn verify(&self, session: &SessionId, roster: &Roster) -> Result<(), DealerError> {
         let key = roster.key(self.from)?;
-        self.verify_under(session, &key, roster.keys.len())
+        self.verify_under(Domain::Deal, session, &key, roster.keys.len())
     }
 
     /// As [`verify`](Envelope::verify), with the roster's keys decompressed beforehand.
@@ -239,19 +301,30 @@ impl Envelope {
         session: &SessionId,
         keys: &VerifyingKeys,
     ) -> Result<(), DealerError> {
+        self.verify_in(Domain::Deal, session, keys)
+    }
+
+    /// As [`verify_with`](Envelope::verify_with), as a message of `domain`.
+    pub fn verify_in(
+        &self,
+        domain: Domain,
+        session: &SessionId,
+        keys: &VerifyingKeys,
+    ) -> Result<(), DealerError> {
         let key = keys.key(self.from)?;
-        self.verify_under(session, key, keys.0.len())
+        self.verify_under(domain, session, key, keys.0.len())
     }
 
     fn verify_under(
         &self,
+        domain: Domain,
         session: &SessionId,
         key: &VerifyingKey,
         players: usize,
     ) -> Result<(), DealerError> {
         self.check_recipient(players)?;
         key.verify(
-            &self.signed_bytes(session),
+            &self.signed_bytes(domain, session),
             &Signature::from_bytes(&self.signature),
         )
         .map_err(|_| DealerError::BadSignature {
@@ -272,8 +345,15 @@ impl Envelope {
         }
     }
 
-    fn signed_bytes(&self, session: &SessionId) -> Vec<u8> {
-        signed_bytes(session, self.from, self.to, self.seq, &self.body)
+    fn signed_bytes(&self, domain: Domain, session: &SessionId) -> Vec<u8> {
+        signed_bytes(&Statement {
+            domain,
+            session,
+            from: self.from,
+            to: self.to,
+            seq: self.seq,
+            body: &self.body,
+        })
     }
 
     /// The wire encoding (bincode, fixed-width big-endian integers).
@@ -311,7 +391,7 @@ impl Envelope {
     }
 }
 
-/// Checks the signatures of many envelopes at once: one ed25519 batch verification (a random
+/// Checks the signatures of many envelopes of the deal at once: one ed25519 batch verification (a random
 /// linear combination of the verification equations, one multiscalar multiplication) instead
 /// of one double-base scalar multiplication per envelope.
 ///
@@ -347,7 +427,7 @@ fn batch_holds(envelopes: &[&Envelope], session: &SessionId, keys: &VerifyingKey
         if e.check_recipient(players).is_err() {
             return false;
         }
-        messages.push(e.signed_bytes(session));
+        messages.push(e.signed_bytes(Domain::Deal, session));
         signers.push(*key);
     }
     let messages: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
@@ -440,6 +520,30 @@ mod tests {
                 players: 3
             })
         );
+    }
+
+    #[test]
+    fn a_signature_for_one_domain_does_not_verify_in_the_other() {
+        let (s, keys, roster) = setup();
+        let keys_of = roster.verifying_keys().expect("valid keys");
+        let to = Recipient::Party(PartyId(2));
+        let body = || Body::Values {
+            lane: 0,
+            hop: 0,
+            values: vec![1],
+        };
+        let layers = Envelope::sign_in(Domain::Layers, &s, &keys[0], PartyId(1), to, 1, body());
+        let deal = Envelope::sign(&s, &keys[0], PartyId(1), to, 1, body());
+        assert_ne!(layers.signature, deal.signature);
+        assert_eq!(layers.verify_in(Domain::Layers, &s, &keys_of), Ok(()));
+        let forged = Err(DealerError::BadSignature {
+            from: PartyId(1),
+            seq: 1,
+        });
+        assert_eq!(layers.verify(&s, &roster), forged);
+        assert_eq!(layers.verify_with(&s, &keys_of), forged);
+        assert_eq!(deal.verify_in(Domain::Layers, &s, &keys_of), forged);
+        assert!(verify_all(&[&layers], &s, &keys_of).is_err());
     }
 
     #[test]

@@ -13,8 +13,11 @@ use crate::messages::Envelope;
 use crate::player::Params;
 use crate::scheme::Operation;
 
-/// Version tag written into saved transcripts.
-pub const TRANSCRIPT_FORMAT: &str = "facedown-dealer-transcript/v1";
+/// Version tag written into saved transcripts. Version 2: the envelopes are signed under the
+/// deal's domain label ([`DEAL_LABEL`](crate::messages::DEAL_LABEL)); the signatures of a
+/// version 1 file do not verify under it, so such a file is refused by its format rather than
+/// read as forged by its signers.
+pub const TRANSCRIPT_FORMAT: &str = "facedown-dealer-transcript/v2";
 
 /// Largest transcript file `facedown dealer audit` reads: the largest deal the scheme allows
 /// (64 players, 1024 cards) saves well under 100 MB, so this leaves room without letting an

@@ -15,7 +15,7 @@ use crate::audit::{audit_with, Signatures};
 use crate::error::DealerError;
 use crate::messages::{Body, Envelope};
 use crate::player::{Params, Player, PlayerAwaitingSetup, PlayerDone, PlayerReady};
-use crate::scheme::{Operation, Recipient, Route, Scheme};
+use crate::scheme::{Half, Operation, Recipient, Route, Scheme};
 use crate::transcript::Transcript;
 
 /// A deal at one player.
@@ -412,9 +412,13 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         Ok(Step::wait().with(To::All, After::Everything, payload))
     }
 
-    /// Another player's private envelopes, received and sent: each must be signed by its
-    /// sender and be either addressed to the relayer or sent by him (a forged or misaddressed
-    /// one is the relayer's fault).
+    /// Another player's private envelopes, received and sent. Each must be one the relayer
+    /// took part in (addressed to him, or sent by him to another player), signed for the deal
+    /// by its sender, and a message the deal calls for ([`called_for`]). Anything else — a
+    /// forgery, a misaddressed envelope, a hop of the layer model, a message of no scheduled
+    /// opening — is the relayer's fault: he presented it, whoever signed it. A second version
+    /// of a message passes here and is the audit's to judge: both versions are signed by their
+    /// sender in the deal's domain, so they prove that he, not the relayer, equivocated.
     pub(super) fn receive_transcript(
         &mut self,
         from: PartyId,
@@ -431,15 +435,19 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
         if !waiting.remove(&from) {
             return Err(unexpected(from, "a second transcript"));
         }
+        let deal = t
+            .deal
+            .as_ref()
+            .ok_or(EngineError::OutOfOrder("not dealt"))?;
         for env in &list {
-            let received = env.to == Recipient::Party(from) && env.from != from;
-            let sent = env.from == from
-                && !matches!(env.to, Recipient::All)
-                && env.to != Recipient::Party(from);
-            if !(received || sent) || env.verify_with(&t.session, &t.keys).is_err() {
+            let scheduled = called_for(&deal.params.scheme, &deal.operations, env);
+            if !took_part(from, env) || !scheduled || env.verify_with(&t.session, &t.keys).is_err()
+            {
                 return Err(DealerError::Malformed {
                     peer: from,
-                    reason: "its transcript relays an envelope it neither received nor sent".into(),
+                    reason: "its transcript relays an envelope it neither received nor sent, \
+                             or one the deal does not call for"
+                        .into(),
                 }
                 .into());
             }
@@ -455,8 +463,9 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
     /// The audit of the whole signed transcript.
     fn audit_deal(&mut self, mut envelopes: Vec<Envelope>) -> Result<Step> {
         let deal = self.deal_mut()?;
-        // One copy of each envelope, in an order that keeps every sender's sequence numbers
-        // increasing: setup, play, openings; within a phase by sequence number.
+        // One copy of each envelope, in an order that keeps every honest sender's sequence
+        // numbers increasing: setup, play, openings; within a phase by sequence number. The
+        // order names nobody: the audit orders its findings by place in the protocol.
         envelopes.sort_by_key(|e| (phase_of(&e.body), e.seq, e.from, e.to_bytes()));
         envelopes.dedup();
         let mut transcript = Transcript::new(deal.params.clone());
@@ -476,6 +485,38 @@ impl<R: RngCore + CryptoRng> DealerEngine<R> {
             Some(e) => Err(e),
             None => Ok(Step::done(Seen::default())),
         }
+    }
+}
+
+/// Whether `relayer` took part in the private envelope `env`: it is addressed to him, or he
+/// sent it to another player.
+fn took_part(relayer: PartyId, env: &Envelope) -> bool {
+    let received = env.to == Recipient::Party(relayer) && env.from != relayer;
+    let sent = env.from == relayer
+        && !matches!(env.to, Recipient::All)
+        && env.to != Recipient::Party(relayer);
+    received || sent
+}
+
+/// Whether the deal's schedule calls for the private envelope `env`, between its sender and
+/// recipient: a helper half from the last player to its holder, or a hop of a scheduled
+/// opening. (Broadcasts reach every player directly and are never relayed.)
+fn called_for(scheme: &Scheme, operations: &[Operation], env: &Envelope) -> bool {
+    match &env.body {
+        Body::Helper { pair, half, .. } => {
+            let holder = scheme.pair(*pair).map(|p| match half {
+                Half::Outer => p.outer_holder,
+                Half::Inner => p.inner_holder,
+            });
+            env.from == scheme.last() && holder.map(Recipient::Party) == Some(env.to)
+        }
+        Body::Value { op, hop, .. } => operations
+            .iter()
+            .find(|o| o.id == *op)
+            .and_then(|o| scheme.plan(o.route).ok())
+            .and_then(|plan| plan.hops.get(usize::from(*hop)).cloned())
+            .is_some_and(|h| h.from == env.from && h.to == env.to),
+        Body::Commit { .. } | Body::Reveal { .. } | Body::Values { .. } => false,
     }
 }
 

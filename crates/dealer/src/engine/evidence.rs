@@ -27,7 +27,7 @@ use facedown_core::PartyId;
 use super::layers::{Route, Row};
 use super::{EngineError, Result};
 use crate::error::DealerError;
-use crate::messages::{Body, Envelope, SessionId, VerifyingKeys};
+use crate::messages::{Body, Domain, Envelope, SessionId, VerifyingKeys};
 use crate::scheme::Recipient;
 
 /// What is wrong with a hop of a lane.
@@ -181,7 +181,7 @@ impl Evidence {
             let ours = hops
                 .iter()
                 .any(|&(l, k, f, to)| (l, k, f, to) == (lane, hop, env.from, env.to));
-            if !ours || env.verify_with(session, keys).is_err() {
+            if !ours || env.verify_in(Domain::Layers, session, keys).is_err() {
                 return Err(fault(BundleFault::Foreign));
             }
             seen.insert((lane, hop));

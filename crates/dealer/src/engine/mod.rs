@@ -70,7 +70,11 @@
 //! binds every signature ([`facedown_core::session`]). A deal (`All`) runs the dealer's players
 //! ([`crate::player::Player`]); at the end every player opens his commitments, then sends every
 //! other player the envelopes it received and sent privately, so that each holds the whole signed
-//! transcript and runs the [`audit`](crate::audit::audit) itself.
+//! transcript and runs the [`audit`](crate::audit::audit) itself. A relayed envelope must be a
+//! private message of the deal that its schedule calls for (a helper half, a hop of a scheduled
+//! opening) and that the relayer took part in; anything else names the relayer, whoever signed
+//! it. The deal and the layer model sign under different domain labels ([`Domain`]), each with
+//! its own sequence numbers, so a hop of one cannot be passed off as a message of the other.
 //!
 //! Security model: honest-but-curious players who do not collude, as for the dealer itself;
 //! a player who deviates on an opening's route is named at the end (see above), and one who
@@ -97,7 +101,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::audit::AuditReport;
 use crate::error::DealerError;
-use crate::messages::{Body, Envelope, PublicKey, Roster, SessionId, VerifyingKeys};
+use crate::messages::{Body, Domain, Envelope, PublicKey, Roster, SessionId, VerifyingKeys};
 use crate::player::Deviation;
 use crate::scheme::Recipient;
 
@@ -367,15 +371,16 @@ enum Pending {
 }
 
 impl Table {
-    /// Signs `body` from `me` to `to`.
+    /// Signs `body` from `me` to `to`, as a message of the layer model (its own domain and
+    /// numbers: the deal's player signs and numbers its messages apart).
     fn sign(&mut self, key: &SigningKey, me: PartyId, to: Recipient, body: Body) -> Envelope {
-        let env = Envelope::sign(&self.session, key, me, to, self.seq, body);
+        let env = Envelope::sign_in(Domain::Layers, &self.session, key, me, to, self.seq, body);
         self.seq += 1;
         env
     }
 
-    /// The checks every layer-model envelope passes: sent by the peer it came from, signed,
-    /// addressed to this player, not replayed.
+    /// The checks every layer-model envelope passes: sent by the peer it came from, signed
+    /// for the layer model, addressed to this player, not replayed.
     fn check(&mut self, me: PartyId, from: PartyId, env: &Envelope) -> Result<()> {
         if env.from != from {
             return Err(DealerError::Malformed {
@@ -384,7 +389,7 @@ impl Table {
             }
             .into());
         }
-        env.verify_with(&self.session, &self.keys)?;
+        env.verify_in(Domain::Layers, &self.session, &self.keys)?;
         if !env.is_for(me) {
             return Err(DealerError::WrongRecipient { from, me }.into());
         }

@@ -11,7 +11,9 @@ use facedown_core::rng::party_rng;
 use facedown_core::table::{FaceDownTable, ShuffleSet, TableError};
 use facedown_core::{Blame, DriveError, LocalDriver, PartyId, Perm, Symbol};
 use facedown_dealer::engine::{DealerMessage, EngineError, ViewEvent};
-use facedown_dealer::{Body, DealerEngine, DealerError, Deviation, Envelope, Recipient, SessionId};
+use facedown_dealer::{
+    Body, DealerEngine, DealerError, Deviation, Domain, Envelope, Recipient, SessionId,
+};
 use rand_chacha::ChaCha20Rng;
 
 pub(crate) type Engine = DealerEngine<ChaCha20Rng>;
@@ -369,7 +371,15 @@ fn swap_shown_cards(
         };
         values.swap(0, 1);
         let body = Body::Values { lane, hop, values };
-        let env = Envelope::sign(session, &key, env.from, env.to, env.seq, body);
+        let env = Envelope::sign_in(
+            Domain::Layers,
+            session,
+            &key,
+            env.from,
+            env.to,
+            env.seq,
+            body,
+        );
         DealerMessage::Envelope(env).to_bytes()
     }
 }

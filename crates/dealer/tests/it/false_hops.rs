@@ -14,7 +14,7 @@ use facedown_core::engine::Engine as _;
 use facedown_core::table::{FaceDownTable, ShuffleSet};
 use facedown_core::{Blame, DriveError, LocalDriver, PartyId, Symbol};
 use facedown_dealer::engine::{BundleFault, DealerMessage, EngineError, HopFault};
-use facedown_dealer::{Body, Envelope, SessionId};
+use facedown_dealer::{Body, Domain, Envelope, SessionId};
 
 use crate::engine::{cut, engines, own_key};
 
@@ -62,7 +62,15 @@ fn forge(act: Act, me: PartyId, key: ed25519_dalek::SigningKey, session: Session
                     hop: *hop,
                     values,
                 };
-                Envelope::sign(session, &key, env.from, env.to, env.seq, body)
+                Envelope::sign_in(
+                    Domain::Layers,
+                    session,
+                    &key,
+                    env.from,
+                    env.to,
+                    env.seq,
+                    body,
+                )
             }
             _ => env.clone(),
         };
@@ -445,7 +453,8 @@ fn an_envelope_replayed_from_another_hop_or_session_in_a_bundle_names_its_relaye
     // Another session: his own hop as he signed it in another game.
     let (t, failed) = false_bundle(24, |held, key, _| {
         for env in held.iter_mut().filter(|e| e.from == PartyId(2)) {
-            *env = Envelope::sign(
+            *env = Envelope::sign_in(
+                Domain::Layers,
                 &SessionId([7; 32]),
                 key,
                 env.from,

@@ -4,5 +4,6 @@ mod audit_detection;
 mod batch_verify;
 mod engine;
 mod false_hops;
+mod framing;
 mod malformed;
 mod paper_seed;

@@ -317,11 +317,14 @@ fn malformed_transcript_files_are_typed_errors() {
             Err(DealerError::Transcript(_))
         ));
     }
-    let wrong_format = json.replacen("facedown-dealer-transcript/v1", "v0", 1);
-    assert!(matches!(
-        Transcript::from_json(&wrong_format),
-        Err(DealerError::Transcript(_))
-    ));
+    // Another format, and the first one (signed without the deal's domain label).
+    for old in ["v0", "facedown-dealer-transcript/v1"] {
+        let wrong_format = json.replacen("facedown-dealer-transcript/v2", old, 1);
+        assert!(matches!(
+            Transcript::from_json(&wrong_format),
+            Err(DealerError::Transcript(_))
+        ));
+    }
     // Not a permutation: [0,0,…] in a helper half fails deserialization.
     let mut t = honest_transcript();
     let helper = t
