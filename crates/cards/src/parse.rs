@@ -84,7 +84,9 @@
 //! repeated positions, cycle notation that is a permutation, shuffle distributions that are valid
 //! ([`Shuffle::distribution`]), bisection halves of equal length, observations as long as the
 //! turn, no duplicate branch, inputs declared and laid out, truth tables of length `2^inputs`,
-//! `copy` on exactly one input, labels defined once and every `goto` target defined.
+//! `copy` on exactly one input, labels defined once and every `goto` target defined, and no
+//! more permutation entries (cards × permutations) than [`MAX_PERM_ENTRIES`], counted before
+//! each permutation, cut, bisection or generated group is made.
 //! What needs the state tree (reachability of observations, correctness, security) is the
 //! analyzer's job ([`crate::analyze`]).
 //!
@@ -106,10 +108,10 @@ use crate::model::{
     Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, NamedOutput, Shuffle,
     ShuffleError, Span, Q,
 };
-use crate::protocol::{Protocol, ProtocolError, ProtocolParts};
+use crate::protocol::{OverBudget, PermBudget, Protocol, ProtocolError, ProtocolParts, Refusal};
 
 mod private;
-pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS};
+pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS, MAX_PERM_ENTRIES};
 
 /// A malformed `.cards` file: where, and what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -181,6 +183,25 @@ impl ParseError {
     }
 }
 
+impl From<OverBudget> for ParseErrorKind {
+    fn from(over: OverBudget) -> ParseErrorKind {
+        ParseErrorKind::TooManyPermutations {
+            cards: over.cards,
+            perms: over.perms,
+            max: MAX_PERM_ENTRIES,
+        }
+    }
+}
+
+impl From<Refusal> for ParseErrorKind {
+    fn from(refusal: Refusal) -> ParseErrorKind {
+        match refusal {
+            Refusal::Shuffle(e) => ParseErrorKind::Shuffle(e),
+            Refusal::Budget(over) => over.into(),
+        }
+    }
+}
+
 /// `text` without ANSI escape sequences (`ESC [ … letter`).
 fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -216,6 +237,7 @@ impl ParseErrorKind {
             ParseErrorKind::PositionOutOfRange { cards, .. } => format!("not in 1..={cards}"),
             ParseErrorKind::TrailingGarbage { .. } => "expected a new line or `;`".to_owned(),
             ParseErrorKind::UnterminatedBlock => "never closed".to_owned(),
+            ParseErrorKind::TooManyPermutations { .. } => "over the limit".to_owned(),
             _ => "here".to_owned(),
         }
     }
@@ -494,6 +516,20 @@ pub enum ParseErrorKind {
         /// Cards in the layout.
         cards: usize,
         /// The limit.
+        max: usize,
+    },
+    /// More permutation entries (cards × permutations, a permutation counting at least
+    /// [`crate::protocol::MIN_PERM_ENTRIES`]) than [`MAX_PERM_ENTRIES`]: counted before the
+    /// permutations are made, each one written and each one a cut, a bisection, a private
+    /// reverse or a generated group expands into.
+    #[error("{}", crate::protocol::over_budget(*.cards, *.perms, *.max))]
+    TooManyPermutations {
+        /// Cards in the layout.
+        cards: usize,
+        /// The permutations counted when the limit was passed (for a generated group, as far
+        /// as it was enumerated).
+        perms: usize,
+        /// The limit on entries, [`MAX_PERM_ENTRIES`].
         max: usize,
     },
     /// A numbered card `#n` whose number does not fit.
@@ -1014,6 +1050,8 @@ struct Parser {
     labels: BTreeMap<String, Span>,
     gotos: Vec<(String, Span)>,
     depth: usize,
+    /// The permutations read so far (counted as the validation counts them).
+    budget: PermBudget,
 }
 
 fn is_digits(w: &str) -> bool {
@@ -1050,6 +1088,7 @@ impl Parser {
             labels: BTreeMap::new(),
             gotos: Vec::new(),
             depth: 0,
+            budget: PermBudget::default(),
         }
     }
 
@@ -1233,6 +1272,7 @@ impl Parser {
             ));
         }
         self.cards = cards;
+        self.budget = PermBudget::new(cards);
         self.outputs = function.output_count();
         self.numbers = layout
             .iter()
@@ -1584,7 +1624,12 @@ impl Parser {
             }
             "private" => {
                 self.bump();
-                self.private_action()?
+                let kind = self.private_action()?;
+                if let ActionKind::PrivateReverse { .. } = kind {
+                    // The validation makes its two permutations.
+                    self.take_perms(kind.held_perms(), span)?;
+                }
+                kind
             }
             other => {
                 if let Some(&keyword) = HEADERS.iter().find(|&&h| h == other) {
@@ -1659,9 +1704,18 @@ impl Parser {
         Ok((span, p))
     }
 
+    /// Counts `count` more permutations of the protocol, before they are made; `span` is where
+    /// they are written.
+    fn take_perms(&mut self, count: usize, span: Span) -> PResult<()> {
+        self.budget
+            .take(count)
+            .map_err(|over| ParseError::at(span, over.into()))
+    }
+
     /// Cycle notation: `id` or one or more `( … )`.
     fn perm(&mut self) -> PResult<(Span, Perm)> {
         let start = self.peek().span;
+        self.take_perms(1, start)?;
         if matches!(&self.peek().tok, Tok::Word(w) if w == "id") {
             self.bump();
             return Ok((start, Perm::identity(self.cards)));
@@ -1756,9 +1810,10 @@ impl Parser {
                     "a shuffle: `{P1, P2, …}`, `{P1: w1, …}`, `<G1, …>`, `cut …` or `bisect … | …`",
                 )),
             };
-        shuffle
-            .distribution(self.cards)
-            .map_err(|e| ParseError::at(t.span, ParseErrorKind::Shuffle(e)))?;
+        self.take_perms(shuffle.expanded_perms(), t.span)?;
+        self.budget
+            .distribution(&shuffle)
+            .map_err(|refusal| ParseError::at(t.span, refusal.into()))?;
         Ok(shuffle)
     }
 

@@ -17,18 +17,33 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use facedown_core::Symbol;
+use facedown_core::{Perm, Symbol};
 
 use crate::claim::Claim;
 use crate::distribution::Distribution;
 use crate::model::{
     encode_bit, encode_bit_on, encode_number, encode_one_card, input_bits, Action, ActionKind,
-    CommitmentCardsError, Function, LayoutItem, Shuffle, ShuffleError, Span, Value,
+    CommitmentCardsError, Function, LayoutItem, Shuffle, ShuffleError, Span, Value, MAX_GROUP, Q,
 };
 use crate::print::describe;
 
 /// The largest number of cards a protocol may have (the limit of [`facedown_core::Perm`]).
 pub const MAX_CARDS: usize = 1 << 16;
+
+/// The most permutation entries a protocol may hold: its cards (at least [`MIN_PERM_ENTRIES`])
+/// × its permutations. Every permutation is stored densely, one entry per card, so this bounds
+/// the memory of the parts, the compiled program and every shuffle's support. The permutations
+/// counted are those [`ActionKind::held_perms`] names — each written, each a cut, bisection or
+/// private reverse expands into — and every element of a generated group, each counted before
+/// it is made. 2^24 entries (32 MB a copy) are 256 permutations of the largest deck, a full
+/// [`crate::model::MAX_GROUP`] group on up to 255 cards, or a cut of 4096 of 4096 cards; the
+/// protocols of the papers and the library hold a few thousand.
+pub const MAX_PERM_ENTRIES: usize = 1 << 24;
+
+/// The fewest entries a permutation counts for against [`MAX_PERM_ENTRIES`], however few its
+/// cards: its vector and its weight in a support cost about as much as 64 entries, so that
+/// many permutations of a few cards are bounded too.
+pub const MIN_PERM_ENTRIES: usize = 64;
 
 /// The largest number of inputs a protocol may declare (a truth table has `2^inputs` entries).
 pub const MAX_INPUTS: usize = 16;
@@ -118,6 +133,16 @@ pub enum ProtocolError {
     /// More cards than [`MAX_CARDS`].
     #[error("the layout has {0} cards, at most {MAX_CARDS} are supported")]
     TooManyCards(usize),
+    /// More permutation entries than [`MAX_PERM_ENTRIES`] (counted as the parser counts them).
+    #[error("{}: {}", at(*.span), OverBudget { cards: *.cards, perms: *.perms })]
+    TooManyPermutations {
+        /// The action that went over the limit.
+        span: Span,
+        /// The protocol's number of cards.
+        cards: usize,
+        /// The permutations counted when the limit was passed.
+        perms: usize,
+    },
     /// A permutation acts on a different number of cards than the protocol has.
     #[error("{}: the permutation acts on {got} positions, the protocol has {cards} cards", at(*.span))]
     PermSize {
@@ -280,6 +305,7 @@ impl ProtocolError {
     pub fn span(&self) -> Option<Span> {
         match self {
             ProtocolError::PermSize { span, .. }
+            | ProtocolError::TooManyPermutations { span, .. }
             | ProtocolError::Shuffle { span, .. }
             | ProtocolError::Position { span, .. }
             | ProtocolError::RepeatedPosition { span, .. }
@@ -304,6 +330,112 @@ impl ProtocolError {
 
 fn at(span: Span) -> String {
     crate::print::source_position(span)
+}
+
+/// The permutations a protocol holds so far, counted against [`MAX_PERM_ENTRIES`] before they
+/// are made. The parser and the validation count the same permutations, so a protocol the
+/// parser accepts passes the validation.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PermBudget {
+    cards: usize,
+    perms: usize,
+}
+
+/// A protocol that would hold more than [`MAX_PERM_ENTRIES`] entries: `perms` permutations of
+/// `cards` cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", over_budget(*cards, *perms, MAX_PERM_ENTRIES))]
+pub(crate) struct OverBudget {
+    pub(crate) cards: usize,
+    pub(crate) perms: usize,
+}
+
+/// Why a shuffle's distribution was not built within a [`PermBudget`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// The shuffle is invalid.
+    Shuffle(ShuffleError),
+    /// Its generated group does not fit what is left of the budget.
+    Budget(OverBudget),
+}
+
+/// The message for `perms` permutations of `cards` cards over the limit of `max` entries.
+pub(crate) fn over_budget(cards: usize, perms: usize, max: usize) -> String {
+    let entries = perms.saturating_mul(cards.max(MIN_PERM_ENTRIES));
+    let product = if cards >= MIN_PERM_ENTRIES {
+        format!("{cards} cards × {perms} permutations")
+    } else {
+        format!(
+            "{perms} permutations × {MIN_PERM_ENTRIES} (the least a permutation counts; it has \
+             {cards} cards)"
+        )
+    };
+    format!(
+        "the protocol's permutations are too large: {product} is {entries} entries, at most \
+         {max} are supported"
+    )
+}
+
+impl OverBudget {
+    /// The validation error for the action at `span`.
+    pub(crate) fn at(self, span: Span) -> ProtocolError {
+        ProtocolError::TooManyPermutations {
+            span,
+            cards: self.cards,
+            perms: self.perms,
+        }
+    }
+}
+
+impl PermBudget {
+    /// An empty budget for a protocol on `cards` cards.
+    pub(crate) fn new(cards: usize) -> PermBudget {
+        PermBudget { cards, perms: 0 }
+    }
+
+    /// The most permutations a protocol on these cards may hold.
+    fn max_perms(&self) -> usize {
+        MAX_PERM_ENTRIES / self.cards.max(MIN_PERM_ENTRIES)
+    }
+
+    /// How many more permutations fit.
+    fn left(&self) -> usize {
+        self.max_perms().saturating_sub(self.perms)
+    }
+
+    /// Counts `count` more permutations, unless they would pass the limit.
+    pub(crate) fn take(&mut self, count: usize) -> Result<(), OverBudget> {
+        let perms = self.perms.saturating_add(count);
+        if perms > self.max_perms() {
+            return Err(OverBudget {
+                cards: self.cards,
+                perms,
+            });
+        }
+        self.perms = perms;
+        Ok(())
+    }
+
+    /// The distribution of `shuffle`, its generated group (if any) enumerated only as far as
+    /// the budget allows and then counted. The caller has counted the permutations written in
+    /// the shuffle and those a cut or bisection expands into.
+    pub(crate) fn distribution(&mut self, shuffle: &Shuffle) -> Result<Vec<(Perm, Q)>, Refusal> {
+        let left = self.left();
+        let max_group = MAX_GROUP.min(left);
+        let support = match shuffle.distribution_within(self.cards, max_group) {
+            Err(ShuffleError::GroupTooLarge(_)) if max_group < MAX_GROUP => {
+                return Err(Refusal::Budget(OverBudget {
+                    cards: self.cards,
+                    perms: self.perms.saturating_add(left).saturating_add(1),
+                }));
+            }
+            other => other.map_err(Refusal::Shuffle)?,
+        };
+        if let Shuffle::Generated(_) = shuffle {
+            self.take(support.len()).map_err(Refusal::Budget)?;
+        }
+        Ok(support)
+    }
 }
 
 /// Where an action is: its index among the protocol's actions (in the order the validation
@@ -880,6 +1012,8 @@ struct Compiler<'i> {
     program: Program,
     label_ids: BTreeMap<String, usize>,
     gotos: Vec<(usize, Span, String)>,
+    /// The permutations the program holds so far.
+    budget: PermBudget,
 }
 
 impl Compiler<'_> {
@@ -898,6 +1032,7 @@ impl Compiler<'_> {
             program: Program::default(),
             label_ids: BTreeMap::new(),
             gotos: Vec::new(),
+            budget: PermBudget::new(cards),
         };
         c.block(body, &Vec::new(), 0)?;
         for (at, span, label) in std::mem::take(&mut c.gotos) {
@@ -949,6 +1084,9 @@ impl Compiler<'_> {
         if self.number_output.is_some() && a.kind.is_private() {
             return Err(ProtocolError::PrivateWithNumbers { span });
         }
+        self.budget
+            .take(a.kind.held_perms())
+            .map_err(|over| over.at(span))?;
         Ok(match &a.kind {
             ActionKind::Perm(p) => {
                 if p.len() != self.cards {
@@ -1057,10 +1195,14 @@ impl Compiler<'_> {
         })
     }
 
-    fn shuffle(&self, s: &Shuffle, span: Span) -> Result<Distribution, ProtocolError> {
-        let support = s
-            .distribution(self.cards)
-            .map_err(|source| ProtocolError::Shuffle { span, source })?;
+    fn shuffle(&mut self, s: &Shuffle, span: Span) -> Result<Distribution, ProtocolError> {
+        let support = self
+            .budget
+            .distribution(s)
+            .map_err(|refusal| match refusal {
+                Refusal::Shuffle(source) => ProtocolError::Shuffle { span, source },
+                Refusal::Budget(over) => over.at(span),
+            })?;
         if support.is_empty() {
             return Err(ProtocolError::Shuffle {
                 span,

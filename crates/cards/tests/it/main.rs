@@ -11,6 +11,7 @@ mod numbers;
 mod one_card;
 mod output_sources;
 mod outputs;
+mod perm_budget;
 mod player_leaks;
 mod private;
 mod private_ops;
