@@ -14,7 +14,7 @@ use facedown::cards::library::{builtins, load, Builtin, LoadError, MAX_PROTOCOL_
 use facedown::cards::print::analysis_text;
 use facedown::cards::search::Shard;
 use facedown::cards::simulate::{
-    merge_reports, InputReport, SimulationReport, Simulator, ViewCount,
+    merge_correct_runs, merge_reports, InputReport, SimulationReport, Simulator, ViewCount,
 };
 use facedown::cards::{trace, tree, Protocol};
 use facedown::core::input::read_text;
@@ -636,15 +636,11 @@ impl Simulation {
 /// ([`facedown::cards::simulate::merge_reports`]); the wall time is the shards' sum.
 pub fn merge_simulations(shards: &[(PathBuf, Envelope)]) -> anyhow::Result<()> {
     let parts: Vec<Simulation> = shard_results(shards, SIMULATE, |s: &Simulation| s.report.shard)?;
-    let mut correct_runs = vec![0u64; parts.first().map_or(0, |p| p.correct_runs.len())];
-    for (p, (file, _)) in parts.iter().zip(shards) {
-        if p.correct_runs.len() != correct_runs.len() {
-            bail!("{}: its correct runs are not one per input", file.display());
-        }
-        for (a, b) in correct_runs.iter_mut().zip(&p.correct_runs) {
-            *a = a.checked_add(*b).context("the correct runs overflow")?;
-        }
-    }
+    let counted: Vec<(&SimulationReport, &[u64])> = parts
+        .iter()
+        .map(|p| (&p.report, p.correct_runs.as_slice()))
+        .collect();
+    let correct_runs = merge_correct_runs(&counted)?;
     let wall_ms = parts.iter().map(|p| p.wall_ms).sum();
     let threads = parts.iter().map(|p| p.threads).max().unwrap_or(1);
     let report = merge_reports(parts.into_iter().map(|p| p.report).collect())?;

@@ -74,10 +74,11 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::analyze::{explore, AnalysisOptions};
+use crate::analyze::{explore, AnalysisOptions, Endings};
 pub use crate::distribution::Sampler;
 use crate::model::{output_bit, ActionKind, Span, Value};
 use crate::protocol::Protocol;
+use crate::search::shard::Forgery;
 use crate::search::{in_shard_order, MergeError, Shard, Trials};
 
 pub mod general;
@@ -798,11 +799,13 @@ impl SimulationReport {
     /// exact analysis of `protocol` (a view that determines no output, or a protocol the
     /// analyzer cannot explore, counts as wrong). `chosen` is the one input simulated, when
     /// only one was.
+    ///
+    /// Which views end open is a property of the protocol, so the count of a whole run is the
+    /// sum of its shards' counts. A view of a mixed protocol that ends committed is counted by
+    /// its decoded result only; when the analyzer cannot list those views (a looping mixed
+    /// protocol) the count is capped at the input's runs.
     pub fn correct_runs(&self, protocol: &Protocol, chosen: Option<usize>) -> Vec<u64> {
-        let outputs = explore(protocol, &AnalysisOptions::default())
-            .ok()
-            .and_then(|ex| ex.view_outputs().ok().flatten())
-            .unwrap_or_default();
+        let open = OpenViews::of(protocol);
         self.inputs
             .iter()
             .enumerate()
@@ -814,15 +817,51 @@ impl SimulationReport {
                 };
                 let column = chosen.unwrap_or(col);
                 let expected = protocol.values().get(column).copied();
-                let from_views: u64 = self
+                let from_views = self
                     .views
                     .iter()
-                    .filter(|v| expected.is_some() && outputs.get(&v.view) == Some(&expected))
-                    .map(|v| v.counts[column])
-                    .sum();
-                committed + if r.non_committed > 0 { from_views } else { 0 }
+                    .filter(|v| expected.is_some() && open.output(&v.view) == Some(expected))
+                    .fold(0u64, |a, v| a.saturating_add(v.counts[column]));
+                committed.saturating_add(from_views).min(r.runs)
             })
             .collect()
+    }
+}
+
+/// The views of a protocol's non-committed endings, each with the output it determines (if
+/// any), from the exact analysis.
+struct OpenViews {
+    outputs: BTreeMap<String, Option<Value>>,
+    /// The views that end committed, for a mixed protocol; `None` when every view listed in
+    /// `outputs` ends open, or when they cannot be listed.
+    committed: Option<std::collections::BTreeSet<String>>,
+}
+
+impl OpenViews {
+    fn of(protocol: &Protocol) -> OpenViews {
+        let none = OpenViews {
+            outputs: BTreeMap::new(),
+            committed: None,
+        };
+        let Ok(ex) = explore(protocol, &AnalysisOptions::default()) else {
+            return none;
+        };
+        let committed = match ex.endings() {
+            Endings::Committed => return none,
+            Endings::NonCommitted => None,
+            Endings::Mixed => ex.committed_view_names(),
+        };
+        let outputs = ex.view_outputs().ok().flatten().unwrap_or_default();
+        OpenViews { outputs, committed }
+    }
+
+    /// The output a view of an open ending determines (`Some(None)`: none), or `None` for a
+    /// view that ends committed or that the analysis does not know.
+    fn output(&self, view: &str) -> Option<Option<Value>> {
+        if self.committed.as_ref().is_some_and(|c| c.contains(view)) {
+            return None;
+        }
+        self.outputs.get(view).copied()
     }
 }
 
@@ -1375,9 +1414,226 @@ fn add_counts(into: &mut [u64], from: &[u64]) -> Option<()> {
     Some(())
 }
 
+/// The shuffle counts of `r`'s runs are possible: with `n` runs of `s_i` shuffles, sum `S`,
+/// largest `M` and sum of squares `Q`: `M ≤ S ≤ n·M`, `M² ≤ Q ≤ M·S` and `S² ≤ n·Q`
+/// (Cauchy–Schwarz); all zero without runs. In 128 bits, where none of these overflows but
+/// `n·Q`, which then exceeds `S²`.
+fn check_shuffle_counts(r: &InputReport) -> Result<(), Forgery> {
+    let (n, sum, max, squares) = (
+        u128::from(r.runs),
+        u128::from(r.shuffles_sum),
+        u128::from(r.shuffles_max),
+        r.shuffles_sum_of_squares,
+    );
+    let possible = if n == 0 {
+        sum == 0 && max == 0 && squares == 0
+    } else {
+        max <= sum
+            && sum <= n * max
+            && max * max <= squares
+            && squares <= max * sum
+            && n.checked_mul(squares).is_none_or(|nq| sum * sum <= nq)
+    };
+    if possible {
+        return Ok(());
+    }
+    Err(Forgery::ShuffleCounts {
+        input: r.input.clone(),
+        runs: r.runs,
+        sum: r.shuffles_sum,
+        max: r.shuffles_max,
+        sum_of_squares: r.shuffles_sum_of_squares,
+    })
+}
+
+/// With several outputs, each output was read at exactly the committed runs, and right at
+/// least whenever every output was.
+fn check_readings(r: &InputReport) -> Result<(), Forgery> {
+    let committed = r.output_0.checked_add(r.output_1);
+    let wrong = r
+        .outputs
+        .iter()
+        .find(|o| o.output_0.checked_add(o.output_1) != committed || o.right() < r.output_1);
+    match wrong {
+        Some(o) => Err(Forgery::OutputReadings {
+            input: r.input.clone(),
+            output: o.name.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A shard's total runs, public views and players' views are those of its inputs' runs.
+fn check_views_of(p: &SimulationReport, width: &mut Option<usize>) -> Result<(), Forgery> {
+    let sum = p.inputs.iter().try_fold(0u64, |a, r| a.checked_add(r.runs));
+    if sum != Some(p.total_runs) {
+        return Err(Forgery::TotalRuns {
+            claimed: p.total_runs,
+            sum,
+        });
+    }
+    if let Some(v) = p.views.iter().find(|v| !well_formed_view(&v.view)) {
+        return Err(Forgery::MalformedView {
+            view: v.view.clone(),
+        });
+    }
+    check_views(&p.views, &p.inputs, "view", width)?;
+    for player in &p.players {
+        let whose = format!("view of player {}", player.player);
+        check_views(&player.views, &p.inputs, &whose, width)?;
+    }
+    Ok(())
+}
+
+/// One list of views: each listed once, seen by some run, with one count per input of the
+/// protocol (`width`, the same in every list), counting the runs of `inputs`
+/// ([`check_view_runs`]).
+fn check_views(
+    views: &[ViewCount],
+    inputs: &[InputReport],
+    whose: &str,
+    width: &mut Option<usize>,
+) -> Result<(), Forgery> {
+    let mut listed = std::collections::HashSet::new();
+    let mut seen: Vec<Option<u64>> = Vec::new();
+    for v in views {
+        let (whose, view) = (whose.to_owned(), v.view.clone());
+        let expected = *width.get_or_insert(v.counts.len().max(inputs.len()));
+        let got = v.counts.len();
+        if got != expected {
+            return Err(Forgery::ViewWidth {
+                whose,
+                view,
+                got,
+                expected,
+            });
+        }
+        if !listed.insert(&v.view) {
+            return Err(Forgery::ViewTwice { whose, view });
+        }
+        if v.counts.iter().all(|&c| c == 0) {
+            return Err(Forgery::UnseenView { whose, view });
+        }
+        seen.resize(expected, Some(0));
+        for (s, &c) in seen.iter_mut().zip(&v.counts) {
+            *s = s.and_then(|s| s.checked_add(c));
+        }
+        if seen.iter().filter(|s| **s != Some(0)).count() > inputs.len() {
+            return Err(Forgery::ViewOfAnotherInput { whose, view });
+        }
+    }
+    check_view_runs(&seen, inputs, whose)
+}
+
+/// The views count the runs: per input when every input was simulated (the columns `seen`
+/// are the inputs, in order), else all inputs together. Each run sees one view, but a run
+/// stuck on a private bit it never named may see none.
+fn check_view_runs(
+    seen: &[Option<u64>],
+    inputs: &[InputReport],
+    whose: &str,
+) -> Result<(), Forgery> {
+    let check = |input: Option<String>, seen: Option<u64>, (runs, stuck): (u64, u64)| {
+        if seen.is_some_and(|s| s <= runs && s >= runs.saturating_sub(stuck)) {
+            return Ok(());
+        }
+        Err(Forgery::ViewRuns {
+            whose: whose.to_owned(),
+            input,
+            seen,
+            runs,
+            stuck,
+        })
+    };
+    if seen.len() == inputs.len() {
+        for (r, s) in inputs.iter().zip(seen) {
+            check(Some(r.input.clone()), *s, (r.runs, r.stuck))?;
+        }
+        return Ok(());
+    }
+    let all_seen = seen.iter().try_fold(0u64, |a, s| a.checked_add((*s)?));
+    // The runs add up (the shard's total is their sum), and the stuck ones are among them.
+    let runs = inputs.iter().map(|r| r.runs).fold(0, u64::saturating_add);
+    let stuck = inputs.iter().map(|r| r.stuck).fold(0, u64::saturating_add);
+    check(None, all_seen, (runs, stuck))
+}
+
+/// Whether `view` is written as the simulator writes a view: `(nothing)`, `(longer view)`, or
+/// observations of card symbols joined by ` / ` (each in the canonical form that
+/// [`crate::print::render_view`] writes).
+fn well_formed_view(view: &str) -> bool {
+    if view == "(nothing)" || view == "(longer view)" {
+        return true;
+    }
+    view.split(" / ").all(|obs| {
+        observation_symbols(obs).is_some_and(|s| !s.is_empty() && crate::print::glyphs(&s) == obs)
+    })
+}
+
+/// The symbols of one observation as written (`♣♥`, `#3#1`, `%2♦`), or `None` when something
+/// else is written.
+fn observation_symbols(obs: &str) -> Option<Vec<Symbol>> {
+    let mut out = Vec::new();
+    let mut rest = obs;
+    while let Some(c) = rest.chars().next() {
+        let len = match c {
+            '♣' | '♥' | '♦' | '♠' => c.len_utf8(),
+            '#' | '%' => {
+                1 + rest[1..]
+                    .find(|d: char| !d.is_ascii_digit())
+                    .unwrap_or(rest.len() - 1)
+            }
+            _ => return None,
+        };
+        out.push(rest[..len].parse().ok()?);
+        rest = &rest[len..];
+    }
+    Some(out)
+}
+
+/// Adds up the shards' correct runs ([`SimulationReport::correct_runs`]), each given with its
+/// shard's report: one count per simulated input, at least the committed runs that were right
+/// and at most the input's runs.
+pub fn merge_correct_runs(parts: &[(&SimulationReport, &[u64])]) -> Result<Vec<u64>, MergeError> {
+    let mut sums = vec![0u64; parts.first().map_or(0, |(_, c)| c.len())];
+    for (position, (report, correct)) in parts.iter().enumerate() {
+        let shard = report.shard.ok_or(MergeError::NotAShard {
+            position: position + 1,
+        })?;
+        let differs = |what: &str| MergeError::Inconsistent {
+            shard,
+            what: what.to_owned(),
+        };
+        if correct.len() != report.inputs.len() || correct.len() != sums.len() {
+            return Err(differs("its correct runs are not one per simulated input"));
+        }
+        for ((sum, &c), r) in sums.iter_mut().zip(correct.iter()).zip(&report.inputs) {
+            let least = if r.expected_output {
+                r.output_1
+            } else {
+                r.output_0
+            };
+            if c < least || c > r.runs {
+                let forgery = Forgery::CorrectRuns {
+                    input: r.input.clone(),
+                    correct: c,
+                    least,
+                    runs: r.runs,
+                };
+                return Err(MergeError::Forged { shard, forgery });
+            }
+            *sum = sum
+                .checked_add(c)
+                .ok_or_else(|| differs("its correct runs overflow the sums"))?;
+        }
+    }
+    Ok(sums)
+}
+
 /// Adds up the reports of the shards `1/K … K/K` of one simulation into the report of the
 /// unsplit run, bit for bit (see the [module docs](self)). Refuses parts that are not each
-/// shard once, that describe different runs, or whose runs are not their share.
+/// shard once, that describe different runs, whose runs are not their share, or whose counts
+/// no run can have produced ([`Forgery`]: shuffle sums, readings, views, totals).
 pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, MergeError> {
     let parts = in_shard_order(parts, |r| r.shard)?;
     let first = &parts[0].1;
@@ -1407,6 +1663,8 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
         .collect();
     let mut views: BTreeMap<String, Vec<u64>> = BTreeMap::new();
     let mut players = private::PlayerSums::new(&first.players);
+    // One count per input of the protocol in every view of every shard.
+    let mut width: Option<usize> = None;
     for (shard, p) in &parts {
         let differs = |what: String| MergeError::Inconsistent {
             shard: *shard,
@@ -1416,6 +1674,10 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
         if let Some(what) = other_run(first, p) {
             return Err(differs(what));
         }
+        let forged = |forgery| MergeError::Forged {
+            shard: *shard,
+            forgery,
+        };
         for (j, r) in p.inputs.iter().enumerate() {
             let share = shard_runs(first.runs_per_input, j as u64, *shard);
             if r.runs != share
@@ -1426,6 +1688,9 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
                     r.runs, r.input
                 )));
             }
+            check_shuffle_counts(r)
+                .and_then(|()| check_readings(r))
+                .map_err(forged)?;
             add_counts(&mut outcomes[j], &r.outcomes()).ok_or_else(overflow)?;
             for (sum, o) in per_output[j].iter_mut().zip(&r.outputs) {
                 sum.output_0 = sum.output_0.checked_add(o.output_0).ok_or_else(overflow)?;
@@ -1455,6 +1720,7 @@ pub fn merge_reports(parts: Vec<SimulationReport>) -> Result<SimulationReport, M
                 .ok_or_else(overflow)?;
             *max = (*max).max(r.shuffles_max);
         }
+        check_views_of(p, &mut width).map_err(forged)?;
         for v in &p.views {
             let slot = views
                 .entry(v.view.clone())

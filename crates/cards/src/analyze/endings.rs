@@ -118,6 +118,14 @@ impl Exploration {
         (level, defects, None)
     }
 
+    /// The complete views (as [`render_view`] writes them) of the runs that end at a
+    /// committed `result`; `None` when the segment graph has a cycle (or too many views). The
+    /// actions a run takes follow from what it has seen, so a view ends one way only.
+    pub fn committed_view_names(&self) -> Option<std::collections::BTreeSet<String>> {
+        let views = self.committed_views()?;
+        Some(views.iter().map(|(v, _)| render_view(v)).collect())
+    }
+
     /// Whether some committed `result` is reachable with positive probability.
     fn reaches_result(&self) -> bool {
         let reachable = self.reachable();

@@ -232,7 +232,10 @@ pub(super) struct FiniteRun {
 
 /// The top-level actions of the start, one per class of equivalent children, in the order of
 /// [`Problem::expand`].
-fn distinct_top_level(problem: &Problem, start: &State) -> Result<Vec<Step>, SearchError> {
+pub(super) fn distinct_top_level(
+    problem: &Problem,
+    start: &State,
+) -> Result<Vec<Step>, SearchError> {
     let mut seen: HashSet<Vec<Key>> = HashSet::new();
     Ok(problem
         .expand(start)?

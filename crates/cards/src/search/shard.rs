@@ -19,13 +19,28 @@
 //!
 //! Seconds are not additive: the merged per-depth seconds are the slowest shard's, the merged
 //! total is the sum (the CPU the split cost), and each shard's own figures are kept in
-//! [`super::SearchOutcome::merged_from`]. Every merged protocol is parsed again and re-checked
-//! by the exact analyzer against the query, so a shard file edited by hand cannot slip an
-//! incorrect protocol into the merge.
+//! [`super::SearchOutcome::merged_from`].
+//!
+//! # What a merge trusts
+//!
+//! Nothing a shard file says is used before it is checked against the query. Before any loop
+//! runs over a shard's numbers, each shard's outcome must be one the search can produce
+//! ([`Forgery`] lists what is refused): its top-level actions and shuffles are those of the
+//! query (recomputed from the start state), its length is within the bound and agrees with
+//! `found` and its status, its work covers exactly the depths `1 … D` up to where it ended
+//! (`D` the length, the depth it stopped at, or the bound) and adds up to its totals, a find
+//! lists its protocols and a non-find none, and a stop report is one of that shard's. Every
+//! merged protocol is parsed again, must be written as the search writes it for this query
+//! (same header, shuffles of the class, allowed turns, the claimed number of steps, starting
+//! with its top-level action) and is re-checked by the exact analyzer, so a shard file edited
+//! by hand cannot slip an incorrect protocol, or a length or work its protocols do not bear
+//! out, into the merge. What no check can see is a shard that hides a protocol it found (says
+//! "none" where it would have found one): only running that shard again tells.
 //!
 //! The Las Vegas search is one fixed point over the whole state graph and is not sharded (a
 //! typed error says so).
 
+use std::collections::HashSet;
 use std::fmt;
 use std::str::FromStr;
 
@@ -34,9 +49,10 @@ use serde::{Deserialize, Serialize};
 
 use super::problem::Problem;
 use super::{
-    DepthStats, FoundAnalysis, MemoryReport, SearchError, SearchOutcome, SearchQuery, SearchStatus,
-    ShardSummary, StopReport, TopAction,
+    DepthStats, FoundAnalysis, MemoryReport, SearchError, SearchOutcome, SearchQuery,
+    SearchRuntime, SearchStatus, ShardSummary, StopReport, TopAction,
 };
+use crate::model::{Action, ActionKind};
 
 /// Shard `index` of `count` (1-based: `1/3`, `2/3`, `3/3`); always `1 ≤ index ≤ count`, also
 /// when read from JSON.
@@ -109,9 +125,312 @@ pub enum MergeError {
         /// Why.
         reason: String,
     },
+    /// A shard's outcome claims what its computation cannot have produced: only a file edited
+    /// by hand (or damaged) says it.
+    #[error("shard {shard} is refused: {forgery}")]
+    Forged {
+        /// The shard.
+        shard: Shard,
+        /// What it claims.
+        forgery: Forgery,
+    },
     /// The query itself is not valid.
     #[error("{0}")]
     Query(#[from] SearchError),
+}
+
+/// What a shard claims that the search or the simulator cannot have produced (see
+/// [`MergeError::Forged`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Forgery {
+    /// Protocols longer than the query's bound.
+    #[error("it claims protocols of {length} step(s), the bound is {max_steps}")]
+    LengthBeyondBound {
+        /// The length it claims.
+        length: usize,
+        /// The query's bound.
+        max_steps: usize,
+    },
+    /// `found` says one thing, `length` the other.
+    #[error("it says found = {found} with the length {}", some(.length))]
+    FoundDisagreesWithLength {
+        /// What `found` says.
+        found: bool,
+        /// What `length` says.
+        length: Option<usize>,
+    },
+    /// A length of 0 for a start that is not final, or another for one that is.
+    #[error(
+        "it claims the length {}, the start is {} final",
+        some(.length),
+        if *.start_final { "already" } else { "not" }
+    )]
+    LengthDisagreesWithStart {
+        /// The length it claims.
+        length: Option<usize>,
+        /// Whether the query's start is final.
+        start_final: bool,
+    },
+    /// A status that does not follow from what the shard found and whether it stopped.
+    #[error("its status is {status:?}, what it found and where it stopped make it {expected:?}")]
+    StatusDisagrees {
+        /// Its status.
+        status: SearchStatus,
+        /// The status its other fields give.
+        expected: SearchStatus,
+    },
+    /// The Las Vegas search's exhaustion, in a finite search.
+    #[error("it claims the Las Vegas search's exhaustion in a finite search")]
+    Exhausted,
+    /// A find without a protocol.
+    #[error("it claims protocols of {length} step(s) and lists none")]
+    NoProtocolOfLength {
+        /// The length it claims.
+        length: usize,
+    },
+    /// Protocols without a find.
+    #[error("it lists {count} protocol(s) but found none")]
+    ProtocolsWithoutFind {
+        /// How many it lists.
+        count: usize,
+    },
+    /// More than one protocol although the query keeps the first only.
+    #[error("it lists {count} protocols, --first keeps one")]
+    SeveralWithFirst {
+        /// How many it lists.
+        count: usize,
+    },
+    /// A protocol's top-level action that is none of the query's, is listed out of order, or
+    /// is missing (or present) where the length says otherwise.
+    #[error("it reports a protocol of top-level action {}, which {why}", some(.task))]
+    BadTask {
+        /// The top-level action.
+        task: Option<usize>,
+        /// What is wrong with it.
+        why: &'static str,
+    },
+    /// Other top-level actions or shuffles than the query's.
+    #[error(
+        "it counts {top_level_actions} top-level actions and {shuffles} shuffles, the query has \
+         {expected_top_level_actions} and {expected_shuffles}"
+    )]
+    OtherSearch {
+        /// Its count of top-level actions.
+        top_level_actions: usize,
+        /// Its count of shuffles.
+        shuffles: usize,
+        /// The query's top-level actions.
+        expected_top_level_actions: usize,
+        /// The query's shuffles.
+        expected_shuffles: usize,
+    },
+    /// Work at a depth past the query's bound.
+    #[error("it reports work at depth {depth}, past the bound {max_steps}")]
+    DepthBeyondBound {
+        /// The depth.
+        depth: usize,
+        /// The query's bound.
+        max_steps: usize,
+    },
+    /// Work at a depth past the one where the shard ended (its length, or where it stopped).
+    #[error("it reports work at depth {depth}, past depth {end} where it ended")]
+    DepthBeyondEnd {
+        /// The depth.
+        depth: usize,
+        /// Where it ended.
+        end: usize,
+    },
+    /// The work per depth is not that of consecutive depths up to where the shard ended.
+    #[error("its work per depth has depth {got} where depth {expected} belongs")]
+    DepthOutOfPlace {
+        /// The depth that belongs there.
+        expected: usize,
+        /// The depth it has.
+        got: usize,
+    },
+    /// The work per depth stops before the depth where the shard ended.
+    #[error("its work per depth ends at depth {}, it ended at depth {end}", some(.last))]
+    DepthsMissing {
+        /// The last depth it has.
+        last: Option<usize>,
+        /// Where it ended.
+        end: usize,
+    },
+    /// A total that is not the sum of the work per depth.
+    #[error("it counts {total} {what} in all, its depths add up to {}", some(.sum))]
+    WorkDisagrees {
+        /// `states explored` or `memo hits`.
+        what: &'static str,
+        /// Its total.
+        total: u64,
+        /// The sum over its depths (`None`: it overflows).
+        sum: Option<u64>,
+    },
+    /// A stop report that is not one of this shard's.
+    #[error("its stop report {0}")]
+    Stop(&'static str),
+    /// A protocol with a number of steps other than the length.
+    #[error("its protocol of top-level action {} has {steps} step(s), not {length}", some(.task))]
+    ProtocolOfOtherLength {
+        /// The protocol's top-level action.
+        task: Option<usize>,
+        /// Its steps (shuffles and turns on its longest path).
+        steps: usize,
+        /// The length claimed.
+        length: usize,
+    },
+    /// A protocol with an action the search does not write (another action kind, a shuffle
+    /// outside the class, a turn the query does not allow).
+    #[error(
+        "its protocol of top-level action {} has `{action}`, which this search does not write",
+        some(.task)
+    )]
+    ForeignAction {
+        /// The protocol's top-level action.
+        task: Option<usize>,
+        /// The action.
+        action: String,
+    },
+    /// A protocol that does not start with its top-level action.
+    #[error(
+        "its protocol of top-level action {task} starts with `{got}`, that action is `{expected}`"
+    )]
+    NotOfItsTask {
+        /// The protocol's top-level action.
+        task: usize,
+        /// How the protocol starts.
+        got: String,
+        /// How that top-level action prints.
+        expected: String,
+    },
+    /// A protocol whose header (name, inputs, function, layout) is not the one the search
+    /// writes for this query.
+    #[error(
+        "its protocol of top-level action {} is not written as this search writes it",
+        some(.task)
+    )]
+    NotAsWritten {
+        /// The protocol's top-level action.
+        task: Option<usize>,
+    },
+    /// A simulation's total that is not the sum of its inputs' runs.
+    #[error("it counts {claimed} runs in all, its inputs' runs add up to {}", some(.sum))]
+    TotalRuns {
+        /// Its total.
+        claimed: u64,
+        /// The sum over its inputs (`None`: it overflows).
+        sum: Option<u64>,
+    },
+    /// Shuffle counts no runs can have: the largest above the sum, the sum above the runs
+    /// times the largest, or sums of squares outside what the sum and the largest allow.
+    #[error(
+        "its shuffle counts of input {input} (sum {sum}, largest {max}, sum of squares \
+         {sum_of_squares}) are not those of {runs} runs"
+    )]
+    ShuffleCounts {
+        /// The input.
+        input: String,
+        /// Its runs.
+        runs: u64,
+        /// The claimed sum of the shuffle counts.
+        sum: u64,
+        /// The claimed largest shuffle count.
+        max: u64,
+        /// The claimed sum of their squares.
+        sum_of_squares: u128,
+    },
+    /// One of several outputs read at other runs than the committed ones, or right less often
+    /// than every output together.
+    #[error(
+        "its readings of output {output} for input {input} are not those of its committed runs"
+    )]
+    OutputReadings {
+        /// The input.
+        input: String,
+        /// The output.
+        output: String,
+    },
+    /// A view that is not written as the simulator writes one (observations of `♣ ♥ ♦ ♠ #n
+    /// %n` joined by ` / `, `(nothing)` or `(longer view)`).
+    #[error("it lists `{view}`, which is not a view")]
+    MalformedView {
+        /// The view as listed.
+        view: String,
+    },
+    /// A view listed twice (its counts would be added twice).
+    #[error("it lists the {whose} `{view}` twice")]
+    ViewTwice {
+        /// `view`, or whose private view it is.
+        whose: String,
+        /// The view.
+        view: String,
+    },
+    /// A view listed with no run that saw it.
+    #[error("it lists the {whose} `{view}`, which no run saw")]
+    UnseenView {
+        /// `view`, or whose private view it is.
+        whose: String,
+        /// The view.
+        view: String,
+    },
+    /// A view whose counts are not one per input of the protocol, like the others'.
+    #[error("its {whose} `{view}` has {got} counts, not {expected}")]
+    ViewWidth {
+        /// `view`, or whose private view it is.
+        whose: String,
+        /// The view.
+        view: String,
+        /// Its counts.
+        got: usize,
+        /// The counts of the others (at least one per simulated input).
+        expected: usize,
+    },
+    /// A view counted for an input the shard did not simulate.
+    #[error("its {whose} `{view}` is counted for an input it did not simulate")]
+    ViewOfAnotherInput {
+        /// `view`, or whose private view it is.
+        whose: String,
+        /// The view.
+        view: String,
+    },
+    /// Views that do not count the runs: every run sees one view, except a run stuck on a
+    /// private bit it never named, which may see none.
+    #[error(
+        "its {whose}s count {} runs of {}, it ran {runs} of which {stuck} stuck",
+        .seen.map_or_else(|| "more than 2^64 - 1".to_owned(), |s| s.to_string()),
+        .input.as_ref().map_or("its inputs together".to_owned(), |i| format!("input {i}"))
+    )]
+    ViewRuns {
+        /// `view`, or whose private view it is.
+        whose: String,
+        /// The input (`None`: the simulated inputs together).
+        input: Option<String>,
+        /// The runs its views count (`None`: they overflow).
+        seen: Option<u64>,
+        /// The runs it ran.
+        runs: u64,
+        /// Of which stuck.
+        stuck: u64,
+    },
+    /// More correct runs than runs, or fewer than the committed runs that were right.
+    #[error("it counts {correct} correct runs of input {input}, between {least} and {runs} are possible")]
+    CorrectRuns {
+        /// The input.
+        input: String,
+        /// Its correct runs.
+        correct: u64,
+        /// Its committed runs that were right.
+        least: u64,
+        /// Its runs.
+        runs: u64,
+    },
+}
+
+/// An optional number as an error message says it: the number, or `none` (for a sum: it
+/// overflows 64 bits).
+fn some<T: fmt::Display>(n: &Option<T>) -> String {
+    n.as_ref()
+        .map_or_else(|| "none".to_owned(), ToString::to_string)
 }
 
 impl Shard {
@@ -138,9 +457,10 @@ impl Shard {
         task % self.count == self.index - 1
     }
 
-    /// How many of `tasks` top-level actions belong to this shard.
+    /// How many of `tasks` top-level actions belong to this shard (no overflow, whatever
+    /// `tasks` a shard file claims).
     pub fn share(&self, tasks: usize) -> usize {
-        (tasks + self.count - self.index) / self.count
+        tasks / self.count + usize::from(tasks % self.count >= self.index)
     }
 }
 
@@ -326,6 +646,386 @@ fn check_consistent(parts: &[(Shard, SearchOutcome)]) -> Result<(), MergeError> 
     Ok(())
 }
 
+/// The problem of the unsplit search: a finite-runtime query within the finite search's bound
+/// (the only kind a shard can come from).
+fn unsplit_problem(query: &SearchQuery) -> Result<Problem, MergeError> {
+    let invalid = |why: String| MergeError::Query(SearchError::InvalidQuery(why));
+    if query.runtime != SearchRuntime::Finite {
+        return Err(invalid(
+            "the Las Vegas search is not sharded, so there are no shards of it to merge".into(),
+        ));
+    }
+    if query.max_steps > super::finite::MAX_BUDGET {
+        return Err(invalid(format!(
+            "--max-steps {} is above the finite search's limit of {}",
+            query.max_steps,
+            super::finite::MAX_BUDGET
+        )));
+    }
+    let mut unsplit = query.clone();
+    unsplit.shard = None;
+    Ok(Problem::new(&unsplit)?)
+}
+
+/// What the query fixes before any shard is read, to check each shard's claims against.
+struct Expected {
+    /// The query's bound.
+    max_steps: usize,
+    /// Whether the query keeps the first protocol only.
+    first: bool,
+    /// Whether the start is already final (then every shard found the protocol of 0 steps).
+    start_final: bool,
+    /// How each distinct top-level action prints, in task order (none for a final start).
+    top: Vec<String>,
+    /// How each shuffle of the class prints.
+    shuffles: HashSet<String>,
+    /// How many shuffles the class has.
+    shuffle_count: usize,
+}
+
+impl Expected {
+    /// Recomputes from the query what every shard must agree with: the start, its distinct
+    /// top-level actions (as the finite search lists them) and the shuffles of the class.
+    fn of(problem: &Problem) -> Result<Expected, MergeError> {
+        let start = problem.start_state()?;
+        let start_final = problem.is_final(&start);
+        let top = if start_final {
+            Vec::new()
+        } else {
+            super::finite::distinct_top_level(problem, &start)?
+                .iter()
+                .map(|step| problem.describe(step.kind))
+                .collect()
+        };
+        Ok(Expected {
+            max_steps: problem.query.max_steps,
+            first: problem.query.first,
+            start_final,
+            top,
+            shuffles: problem
+                .shuffles
+                .iter()
+                .map(|s| s.model.to_string())
+                .collect(),
+            shuffle_count: problem.shuffles.len(),
+        })
+    }
+
+    /// Whether shard `shard`'s outcome is one the search can produce (see the module docs),
+    /// checked without a loop over any number it claims.
+    fn check(&self, shard: Shard, p: &SearchOutcome) -> Result<(), Forgery> {
+        self.check_search(p)?;
+        self.check_length(p)?;
+        self.check_protocol_list(p)?;
+        check_status(p)?;
+        self.check_stop(shard, p)?;
+        self.check_depths(p)?;
+        check_totals(p)
+    }
+
+    /// The top-level actions and shuffles are the query's.
+    fn check_search(&self, p: &SearchOutcome) -> Result<(), Forgery> {
+        if p.top_level_actions != self.top.len() || p.shuffle_count != self.shuffle_count {
+            return Err(Forgery::OtherSearch {
+                top_level_actions: p.top_level_actions,
+                shuffles: p.shuffle_count,
+                expected_top_level_actions: self.top.len(),
+                expected_shuffles: self.shuffle_count,
+            });
+        }
+        Ok(())
+    }
+
+    /// The length is within the bound, agrees with `found` and with the start.
+    fn check_length(&self, p: &SearchOutcome) -> Result<(), Forgery> {
+        if p.exhausted {
+            return Err(Forgery::Exhausted);
+        }
+        if p.found != p.length.is_some() {
+            return Err(Forgery::FoundDisagreesWithLength {
+                found: p.found,
+                length: p.length,
+            });
+        }
+        if let Some(length) = p.length.filter(|&l| l > self.max_steps) {
+            return Err(Forgery::LengthBeyondBound {
+                length,
+                max_steps: self.max_steps,
+            });
+        }
+        if self.start_final != (p.length == Some(0)) {
+            return Err(Forgery::LengthDisagreesWithStart {
+                length: p.length,
+                start_final: self.start_final,
+            });
+        }
+        Ok(())
+    }
+
+    /// A find lists protocols (one with `--first`), each of a distinct top-level action of the
+    /// query in increasing order (none for the protocol of 0 steps); a non-find lists none.
+    fn check_protocol_list(&self, p: &SearchOutcome) -> Result<(), Forgery> {
+        let count = p.protocols.len();
+        match p.length {
+            Some(length) if count == 0 => return Err(Forgery::NoProtocolOfLength { length }),
+            None if count > 0 => return Err(Forgery::ProtocolsWithoutFind { count }),
+            _ if self.first && count > 1 => return Err(Forgery::SeveralWithFirst { count }),
+            _ => {}
+        }
+        let bad = |task: Option<usize>, why: &'static str| Err(Forgery::BadTask { task, why });
+        let mut previous: Option<usize> = None;
+        for &task in &p.protocol_tasks {
+            match (task, p.length == Some(0)) {
+                (Some(_), true) => return bad(task, "a protocol of 0 steps does not have"),
+                (None, false) => return bad(task, "only a protocol of 0 steps has"),
+                (Some(t), false) if t >= self.top.len() => {
+                    return bad(task, "is none of the query's top-level actions")
+                }
+                (Some(t), false) if previous.is_some_and(|q| q >= t) => {
+                    return bad(task, "is listed twice or out of order")
+                }
+                _ => previous = task,
+            }
+        }
+        Ok(())
+    }
+
+    /// A stop report is the finite search's at a depth within the bound (the depth of the find,
+    /// if any), with some top-level action open ([`Expected::check_stop_tasks`]).
+    fn check_stop(&self, shard: Shard, p: &SearchOutcome) -> Result<(), Forgery> {
+        let Some(stop) = &p.stop else {
+            return Ok(());
+        };
+        let claims = [
+            (self.start_final, "comes from a search whose start is final"),
+            (stop.max_steps != self.max_steps, "is for another bound"),
+            (
+                stop.in_progress == 0 || stop.in_progress > self.max_steps,
+                "stops at a depth outside 1 … the bound",
+            ),
+            (
+                stop.last_completed != stop.in_progress.saturating_sub(1),
+                "has not completed the depth before the one it stopped at",
+            ),
+            (
+                p.length.is_some_and(|l| l != stop.in_progress),
+                "stops at another depth than its find",
+            ),
+            (
+                stop.open_states.is_some() || stop.graph_nodes.is_some(),
+                "is the Las Vegas search's",
+            ),
+            (
+                stop.open_top_level_actions.is_empty(),
+                "leaves no top-level action open",
+            ),
+        ];
+        if let Some((_, what)) = claims.iter().find(|(claimed, _)| *claimed) {
+            return Err(Forgery::Stop(what));
+        }
+        self.check_stop_tasks(shard, p, stop)
+    }
+
+    /// The stop report's open and decided top-level actions are the shard's own, each listed
+    /// once, in order, in one list only, all of them when nothing was found, and named as the
+    /// query names them.
+    fn check_stop_tasks(
+        &self,
+        shard: Shard,
+        p: &SearchOutcome,
+        stop: &StopReport,
+    ) -> Result<(), Forgery> {
+        let open: Vec<usize> = stop
+            .open_top_level_actions
+            .iter()
+            .map(|a| a.index)
+            .collect();
+        let decided = &stop.decided_top_level_actions;
+        let own = |tasks: &[usize]| {
+            tasks.windows(2).all(|w| w[0] < w[1])
+                && tasks.iter().all(|&t| t < self.top.len() && shard.owns(t))
+        };
+        if !own(&open) || !own(decided) {
+            return Err(Forgery::Stop(
+                "lists top-level actions out of order, twice or of another shard",
+            ));
+        }
+        let open_set: HashSet<usize> = open.iter().copied().collect();
+        if decided.iter().any(|t| open_set.contains(t)) {
+            return Err(Forgery::Stop(
+                "has a top-level action both open and decided",
+            ));
+        }
+        let listed = open.len() + decided.len();
+        if listed > p.shard_tasks || (!p.found && listed != p.shard_tasks) {
+            return Err(Forgery::Stop(
+                "does not account for the shard's top-level actions",
+            ));
+        }
+        let misnamed = stop
+            .open_top_level_actions
+            .iter()
+            .any(|a| self.top[a.index] != a.action);
+        if misnamed {
+            return Err(Forgery::Stop("names a top-level action wrongly"));
+        }
+        Ok(())
+    }
+
+    /// The work per depth is that of the depths from the first (0 for a final start, else 1)
+    /// to where the shard ended, one entry each, in order.
+    fn check_depths(&self, p: &SearchOutcome) -> Result<(), Forgery> {
+        let end = match (p.length, &p.stop) {
+            (Some(len), _) => len,
+            (None, Some(stop)) => stop.in_progress,
+            (None, None) => self.max_steps,
+        };
+        let first = usize::from(!self.start_final);
+        for (i, d) in p.per_depth.iter().enumerate() {
+            if d.depth > self.max_steps {
+                return Err(Forgery::DepthBeyondBound {
+                    depth: d.depth,
+                    max_steps: self.max_steps,
+                });
+            }
+            if d.depth > end {
+                return Err(Forgery::DepthBeyondEnd {
+                    depth: d.depth,
+                    end,
+                });
+            }
+            if d.depth != first + i {
+                return Err(Forgery::DepthOutOfPlace {
+                    expected: first + i,
+                    got: d.depth,
+                });
+            }
+        }
+        if p.per_depth.len() < (end + 1).saturating_sub(first) {
+            return Err(Forgery::DepthsMissing {
+                last: p.per_depth.last().map(|d| d.depth),
+                end,
+            });
+        }
+        Ok(())
+    }
+
+    /// A merged protocol is written as the search writes it for this query: only shuffles of
+    /// the class, allowed turns and a result, `length` steps on its longest path, starting with
+    /// its top-level action, under the header the search gives it.
+    fn check_written(
+        &self,
+        problem: &Problem,
+        (task, length): (Option<usize>, usize),
+        model: &crate::protocol::Protocol,
+    ) -> Result<(), Forgery> {
+        let steps = self
+            .steps(problem, model.body())
+            .map_err(|action| Forgery::ForeignAction { task, action })?;
+        if steps != length {
+            return Err(Forgery::ProtocolOfOtherLength {
+                task,
+                steps,
+                length,
+            });
+        }
+        if let Some(t) = task {
+            let got = model
+                .body()
+                .first()
+                .map_or_else(String::new, |a| crate::print::describe(&a.kind));
+            if got != self.top[t] {
+                return Err(Forgery::NotOfItsTask {
+                    task: t,
+                    got,
+                    expected: self.top[t].clone(),
+                });
+            }
+        }
+        let number = task.map_or(1, |t| t + 1);
+        let rewritten = problem.protocol(number, length, model.body().to_vec());
+        if rewritten.map_or(true, |p| p.to_string() != model.to_string()) {
+            return Err(Forgery::NotAsWritten { task });
+        }
+        Ok(())
+    }
+
+    /// The most steps (shuffles and turns) on a path through `body`, or how the first action
+    /// this search does not write prints.
+    fn steps(&self, problem: &Problem, body: &[Action]) -> Result<usize, String> {
+        let mut total = 0usize;
+        for action in body {
+            let cost = match &action.kind {
+                ActionKind::Shuffle(s) if self.shuffles.contains(&s.to_string()) => 1,
+                ActionKind::Turn {
+                    positions,
+                    branches,
+                } if turn_allowed(problem, positions) => {
+                    let mut longest = 0;
+                    for b in branches.iter().flatten() {
+                        longest = longest.max(self.steps(problem, &b.body)?);
+                    }
+                    longest.saturating_add(1)
+                }
+                ActionKind::Result(_) => 0,
+                other => return Err(crate::print::describe(other)),
+            };
+            total = total.saturating_add(cost);
+        }
+        Ok(total)
+    }
+}
+
+/// Whether the search turns exactly these positions (each once, on the deck, in ascending
+/// order, and one card only with `--single-card-turns`).
+fn turn_allowed(problem: &Problem, positions: &[usize]) -> bool {
+    let ascending = positions.windows(2).all(|w| w[0] < w[1]);
+    let mask = positions
+        .iter()
+        .try_fold(0u16, |m, &p| (p < problem.n && p < 16).then(|| m | 1 << p));
+    ascending && mask.is_some_and(|m| problem.turns.binary_search(&m).is_ok())
+}
+
+/// The status follows from the find and the stop report.
+fn check_status(p: &SearchOutcome) -> Result<(), Forgery> {
+    let expected = match (p.found, &p.stop) {
+        (true, _) => SearchStatus::Found,
+        (false, Some(_)) => SearchStatus::Stopped,
+        (false, None) => SearchStatus::None,
+    };
+    if p.status != expected {
+        return Err(Forgery::StatusDisagrees {
+            status: p.status,
+            expected,
+        });
+    }
+    Ok(())
+}
+
+/// The totals are the sums of the work per depth.
+fn check_totals(p: &SearchOutcome) -> Result<(), Forgery> {
+    let sum = |of: fn(&DepthStats) -> u64| {
+        p.per_depth
+            .iter()
+            .try_fold(0u64, |a, d| a.checked_add(of(d)))
+    };
+    let totals = [
+        (
+            "states explored",
+            p.states_explored,
+            sum(|d| d.states_explored),
+        ),
+        ("memo hits", p.memo_hits, sum(|d| d.memo_hits)),
+    ];
+    match totals
+        .into_iter()
+        .find(|(_, total, sum)| Some(*total) != *sum)
+    {
+        Some((what, total, sum)) => Err(Forgery::WorkDisagrees { what, total, sum }),
+        None => Ok(()),
+    }
+}
+
 /// The last depth a shard searched completely.
 fn completed(p: &SearchOutcome, max_steps: usize) -> usize {
     match (&p.stop, p.length) {
@@ -341,9 +1041,16 @@ fn completed(p: &SearchOutcome, max_steps: usize) -> usize {
 pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOutcome, MergeError> {
     let parts = in_shard_order(parts, |p| p.shard)?;
     check_consistent(&parts)?;
-    let mut unsplit = query.clone();
-    unsplit.shard = None;
-    let problem = Problem::new(&unsplit)?;
+    let problem = unsplit_problem(query)?;
+    let expected = Expected::of(&problem)?;
+    for (shard, p) in &parts {
+        expected
+            .check(*shard, p)
+            .map_err(|forgery| MergeError::Forged {
+                shard: *shard,
+                forgery,
+            })?;
+    }
     let length = parts.iter().filter_map(|(_, p)| p.length).min();
     let through = length.unwrap_or(query.max_steps);
     let mut merged = SearchOutcome {
@@ -399,7 +1106,7 @@ pub fn merge(query: &SearchQuery, parts: Vec<SearchOutcome>) -> Result<SearchOut
         .map(|d| d.memo_hits)
         .fold(0, u64::saturating_add);
     if let Some(len) = length {
-        collect_protocols(&problem, &parts, len, query.first, &mut merged)?;
+        collect_protocols(&problem, &expected, &parts, len, &mut merged)?;
     }
     merged.status = match (merged.found, &merged.stop) {
         (true, _) => SearchStatus::Found,
@@ -425,10 +1132,9 @@ fn merged_depths(
         let at: Vec<(Shard, &DepthStats)> = parts
             .iter()
             .filter_map(|(s, p)| {
-                p.per_depth
-                    .iter()
-                    .find(|d| d.depth == depth)
-                    .map(|d| (*s, d))
+                // Each shard's depths were checked to increase one by one.
+                let at = p.per_depth.binary_search_by_key(&depth, |d| d.depth).ok()?;
+                Some((*s, &p.per_depth[at]))
             })
             .collect();
         let Some((_, first)) = at.first() else {
@@ -500,12 +1206,13 @@ fn merged_stop(
     })
 }
 
-/// The protocols of the shards that found at `len`, in task order, each parsed and re-checked.
+/// The protocols of the shards that found at `len`, in task order, each parsed, checked to be
+/// written as the search writes it ([`Expected::check_written`]) and re-checked.
 fn collect_protocols(
     problem: &Problem,
+    expected: &Expected,
     parts: &[(Shard, SearchOutcome)],
     len: usize,
-    first: bool,
     merged: &mut SearchOutcome,
 ) -> Result<(), MergeError> {
     let mut found: Vec<(Option<usize>, Shard, &String, &FoundAnalysis)> = Vec::new();
@@ -517,13 +1224,16 @@ fn collect_protocols(
     found.sort_by_key(|f| (f.0, f.1.index));
     // A protocol of length 0 (the start is final) is reported by every shard: keep one.
     found.dedup_by_key(|f| f.0);
-    if first {
+    if expected.first {
         found.truncate(1);
     }
     for (task, shard, text, reported) in found {
         let rejected = |reason: String| MergeError::Rejected { shard, reason };
         let model = crate::parse::parse(text)
             .map_err(|e| rejected(format!("a protocol does not parse: {e}")))?;
+        expected
+            .check_written(problem, (task, len), &model)
+            .map_err(|forgery| MergeError::Forged { shard, forgery })?;
         let analysis = problem
             .recheck(&model)
             .map_err(|e| rejected(e.to_string()))?;
@@ -532,7 +1242,7 @@ fn collect_protocols(
                 "the analysis it reports for top-level action {task:?} is not the analyzer's"
             )));
         }
-        merged.protocols.push(text.clone());
+        merged.protocols.push(model.to_string());
         merged.protocol_tasks.push(task);
         merged.analyses.push(reported.clone());
         merged.models.push(model);

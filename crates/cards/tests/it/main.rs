@@ -18,6 +18,8 @@ mod private_ops;
 mod private_sources;
 mod search;
 mod sharding;
+mod sharding_forged_searches;
+mod sharding_forged_simulations;
 mod simulate_decks;
 mod simulate_outputs;
 mod simulate_private;
