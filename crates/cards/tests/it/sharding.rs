@@ -7,6 +7,8 @@ use facedown_cards::search::{
     SearchRuntime, SearchStatus, Shard, ShuffleClass,
 };
 
+use crate::support;
+
 fn query(deck: &str, f: &str, steps: usize, shuffles: ShuffleClass) -> SearchQuery {
     let mut q = SearchQuery::new(
         parse_deck(deck).expect("deck"),
@@ -16,16 +18,6 @@ fn query(deck: &str, f: &str, steps: usize, shuffles: ShuffleClass) -> SearchQue
     q.shuffles = shuffles;
     q.committed = true;
     q
-}
-
-fn shards(q: &SearchQuery, count: usize) -> Vec<SearchOutcome> {
-    (1..=count)
-        .map(|i| {
-            let mut part = q.clone();
-            part.shard = Some(Shard::new(i, count).expect("a valid shard"));
-            search(&part).expect("the shard runs")
-        })
-        .collect()
 }
 
 /// Everything a merged outcome must share with the unsplit one (seconds, threads and the memory
@@ -68,7 +60,7 @@ fn shards_merge_to_exactly_the_unsplit_search_found_or_not() {
         let whole = search(q).expect("the unsplit search runs");
         // More shards than top-level actions leaves some shards empty; they merge too.
         for count in [1, 2, 3, whole.top_level_actions + 2] {
-            let parts = shards(q, count);
+            let parts = support::shards(q, count);
             let tasks: usize = parts.iter().map(|p| p.shard_tasks).sum();
             assert_eq!(tasks, whole.top_level_actions);
             let merged = merge(q, parts).expect("the shards merge");
@@ -82,7 +74,7 @@ fn shards_merge_to_exactly_the_unsplit_search_found_or_not() {
 fn shards_merge_in_any_order() {
     let q = query("♣♣♣♥♥♥", "and", 2, ShuffleClass::RandomCuts);
     let whole = search(&q).expect("runs");
-    let mut parts = shards(&q, 3);
+    let mut parts = support::shards(&q, 3);
     parts.reverse();
     assert_same_answer(&merge(&q, parts).expect("merges"), &whole);
 }
@@ -90,7 +82,7 @@ fn shards_merge_in_any_order() {
 #[test]
 fn a_merge_of_anything_but_the_shards_of_one_search_is_refused() {
     let q = query("♣♣♥♥", "and", 4, ShuffleClass::Closed);
-    let parts = shards(&q, 3);
+    let parts = support::shards(&q, 3);
     let refused = |parts: Vec<SearchOutcome>| merge(&q, parts).expect_err("refused");
 
     assert!(matches!(refused(Vec::new()), MergeError::NoShards));
@@ -116,7 +108,7 @@ fn a_merge_of_anything_but_the_shards_of_one_search_is_refused() {
 
     // A shard of a split into two among shards of a split into three.
     let mut other_split = parts.clone();
-    other_split[2] = shards(&q, 2).remove(1);
+    other_split[2] = support::shards(&q, 2).remove(1);
     assert!(matches!(
         refused(other_split),
         MergeError::CountMismatch {
@@ -129,13 +121,13 @@ fn a_merge_of_anything_but_the_shards_of_one_search_is_refused() {
     // A shard of another search (a different shuffle class: other top-level actions).
     let other = query("♣♣♥♥", "and", 4, ShuffleClass::RandomCuts);
     let mut mixed = parts.clone();
-    mixed[1] = shards(&other, 3).remove(1);
+    mixed[1] = support::shards(&other, 3).remove(1);
     let err = refused(mixed);
     assert!(matches!(err, MergeError::Inconsistent { .. }), "{err}");
 
     // A shard claiming another shard's protocol.
     let found_q = query("♣♣♣♥♥♥", "and", 2, ShuffleClass::RandomCuts);
-    let mut found = shards(&found_q, 2);
+    let mut found = support::shards(&found_q, 2);
     let stolen = found
         .iter()
         .find_map(|p| p.protocol_tasks.first().copied().flatten());
@@ -158,7 +150,7 @@ fn a_merge_of_anything_but_the_shards_of_one_search_is_refused() {
 #[test]
 fn a_shard_file_edited_by_hand_cannot_slip_a_wrong_protocol_into_the_merge() {
     let q = query("♣♣♣♥♥♥", "and", 2, ShuffleClass::RandomCuts);
-    let mut parts = shards(&q, 2);
+    let mut parts = support::shards(&q, 2);
     let k = parts
         .iter()
         .position(|p| !p.protocols.is_empty())
@@ -179,7 +171,7 @@ fn a_shard_file_edited_by_hand_cannot_slip_a_wrong_protocol_into_the_merge() {
     let err = merge(&q, parts.clone()).expect_err("refused");
     assert!(matches!(err, MergeError::Rejected { .. }), "{err}");
     // A claimed analysis that is not the analyzer's is refused too.
-    let mut parts = shards(&q, 2);
+    let mut parts = support::shards(&q, 2);
     parts[k].analyses[0].expected_shuffles = Some("1/2".into());
     let err = merge(&q, parts).expect_err("refused");
     assert!(matches!(err, MergeError::Rejected { .. }), "{err}");
@@ -188,7 +180,7 @@ fn a_shard_file_edited_by_hand_cannot_slip_a_wrong_protocol_into_the_merge() {
 #[test]
 fn a_forged_count_is_refused_without_allocating_for_it() {
     let q = query("♣♣♥♥", "and", 3, ShuffleClass::Closed);
-    let text = serde_json::to_string(&shards(&q, 1)[0]).expect("serialises");
+    let text = serde_json::to_string(&support::shards(&q, 1)[0]).expect("serialises");
     // The shard's own JSON with an absurd split: refused as a missing shard, at once.
     let forged = text.replace(
         r#""shard":{"index":1,"count":1}"#,
@@ -284,7 +276,7 @@ fn a_budget_that_suffices_changes_nothing() {
 fn merged_shards_that_stopped_are_stopped() {
     let mut q = query("♣♣♥♥", "and", 12, ShuffleClass::Closed);
     q.max_memory = Some(128 << 10);
-    let parts = shards(&q, 2);
+    let parts = support::shards(&q, 2);
     assert!(parts.iter().any(|p| p.status == SearchStatus::Stopped));
     let merged = merge(&q, parts).expect("merges");
     assert_eq!(merged.status, SearchStatus::Stopped);

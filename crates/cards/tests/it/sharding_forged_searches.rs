@@ -3,13 +3,13 @@
 //! is refused with a typed error that names the shard and the claim, and no loop runs over a
 //! number a shard supplies.
 
-use std::time::{Duration, Instant};
-
 use facedown_cards::search::shard::Forgery;
 use facedown_cards::search::{
     merge, parse_deck, parse_function, search, DepthStats, MergeError, SearchOutcome, SearchQuery,
-    SearchRuntime, SearchStatus, Shard, ShuffleClass, StopReport,
+    SearchRuntime, SearchStatus, ShuffleClass, StopReport,
 };
+
+use crate::support;
 
 /// A length no search reaches.
 const HUGE: usize = 1_000_000_000_000_000_000;
@@ -25,19 +25,9 @@ fn and_query(max_steps: usize) -> SearchQuery {
     q
 }
 
-fn shards(q: &SearchQuery, count: usize) -> Vec<SearchOutcome> {
-    (1..=count)
-        .map(|i| {
-            let mut part = q.clone();
-            part.shard = Some(Shard::new(i, count).expect("a valid shard"));
-            search(&part).expect("the shard runs")
-        })
-        .collect()
-}
-
 /// The two shards of `q` and the position of the one that found.
 fn two_shards(q: &SearchQuery) -> (Vec<SearchOutcome>, usize) {
-    let parts = shards(q, 2);
+    let parts = support::shards(q, 2);
     let finder = parts.iter().position(|p| p.found).expect("a shard finds");
     (parts, finder)
 }
@@ -69,7 +59,7 @@ fn depth(depth: usize) -> DepthStats {
 fn the_honest_shards_of_the_query_merge_to_the_unsplit_search() {
     let q = and_query(2);
     let whole = search(&q).expect("runs");
-    let merged = merge(&q, shards(&q, 2)).expect("merges");
+    let merged = merge(&q, support::shards(&q, 2)).expect("merges");
     assert_eq!(merged.length, Some(2));
     assert_eq!(merged.protocols, whole.protocols);
     assert_eq!(merged.protocol_tasks, whole.protocol_tasks);
@@ -98,15 +88,10 @@ fn a_shard_claiming_work_at_a_huge_depth_is_refused_at_once() {
     let (mut parts, finder) = two_shards(&q);
     parts[finder].length = Some(HUGE);
     parts[finder].per_depth.push(depth(HUGE));
-    let start = Instant::now();
     let (_, f) = forgery(&q, parts);
     assert!(
         matches!(f, Forgery::LengthBeyondBound { length: HUGE, .. }),
         "{f}"
-    );
-    assert!(
-        start.elapsed() < Duration::from_secs(30),
-        "no loop to 10^18"
     );
 }
 
@@ -283,7 +268,7 @@ fn a_shard_whose_totals_are_not_its_work_per_depth_is_refused() {
 #[test]
 fn a_shard_counting_other_top_level_actions_is_refused_before_any_loop_over_them() {
     let q = and_query(2);
-    let mut parts = shards(&q, 1);
+    let mut parts = support::shards(&q, 1);
     parts[0].top_level_actions = usize::MAX;
     parts[0].shard_tasks = usize::MAX;
     parts[0].stop = Some(StopReport {
@@ -296,7 +281,6 @@ fn a_shard_counting_other_top_level_actions_is_refused_before_any_loop_over_them
         open_states: None,
         graph_nodes: None,
     });
-    let start = Instant::now();
     let (_, f) = forgery(&q, parts);
     assert!(
         matches!(
@@ -309,7 +293,6 @@ fn a_shard_counting_other_top_level_actions_is_refused_before_any_loop_over_them
         ),
         "{f}"
     );
-    assert!(start.elapsed() < Duration::from_secs(30));
 }
 
 #[test]
@@ -402,7 +385,7 @@ fn a_protocol_under_another_header_than_the_query_gives_it_is_refused() {
 #[test]
 fn a_merge_for_a_las_vegas_query_is_refused() {
     let q = and_query(2);
-    let parts = shards(&q, 2);
+    let parts = support::shards(&q, 2);
     let mut lv = q.clone();
     lv.runtime = SearchRuntime::LasVegas;
     let err = merge(&lv, parts).expect_err("refused");

@@ -77,3 +77,17 @@ pub fn assert_every_player_at_distance(a: &facedown_cards::analyze::Analysis, tv
         );
     }
 }
+
+/// The outcomes of the shards `1/count … count/count` of `q`.
+pub fn shards(
+    q: &facedown_cards::search::SearchQuery,
+    count: usize,
+) -> Vec<facedown_cards::search::SearchOutcome> {
+    (1..=count)
+        .map(|i| {
+            let mut part = q.clone();
+            part.shard = Some(facedown_cards::search::Shard::new(i, count).expect("a valid shard"));
+            facedown_cards::search::search(&part).expect("the shard runs")
+        })
+        .collect()
+}
