@@ -324,8 +324,9 @@ fn hello_frame(p: PartyId, seed: u64) -> Vec<u8> {
 fn chatter_does_not_extend_the_deadline() {
     // Player 3 says hello, then keeps sending frames nobody awaits; player 2 is silent.
     // Player 1 stops all the same, naming player 2: after its timeout, one more timeout in
-    // which player 2 could have said whom it waits for, and the abort's linger (600 ms),
-    // while the chatter lasts 1.5 s.
+    // which player 2 could have said whom it waits for, and the abort's linger (0.9 s in
+    // all), while the chatter lasts 3 s. The bound sits between the two, far from both, so
+    // a loaded machine does not fail it.
     let mut chans = memory_network(3, None);
     let mut chatty = chans.pop().expect("three ends");
     let _silent = chans.pop().expect("three ends");
@@ -335,7 +336,7 @@ fn chatter_does_not_extend_the_deadline() {
         .expect("send");
     let junk = Wire::Engine(vec![0; 8]).to_bytes().expect("encodes");
     let talker = thread::spawn(move || {
-        for _ in 0..150 {
+        for _ in 0..300 {
             let _ = chatty.send(PartyId(1), 1, &junk);
             thread::sleep(Duration::from_millis(10));
         }
@@ -344,7 +345,7 @@ fn chatter_does_not_extend_the_deadline() {
     let err = NetDriver::start(dealer(PartyId(1), 3, 7), me, Duration::from_millis(200))
         .expect_err("player 2 never says hello");
     assert!(
-        start.elapsed() < Duration::from_millis(1000),
+        start.elapsed() < Duration::from_millis(2000),
         "{:?}",
         start.elapsed()
     );
