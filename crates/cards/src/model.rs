@@ -658,10 +658,80 @@ pub enum ShuffleError {
     /// A generated group exceeds the enumeration limit.
     #[error("the generated group has more than {0} elements")]
     GroupTooLarge(usize),
+    /// A weight whose numerator or denominator has more than [`MAX_WEIGHT_BITS`] bits.
+    #[error(
+        "shuffle weight {index} has a numerator or denominator of {bits} bits, at most \
+         {MAX_WEIGHT_BITS} are supported"
+    )]
+    WeightTooLarge {
+        /// Which weight, from 1, in the order written.
+        index: usize,
+        /// The bits of its larger part (reduced).
+        bits: u64,
+    },
+    /// The common denominator of the weights has more than [`MAX_WEIGHT_BITS`] bits.
+    #[error(
+        "shuffle weights 1 to {index} have a common denominator of {bits} bits, at most \
+         {MAX_WEIGHT_BITS} are supported"
+    )]
+    CommonDenominatorTooLarge {
+        /// The weight that passed the limit, from 1, in the order written.
+        index: usize,
+        /// The bits of the common denominator with it.
+        bits: u64,
+    },
 }
 
 /// Largest generated group that [`Shuffle::distribution`] enumerates.
 pub const MAX_GROUP: usize = 1 << 16;
+
+/// The most bits a shuffle's weights may take: each weight's numerator and denominator, and
+/// the common denominator of one shuffle's weights (the least common multiple of their
+/// denominators). Summing weights exactly costs in the size of that common denominator, which
+/// without a limit grows with every new prime: the 60 000 weights `1/2, 1/3, …` have one of
+/// about 86 000 bits, and summing them took minutes. 256 bits (77 decimal digits) is 2^192
+/// times the 2^64 the simulator samples exactly; the protocols of the papers and the library
+/// need at most 7 (`3/20` and `17/80`).
+pub const MAX_WEIGHT_BITS: u64 = 256;
+
+/// The common denominator of a shuffle's weights taken so far, kept within
+/// [`MAX_WEIGHT_BITS`] so that every sum of them stays small. The parser and
+/// [`Shuffle::distribution`] take the same weights in the same order, so a shuffle the parser
+/// accepts passes the validation.
+#[derive(Clone, Debug)]
+pub(crate) struct CommonDenominator {
+    lcm: BigInt,
+    weights: usize,
+}
+
+impl Default for CommonDenominator {
+    fn default() -> CommonDenominator {
+        CommonDenominator {
+            lcm: BigInt::one(),
+            weights: 0,
+        }
+    }
+}
+
+impl CommonDenominator {
+    /// Takes the next weight, unless it or the common denominator with it is too large.
+    pub(crate) fn take(&mut self, w: &Q) -> Result<(), ShuffleError> {
+        use num_integer::Integer;
+        self.weights += 1;
+        let index = self.weights;
+        let bits = w.numer().bits().max(w.denom().bits());
+        if bits > MAX_WEIGHT_BITS {
+            return Err(ShuffleError::WeightTooLarge { index, bits });
+        }
+        let lcm = self.lcm.lcm(w.denom());
+        if lcm.bits() > MAX_WEIGHT_BITS {
+            let bits = lcm.bits();
+            return Err(ShuffleError::CommonDenominatorTooLarge { index, bits });
+        }
+        self.lcm = lcm;
+        Ok(())
+    }
+}
 
 impl Shuffle {
     /// The permutations written in the shuffle: a set's members (each time it is listed), the
@@ -729,10 +799,12 @@ impl Shuffle {
                             });
                         }
                         let mut total = Q::zero();
+                        let mut common = CommonDenominator::default();
                         for (p, w) in perms.iter().zip(ws) {
                             if *w < Q::zero() {
                                 return Err(ShuffleError::NegativeWeight(w.clone()));
                             }
+                            common.take(w)?;
                             total += w;
                             add(p.clone(), w.clone())?;
                         }

@@ -105,12 +105,13 @@ use num_traits::{Signed, Zero};
 
 use crate::claim::{Claim, ClaimError, ClaimItem};
 use crate::model::{
-    Action, ActionKind, Branch, Function, LayoutItem, NamedFunction, NamedOutput, Shuffle,
-    ShuffleError, Span, Q,
+    Action, ActionKind, Branch, CommonDenominator, Function, LayoutItem, NamedFunction,
+    NamedOutput, Shuffle, ShuffleError, Span, Q,
 };
 use crate::protocol::{OverBudget, PermBudget, Protocol, ProtocolError, ProtocolParts, Refusal};
 
 mod private;
+pub use crate::model::MAX_WEIGHT_BITS;
 pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS, MAX_PERM_ENTRIES};
 
 /// A malformed `.cards` file: where, and what is wrong.
@@ -196,9 +197,23 @@ impl From<OverBudget> for ParseErrorKind {
 impl From<Refusal> for ParseErrorKind {
     fn from(refusal: Refusal) -> ParseErrorKind {
         match refusal {
-            Refusal::Shuffle(e) => ParseErrorKind::Shuffle(e),
+            Refusal::Shuffle(e) => weight_refusal(e),
             Refusal::Budget(over) => over.into(),
         }
+    }
+}
+
+/// The parser's error for a shuffle refused by [`CommonDenominator`] (or otherwise invalid).
+fn weight_refusal(e: ShuffleError) -> ParseErrorKind {
+    match e {
+        ShuffleError::CommonDenominatorTooLarge { index, bits } => {
+            ParseErrorKind::CommonDenominatorTooLarge {
+                weights: index,
+                bits,
+                max: MAX_WEIGHT_BITS,
+            }
+        }
+        e => ParseErrorKind::Shuffle(e),
     }
 }
 
@@ -237,7 +252,9 @@ impl ParseErrorKind {
             ParseErrorKind::PositionOutOfRange { cards, .. } => format!("not in 1..={cards}"),
             ParseErrorKind::TrailingGarbage { .. } => "expected a new line or `;`".to_owned(),
             ParseErrorKind::UnterminatedBlock => "never closed".to_owned(),
-            ParseErrorKind::TooManyPermutations { .. } => "over the limit".to_owned(),
+            ParseErrorKind::TooManyPermutations { .. }
+            | ParseErrorKind::WeightTooLarge { .. }
+            | ParseErrorKind::CommonDenominatorTooLarge { .. } => "over the limit".to_owned(),
             _ => "here".to_owned(),
         }
     }
@@ -584,6 +601,34 @@ pub enum ParseErrorKind {
         /// What was found.
         found: String,
     },
+    /// A weight whose numerator or denominator, as written, does not fit in
+    /// [`MAX_WEIGHT_BITS`] bits: refused before it is read as a number.
+    #[error(
+        "the {part} of this weight has {digits} digits, more than fit in {max} bits (the limit \
+         on a weight's numerator and denominator)"
+    )]
+    WeightTooLarge {
+        /// `numerator` or `denominator`.
+        part: &'static str,
+        /// Its digits, leading zeros not counted.
+        digits: usize,
+        /// The limit in bits, [`MAX_WEIGHT_BITS`].
+        max: u64,
+    },
+    /// A shuffle whose weights, up to this one, have a common denominator of more than
+    /// [`MAX_WEIGHT_BITS`] bits (summing them exactly would cost in its size).
+    #[error(
+        "the first {weights} weights of this shuffle have a common denominator of {bits} bits, \
+         at most {max} are supported"
+    )]
+    CommonDenominatorTooLarge {
+        /// The weights taken, this one the last.
+        weights: usize,
+        /// The bits of their common denominator.
+        bits: u64,
+        /// The limit, [`MAX_WEIGHT_BITS`].
+        max: u64,
+    },
     /// A weight `a/0`.
     #[error("weight {found} has denominator zero")]
     ZeroDenominator {
@@ -698,6 +743,27 @@ pub(crate) fn rational(text: &str) -> Option<Q> {
         None => BigInt::from(1),
     };
     (!d.is_zero()).then(|| Q::new(n, d))
+}
+
+/// The number `digits` (ASCII digits) if it fits in [`MAX_WEIGHT_BITS`] bits, the `part` of a
+/// weight; refused by its length before it is converted, so that no long run of digits costs
+/// more than reading it.
+fn weight_part(digits: &str, part: &'static str) -> Result<BigInt, ParseErrorKind> {
+    let significant = digits.trim_start_matches('0');
+    // A number of `b` bits has at most ⌊b · log10 2⌋ + 1 digits (log10 2 < 0.30103).
+    let most_digits = (MAX_WEIGHT_BITS * 30_103 / 100_000 + 1) as usize;
+    let too_large = ParseErrorKind::WeightTooLarge {
+        part,
+        digits: significant.len(),
+        max: MAX_WEIGHT_BITS,
+    };
+    if significant.len() > most_digits {
+        return Err(too_large);
+    }
+    match BigInt::parse_bytes(format!("0{significant}").as_bytes(), 10) {
+        Some(n) if n.bits() <= MAX_WEIGHT_BITS => Ok(n),
+        _ => Err(too_large),
+    }
 }
 
 impl FromStr for Protocol {
@@ -1820,6 +1886,7 @@ impl Parser {
     fn shuffle_set(&mut self, open: Span) -> PResult<Shuffle> {
         let mut perms = Vec::new();
         let mut weights = Vec::new();
+        let mut common = CommonDenominator::default();
         self.skip_newlines();
         if self.peek().tok == Tok::RBrace {
             return Err(ParseError::at(
@@ -1831,7 +1898,11 @@ impl Parser {
             perms.push(self.perm()?.1);
             if self.peek().tok == Tok::Colon {
                 self.bump();
-                weights.push(self.weight()?);
+                let (span, w) = self.weight()?;
+                common
+                    .take(&w)
+                    .map_err(|e| ParseError::at(span, weight_refusal(e)))?;
+                weights.push(w);
             }
             self.skip_newlines();
             match self.peek().tok {
@@ -1863,8 +1934,9 @@ impl Parser {
         Ok(Shuffle::Set { perms, weights })
     }
 
-    /// An integer or `a/b`, possibly negative (rejected with its position).
-    fn weight(&mut self) -> PResult<Q> {
+    /// An integer or `a/b` with where it is written, possibly negative (rejected with its
+    /// position), each part at most [`MAX_WEIGHT_BITS`] bits.
+    fn weight(&mut self) -> PResult<(Span, Q)> {
         let (span, num) = match &self.peek().tok {
             Tok::Word(w) => {
                 let w = w.clone();
@@ -1873,18 +1945,23 @@ impl Parser {
             _ => return Err(self.unexpected("a weight such as `1/3` or `1`")),
         };
         let bad = |found: String| ParseError::at(span, ParseErrorKind::BadWeight { found });
-        let digits = num.strip_prefix('-').unwrap_or(&num);
+        let (negative, digits) = match num.strip_prefix('-') {
+            Some(digits) => (true, digits),
+            None => (false, num.as_str()),
+        };
         if !is_digits(digits) {
             return Err(bad(num));
         }
-        let n: BigInt = num.parse().map_err(|_| bad(num.clone()))?;
+        let n = weight_part(digits, "numerator").map_err(|kind| ParseError::at(span, kind))?;
+        let n = if negative { -n } else { n };
         let (text, d) = if self.peek().tok == Tok::Slash {
             self.bump();
             match &self.peek().tok {
                 Tok::Word(w) if is_digits(w) => {
                     let w = w.clone();
-                    self.bump();
-                    let d: BigInt = w.parse().map_err(|_| bad(format!("{num}/{w}")))?;
+                    let at = self.bump().span;
+                    let d =
+                        weight_part(&w, "denominator").map_err(|kind| ParseError::at(at, kind))?;
                     (format!("{num}/{w}"), d)
                 }
                 _ => return Err(self.unexpected("the denominator of the weight")),
@@ -1905,7 +1982,7 @@ impl Parser {
                 ParseErrorKind::Shuffle(ShuffleError::NegativeWeight(w)),
             ));
         }
-        Ok(w)
+        Ok((span, w))
     }
 
     fn turn(&mut self) -> PResult<ActionKind> {

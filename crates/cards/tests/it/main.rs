@@ -28,3 +28,4 @@ mod standard_deck;
 mod support;
 mod threshold;
 mod vectors;
+mod weight_budget;
