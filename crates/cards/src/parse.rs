@@ -86,7 +86,9 @@
 //! turn, no duplicate branch, inputs declared and laid out, truth tables of length `2^inputs`,
 //! `copy` on exactly one input, labels defined once and every `goto` target defined, and no
 //! more permutation entries (cards × permutations) than [`MAX_PERM_ENTRIES`], counted before
-//! each permutation, cut, bisection or generated group is made.
+//! each permutation, cut, bisection or generated group is made, and shuffle weights whose
+//! numerators, denominators and common denominator fit in [`MAX_WEIGHT_BITS`] bits, refused
+//! by their length before they are converted.
 //! What needs the state tree (reachability of observations, correctness, security) is the
 //! analyzer's job ([`crate::analyze`]).
 //!
@@ -110,6 +112,7 @@ use crate::model::{
 };
 use crate::protocol::{OverBudget, PermBudget, Protocol, ProtocolError, ProtocolParts, Refusal};
 
+mod excerpt;
 mod private;
 pub use crate::model::MAX_WEIGHT_BITS;
 pub use crate::protocol::{MAX_CARDS, MAX_INPUTS, MAX_NESTING, MAX_OUTPUTS, MAX_PERM_ENTRIES};
@@ -155,10 +158,38 @@ impl ParseError {
     /// ```
     ///
     /// `path` names the source in the header, `src` is the text that was parsed; `color` adds
-    /// ANSI colours.
+    /// ANSI colours. A line longer than 120 characters is shown cut to a window around the
+    /// error, its cut ends marked `…`, so that the report stays short whatever the file.
     pub fn render(&self, path: &str, src: &str, color: bool) -> String {
-        use ariadne::{CharSet, Color, Config, Label, Report, ReportKind, Source};
         let range = token_range(src, self.span());
+        let chars: Vec<char> = src.chars().collect();
+        let Some(cut) = excerpt::excerpt(&chars, &range) else {
+            return self.report(path, ariadne::Source::from(src), range, color);
+        };
+        // A long line is shown cut around the error, as line `self.line` of a source that is
+        // otherwise empty lines (ariadne numbers the margin from the source itself); the
+        // header's column is then the window's, and is put back to the file's.
+        let above = self.line.saturating_sub(1);
+        let window = format!("{}{}", "\n".repeat(above), cut.text);
+        let label = cut.label.start + above..cut.label.end + above;
+        let shown = self.report(path, ariadne::Source::from(window.as_str()), label, color);
+        let (line, col) = (self.line, self.col);
+        shown.replacen(
+            &format!("{path}:{line}:{}", cut.col),
+            &format!("{path}:{line}:{col}"),
+            1,
+        )
+    }
+
+    /// The report of this error over `src`, labelled at `range` (characters of `src`).
+    fn report(
+        &self,
+        path: &str,
+        src: ariadne::Source<&str>,
+        range: std::ops::Range<usize>,
+        color: bool,
+    ) -> String {
+        use ariadne::{CharSet, Color, Config, Label, Report, ReportKind};
         let config = Config::default()
             .with_color(color)
             .with_char_set(CharSet::Unicode);
@@ -175,7 +206,7 @@ impl ParseError {
         )
         .finish();
         let mut out = Vec::new();
-        match report.write((path, Source::from(src)), &mut out) {
+        match report.write((path, src), &mut out) {
             Ok(()) if color => String::from_utf8_lossy(&out).into_owned(),
             // A custom report kind keeps its colour whatever the configuration says.
             Ok(()) => strip_ansi(&String::from_utf8_lossy(&out)),

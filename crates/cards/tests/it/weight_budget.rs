@@ -137,6 +137,18 @@ fn a_weight_error_names_the_limit_under_its_source_line() {
 }
 
 #[test]
+fn a_weight_error_on_a_line_of_770_kb_shows_a_window_of_it_at_the_files_column() {
+    let text = protocol(&weighted_ids(&harmonic(60_000)));
+    let e = parse(&text).expect_err("refused");
+    let shown = e.render("weights.cards", &text, false);
+    assert!(shown.len() < 2_000, "{} bytes", shown.len());
+    let header = format!("weights.cards:5:{}", e.col);
+    assert!(shown.contains(&header), "{shown}");
+    assert!(shown.contains(" 5 │ …"), "the line is numbered and cut: {shown}");
+    assert!(shown.contains("id: 1/179"), "the weight over the limit is shown: {shown}");
+}
+
+#[test]
 fn harmonic_weights_built_in_code_are_refused_by_the_validation() {
     let (weights, bits) = first_harmonic_over_the_limit();
     let mut parts = parse(&protocol("turn 1\n")).expect("parses").into_parts();
