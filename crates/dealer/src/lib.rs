@@ -23,7 +23,8 @@
 //! * [`commit`](mod@commit): commitments to `X + k·n!` with a 256-bit salt, range-checked;
 //! * [`deal`]: the shape of a deal (hands and public cards), checked against the deck;
 //! * [`scheme`]: who holds what, and the message path ([`Plan`]) of every kind of opening;
-//! * [`messages`]: signed serde messages and their wire encoding;
+//! * [`messages`]: signed serde messages and their wire encoding; `signature.rs`: the one rule
+//!   by which an ed25519 signature is accepted, alone or in a batch;
 //! * [`player`]: players as sans-IO typestate machines with their complete [`View`], and the
 //!   [`Deviation`]s a cheating player can make;
 //! * [`driver`]: an in-memory table that runs `N` players of a deal and accounts messages,
@@ -60,6 +61,7 @@ pub mod player;
 pub mod rank;
 pub mod schedule;
 pub mod scheme;
+mod signature;
 pub mod transcript;
 
 pub use audit::{audit, AuditReport, Finding, FindingKind};

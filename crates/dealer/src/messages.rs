@@ -23,7 +23,7 @@
 //!
 //! Part of the permutation-sharing dealer \[perm-sharing-dealer\]; see the [crate docs](crate).
 
-use ed25519_dalek::{Signature, Signer, SigningKey, Verifier, VerifyingKey};
+use ed25519_dalek::{Signer, SigningKey, VerifyingKey};
 use facedown_core::{PartyId, Perm};
 use num_bigint::BigUint;
 use serde::{Deserialize, Serialize};
@@ -32,6 +32,7 @@ use crate::commit::{Commitment, Salt};
 use crate::error::DealerError;
 use crate::hexser;
 use crate::scheme::{Half, Recipient, Slot};
+use crate::signature;
 
 /// Domain-separation label of the deal's message signatures ([`Domain::Deal`]).
 pub const DEAL_LABEL: &[u8] = b"facedown-dealer/deal/v2";
@@ -103,9 +104,15 @@ impl Roster {
             return Err(unknown);
         }
         let bytes = self.keys.get(party.index()).ok_or(unknown)?;
-        VerifyingKey::from_bytes(&bytes.0).map_err(|_| {
-            DealerError::Transcript(format!("the roster key of {party} is not a valid point"))
-        })
+        VerifyingKey::from_bytes(&bytes.0)
+            .ok()
+            .filter(signature::check_key)
+            .ok_or_else(|| {
+                DealerError::Transcript(format!(
+                    "the roster key of {party} is not a canonical encoding of a point of large \
+                     order"
+                ))
+            })
     }
 }
 
@@ -323,14 +330,14 @@ impl Envelope {
         players: usize,
     ) -> Result<(), DealerError> {
         self.check_recipient(players)?;
-        key.verify(
-            &self.signed_bytes(domain, session),
-            &Signature::from_bytes(&self.signature),
-        )
-        .map_err(|_| DealerError::BadSignature {
-            from: self.from,
-            seq: self.seq,
-        })
+        if signature::verify(key, &self.signed_bytes(domain, session), &self.signature) {
+            Ok(())
+        } else {
+            Err(DealerError::BadSignature {
+                from: self.from,
+                seq: self.seq,
+            })
+        }
     }
 
     fn check_recipient(&self, players: usize) -> Result<(), DealerError> {
@@ -345,7 +352,10 @@ impl Envelope {
         }
     }
 
-    fn signed_bytes(&self, domain: Domain, session: &SessionId) -> Vec<u8> {
+    /// The bytes its signature covers as a message of `domain` in `session`:
+    /// `label ‖ session ‖ bincode(from, to, seq, body)` (for a verifier of its own, or a test
+    /// that signs them otherwise).
+    pub fn signed_bytes(&self, domain: Domain, session: &SessionId) -> Vec<u8> {
         signed_bytes(&Statement {
             domain,
             session,
@@ -391,17 +401,16 @@ impl Envelope {
     }
 }
 
-/// Checks the signatures of many envelopes of the deal at once: one ed25519 batch verification (a random
-/// linear combination of the verification equations, one multiscalar multiplication) instead
-/// of one double-base scalar multiplication per envelope.
+/// Checks the signatures of many envelopes of the deal at once: one batch verification (a
+/// random linear combination of the verification equations, one multiscalar multiplication
+/// with each player's key once) instead of one double-base scalar multiplication per envelope.
 ///
 /// The verdict is the one-by-one verdict: when the batch (or any recipient or sender check)
 /// fails, every envelope is verified on its own, in order, and the first error is returned, so
 /// a forged envelope names the same sender and sequence number as [`Envelope::verify_with`]
-/// would. Batch verification accepts a signature exactly when its verification equation holds
-/// up to the curve's cofactor; the two can differ only for a signature whose nonce point carries
-/// a small-order component, which only the holder of the signing key can make, so either
-/// verdict names the right player.
+/// would. Both checks accept a signature by the same rule — canonical encodings, a nonce point
+/// not of small order, the cofactored equation (see `signature.rs`) — so a signature its signer
+/// crafted with a small-order or non-canonical nonce is refused alike, alone or in any batch.
 pub fn verify_all(
     envelopes: &[&Envelope],
     session: &SessionId,
@@ -421,21 +430,15 @@ fn batch_holds(envelopes: &[&Envelope], session: &SessionId, keys: &VerifyingKey
     let mut messages = Vec::with_capacity(envelopes.len());
     let mut signers = Vec::with_capacity(envelopes.len());
     for e in envelopes {
-        let Ok(key) = keys.key(e.from) else {
-            return false;
-        };
-        if e.check_recipient(players).is_err() {
+        if keys.key(e.from).is_err() || e.check_recipient(players).is_err() {
             return false;
         }
         messages.push(e.signed_bytes(Domain::Deal, session));
-        signers.push(*key);
+        signers.push(e.from.index());
     }
     let messages: Vec<&[u8]> = messages.iter().map(Vec::as_slice).collect();
-    let signatures: Vec<Signature> = envelopes
-        .iter()
-        .map(|e| Signature::from_bytes(&e.signature))
-        .collect();
-    ed25519_dalek::verify_batch(&messages, &signatures, &signers).is_ok()
+    let signatures: Vec<&[u8; 64]> = envelopes.iter().map(|e| &e.signature).collect();
+    signature::verify_batch(&keys.0, &signers, &messages, &signatures)
 }
 
 #[cfg(test)]

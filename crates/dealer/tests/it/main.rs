@@ -1,6 +1,7 @@
 //! Integration tests of `facedown-dealer`, in one test binary; each module is a suite.
 
 mod audit_detection;
+mod batch_signatures;
 mod batch_verify;
 mod engine;
 mod false_hops;
