@@ -20,10 +20,13 @@
 //! for, or the player who owed a missing one. The signatures are in the deal's domain, where
 //! an honest player signs exactly the protocol's messages of this session, once each: a
 //! message of another domain (the layer model's) does not verify here at all. So two
-//! different messages one player signed for one slot (a hop of an opening, a helper half) are
-//! his equivocation: he is named, and neither version is used to judge the player who
-//! received it — the walk of that opening stops there. Without that rule a second version
-//! taken as the next holder's input would make the next holder's honest output "wrong". For
+//! different messages one player signed for one slot (a hop of an opening, a helper half, his
+//! commitments, his openings) are his equivocation: he is named, and neither version is used
+//! to judge anyone — the walk of that opening stops there, or none of his permutations is
+//! opened. A *copy* of a message (the same sender, recipient, number and body) is the same
+//! message again, which whoever holds it can make: it is read once and names nobody. Without
+//! the first rule a second version taken as the next holder's input would make the next
+//! holder's honest output "wrong". For
 //! the same reason findings are not ordered by transcript index: that order follows sequence
 //! numbers, which each sender picks for his own messages (a receiver checks only that they
 //! increase). A player who relays in the transcript exchange an envelope that the deal does
@@ -55,12 +58,18 @@ use crate::transcript::Transcript;
 pub enum FindingKind {
     /// The player never broadcast his commitments.
     MissingCommit,
-    /// The player committed to the wrong set of permutations or more than once.
+    /// The player committed to the wrong set of permutations.
     MalformedCommit,
     /// The player never opened his commitments.
     MissingReveal,
-    /// The player's openings do not cover exactly his commitments, or he opened twice.
+    /// The player's openings do not cover exactly his commitments.
     MalformedReveal,
+    /// The player signed two different broadcasts of his commitments: he equivocated, and
+    /// neither is used (none of his permutations is opened, so nobody is judged by them).
+    TwoCommits,
+    /// The player signed two different broadcasts of his openings: neither is used (none of
+    /// his permutations is opened).
+    TwoReveals,
     /// An opened ordinal is `≥ n!`.
     RankOutOfRange {
         /// Which permutation.
@@ -251,6 +260,18 @@ impl Ctx {
     }
 }
 
+/// Which envelopes of `t` are copies of an earlier one: the same sender, recipient, number
+/// and body (the same signed statement, whatever the signature bytes). A copy is the same
+/// message again — anyone holding it can make one, so it is nobody's deviation — and the
+/// audit reads each message once.
+fn copies(t: &Transcript) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::new();
+    t.envelopes
+        .iter()
+        .map(|e| !seen.insert(e.signed_bytes(crate::Domain::Deal, &t.params.session)))
+        .collect()
+}
+
 /// Audits a transcript. Malformed transcripts (bad signatures, unknown parties, out-of-range
 /// values, an impossible schedule) are errors; deviations by correctly identified players are
 /// findings in the report.
@@ -288,10 +309,11 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
             scheme.players
         )));
     }
-    check_envelopes(t, signatures)?;
+    let copies = copies(t);
+    check_envelopes(t, &copies, signatures)?;
     let plans = plans(t)?;
     let mut ctx = Ctx::default();
-    let messages = Messages::sort(t, &mut ctx);
+    let messages = Messages::sort(t, &copies, &mut ctx);
     let opened = open_commitments(t, &messages, &mut ctx);
     let helpers = check_helpers(scheme, &messages, &opened, &mut ctx);
     let perms = Perms {
@@ -319,7 +341,7 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
         })
         .collect();
     for (i, e) in t.envelopes.iter().enumerate() {
-        if matches!(e.body, Body::Value { .. }) && !matched[i] {
+        if matches!(e.body, Body::Value { .. }) && !matched[i] && !copies[i] {
             ctx.unexpected(i, e, "a value message no scheduled opening calls for");
         }
     }
@@ -337,17 +359,25 @@ pub fn audit_with(t: &Transcript, signatures: Signatures) -> Result<AuditReport,
 /// are checked in one batch first; only when it fails are they checked one by one, where the
 /// first failure is the error (so it is the same error, in the same order, as without the
 /// batch). A sequence number that does not increase is its signer's: both envelopes are his,
-/// signed for this deal.
-fn check_envelopes(t: &Transcript, signatures: Signatures) -> Result<(), DealerError> {
+/// signed for this deal. A copy of an earlier envelope (`copies`) is that envelope again: its
+/// signature is checked, its number is not compared.
+fn check_envelopes(
+    t: &Transcript,
+    copies: &[bool],
+    signatures: Signatures,
+) -> Result<(), DealerError> {
     let n = t.params.scheme.cards;
     let signatures = match signatures {
         Signatures::Check if signatures_batch_verify(t) => Signatures::Checked,
         s => s,
     };
     let mut last_seq: BTreeMap<PartyId, u32> = BTreeMap::new();
-    for e in &t.envelopes {
+    for (e, &copy) in t.envelopes.iter().zip(copies) {
         if signatures == Signatures::Check {
             e.verify(&t.params.session, &t.params.roster)?;
+        }
+        if copy {
+            continue;
         }
         if let Some(&s) = last_seq.get(&e.from) {
             if e.seq <= s {
@@ -399,10 +429,13 @@ fn plans(t: &Transcript) -> Result<BTreeMap<u32, Plan>, DealerError> {
     Ok(plans)
 }
 
-/// Step 2: the transcript's messages by kind and slot, and the misplaced ones flagged.
+/// Step 2: the transcript's messages by kind and slot (each once: copies are left out), and the
+/// misplaced ones flagged.
 struct Messages<'t> {
-    commits: BTreeMap<PartyId, &'t [SlotCommitment]>,
-    reveals: BTreeMap<PartyId, (usize, &'t Vec<Opening>)>,
+    /// Every version of each player's commitments.
+    commits: BTreeMap<PartyId, Vec<(usize, &'t [SlotCommitment])>>,
+    /// Every version of each player's openings.
+    reveals: BTreeMap<PartyId, Vec<(usize, &'t Vec<Opening>)>>,
     /// Every version of each helper half the last player sent its holder.
     helpers: BTreeMap<(u16, Half), Vec<(usize, &'t Perm)>>,
     /// Every value message of each hop, by `(operation, hop)`.
@@ -410,7 +443,7 @@ struct Messages<'t> {
 }
 
 impl<'t> Messages<'t> {
-    fn sort(t: &'t Transcript, ctx: &mut Ctx) -> Messages<'t> {
+    fn sort(t: &'t Transcript, copies: &[bool], ctx: &mut Ctx) -> Messages<'t> {
         let scheme = &t.params.scheme;
         let mut m = Messages {
             commits: BTreeMap::new(),
@@ -419,22 +452,27 @@ impl<'t> Messages<'t> {
             values: BTreeMap::new(),
         };
         for (i, e) in t.envelopes.iter().enumerate() {
+            if copies[i] {
+                continue;
+            }
             match &e.body {
                 Body::Commit { commitments } => {
                     if e.to != Recipient::All {
                         ctx.unexpected(i, e, "commitments sent privately");
-                    } else if m.commits.insert(e.from, commitments).is_some()
-                        || commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
-                            != scheme.committed_slots(e.from)
+                        continue;
+                    }
+                    if commitments.iter().map(|(s, _)| *s).collect::<Vec<_>>()
+                        != scheme.committed_slots(e.from)
                     {
                         ctx.flag(e.from, Some(i), Place::of(e), FindingKind::MalformedCommit);
                     }
+                    m.commits.entry(e.from).or_default().push((i, commitments));
                 }
                 Body::Reveal { openings } => {
                     if e.to != Recipient::All {
                         ctx.unexpected(i, e, "openings sent privately");
-                    } else if m.reveals.insert(e.from, (i, openings)).is_some() {
-                        ctx.flag(e.from, Some(i), Place::of(e), FindingKind::MalformedReveal);
+                    } else {
+                        m.reveals.entry(e.from).or_default().push((i, openings));
                     }
                 }
                 Body::Helper { pair, half, perm } => {
@@ -456,25 +494,39 @@ impl<'t> Messages<'t> {
     }
 }
 
-/// Every permutation whose opening matches its commitment; the others flagged.
+/// Every permutation whose opening matches its commitment; the others flagged. A player who
+/// signed two versions of his commitments, or of his openings, is named, and neither version
+/// is used: none of his permutations is opened, as for a hop or a helper half in two versions.
 fn open_commitments(t: &Transcript, m: &Messages<'_>, ctx: &mut Ctx) -> BTreeMap<Slot, Perm> {
     let scheme = &t.params.scheme;
     let n = scheme.cards;
     let mut opened = BTreeMap::new();
     for party in PartyId::all(scheme.players) {
-        let Some(&cs) = m.commits.get(&party) else {
-            ctx.flag(
-                party,
-                None,
-                Place::Commit(party),
-                FindingKind::MissingCommit,
-            );
-            continue;
+        let commits = m.commits.get(&party).map(Vec::as_slice).unwrap_or(&[]);
+        let cs = match commits {
+            [] => {
+                let what = FindingKind::MissingCommit;
+                ctx.flag(party, None, Place::Commit(party), what);
+                continue;
+            }
+            [(_, cs)] => *cs,
+            [(i, _), ..] => {
+                let what = FindingKind::TwoCommits;
+                ctx.flag(party, Some(*i), Place::Commit(party), what);
+                continue;
+            }
         };
         let place = Place::Reveal(party);
-        let Some(&(ri, os)) = m.reveals.get(&party) else {
-            ctx.flag(party, None, place, FindingKind::MissingReveal);
-            continue;
+        let (ri, os) = match m.reveals.get(&party).map(Vec::as_slice).unwrap_or(&[]) {
+            [] => {
+                ctx.flag(party, None, place, FindingKind::MissingReveal);
+                continue;
+            }
+            [(ri, os)] => (*ri, *os),
+            [(ri, _), ..] => {
+                ctx.flag(party, Some(*ri), place, FindingKind::TwoReveals);
+                continue;
+            }
         };
         if os.iter().map(|o| o.slot).collect::<Vec<_>>() != scheme.committed_slots(party) {
             ctx.flag(party, Some(ri), place, FindingKind::MalformedReveal);
@@ -699,6 +751,8 @@ impl core::fmt::Display for Finding {
             FindingKind::MalformedCommit => write!(f, "committed to the wrong permutations")?,
             FindingKind::MissingReveal => write!(f, "never opened his commitments")?,
             FindingKind::MalformedReveal => write!(f, "opened the wrong set of commitments")?,
+            FindingKind::TwoCommits => write!(f, "signed two versions of his commitments")?,
+            FindingKind::TwoReveals => write!(f, "signed two versions of his openings")?,
             FindingKind::RankOutOfRange { slot } => {
                 write!(f, "opened {slot} with an ordinal ≥ n!")?
             }

@@ -3,6 +3,7 @@
 mod audit_detection;
 mod batch_signatures;
 mod batch_verify;
+mod duplicates;
 mod engine;
 mod false_hops;
 mod framing;

@@ -301,11 +301,11 @@ fn tampered_transcripts_are_typed_errors() {
     bad_op.operations[0].position = 200;
     assert!(matches!(audit(&bad_op), Err(DealerError::Transcript(_))));
 
-    // A message repeated (replayed) in the transcript.
-    let mut replayed = t.clone();
-    let dup = replayed.envelopes[i].clone();
-    replayed.envelopes.push(dup);
-    assert!(matches!(audit(&replayed), Err(DealerError::Replay { .. })));
+    // A copy of a message in the transcript: anyone holding the message can make one, so it
+    // is read once and names nobody (its signer is not framed by a replay).
+    let mut copied = t.clone();
+    copied.envelopes.push(copied.envelopes[i].clone());
+    assert_eq!(audit(&copied), audit(&t));
 }
 
 #[test]
