@@ -1,5 +1,7 @@
 //! Integration tests of `facedown-poker`, in one test binary; each module is a suite.
 
+mod attack_relabel;
+mod attack_rushing;
 mod batch;
 mod common;
 mod deal;
