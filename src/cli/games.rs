@@ -16,7 +16,8 @@ use facedown::games::claims;
 use facedown::games::devyatka::{self, importance, Deal, Devyatka, Found, Player, Solver};
 use facedown::games::game::{audit, play_out, Bot, Game, Log, RandomBot};
 use facedown::games::golf::{self, Golf, GreedyBot};
-use facedown::games::ninety_nine::{self, HeuristicBot, Length, NinetyNine, SeriesLog, Variant};
+use facedown::games::ninety_nine::{self, HeuristicBot, Length, NinetyNine, Variant};
+use facedown::games::record::Record;
 use facedown_core::input::{read_text, read_text_from};
 use facedown_core::rng::seeded_rng;
 use facedown_core::PartyId;
@@ -268,18 +269,6 @@ pub struct DevyatkaArgs {
     pub json: bool,
 }
 
-/// A saved log, tagged with what it records.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-enum Record {
-    NinetyNine(Log<NinetyNine>),
-    NinetyNineSeries(SeriesLog),
-    Devyatka(Log<Devyatka>),
-    Golf(Log<Golf>),
-    GolfMatch(golf::MatchLog),
-    Chopsticks(Log<Chopsticks>),
-}
-
 /// Runs `facedown games`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
@@ -496,7 +485,7 @@ fn play_ninety_nine(a: &PlayArgs) -> anyhow::Result<()> {
     let names: Vec<String> = names.into_iter().map(String::from).collect();
     let (log, standing) =
         ninety_nine::play_series(variant, a.all_trumps, length, &mut bots, &mut rng)?;
-    let verdict = ninety_nine::audit_series(&log);
+    let verdict = ninety_nine::audit_series(&log)?;
     save(&a.save, &Record::NinetyNineSeries(log.clone()))?;
     if a.json {
         return print_json(
@@ -1498,11 +1487,11 @@ fn devyatka_sample(share: Trials, seed: u64, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A saved log, at most 64 MB.
+/// A saved log, at most 64 MB, read strictly: a field the format does not have or the variant
+/// ignores, and a series without deals, are refused ([`Record::from_json`]).
 fn read_record(path: &Path) -> anyhow::Result<Record> {
     let text = read_text(path, 64 << 20, "a saved game log")?;
-    serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a saved game log", path.display()))
+    Record::from_json(&text).with_context(|| format!("{} cannot be audited", path.display()))
 }
 
 fn audit_file(path: &Path, json: bool) -> anyhow::Result<()> {
@@ -1513,7 +1502,7 @@ fn audit_file(path: &Path, json: bool) -> anyhow::Result<()> {
         Record::Golf(log) => one_audit(log)?,
         Record::Chopsticks(log) => one_audit(log)?,
         Record::NinetyNineSeries(log) => {
-            let v = ninety_nine::audit_series(log);
+            let v = ninety_nine::audit_series(log)?;
             let value = json!({ "passed": v.passed(), "deals": v.deals, "offence": v.offence,
                 "bad_setup": v.bad_setup, "standing": v.standing });
             (v.passed(), value)

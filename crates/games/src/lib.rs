@@ -15,6 +15,7 @@
 //!   heuristic bot, and deals in series (a game to 100, a rubber) with their audit;
 //! * [`golf`]: Golf with nine or six cards, one or more decks and Jokers, a greedy bot and the
 //!   nine-round game;
+//! * [`record`]: a saved log (any game), read strictly for the audit;
 //! * [`claims`]: every numeric claim of the seeds, recomputed, with a verdict;
 //! * [`session`]: whole games among distrustful players, one session per player over his view
 //!   of a face-down table, with every move checked and the hand audited.
@@ -29,4 +30,5 @@ pub mod devyatka;
 pub mod game;
 pub mod golf;
 pub mod ninety_nine;
+pub mod record;
 pub mod session;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::cards::{is_permutation_of, pack, Card, Rank};
 use crate::game::{Game, SetupError};
+use crate::record::InapplicableField;
 
 /// The grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -99,7 +100,20 @@ impl Rules {
         pack(&Rank::STANDARD, self.decks, self.jokers * self.decks)
     }
 
+    /// The first rule the layout ignores that is set anyway: the pair move, which follows the
+    /// turning up of the nine-card game (the six-card game turns its two middle cards itself).
+    pub fn inapplicable_field(&self) -> Option<InapplicableField> {
+        (self.layout == Layout::Six && self.pair_move).then(|| InapplicableField {
+            field: "pair_move",
+            variant: "the six-card game".to_owned(),
+            why: "a pair move follows the turning up of the nine-card game",
+        })
+    }
+
     fn validate(&self) -> Result<(), SetupError> {
+        if let Some(field) = self.inapplicable_field() {
+            return Err(SetupError(field.to_string()));
+        }
         let need = usize::from(self.players) * self.layout.cards() + 1;
         if !(2..=8).contains(&self.players) {
             return Err(SetupError(format!("{} players (2..=8)", self.players)));

@@ -12,9 +12,10 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 
 use super::state::{NinetyNine, Outcome, Setup};
-use super::variant::{Trump, TrumpRule, Variant};
+use super::variant::{Scoring, Trump, TrumpRule, Variant};
 use crate::cards::{pack, Card, Rank};
 use crate::game::{audit, play_out, Bot, Log, Offence, PlayError};
+use crate::record::{refuse, InapplicableField, LogError};
 
 /// How long a series lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -96,6 +97,32 @@ pub struct SeriesLog {
     pub deals: Vec<Log<NinetyNine>>,
 }
 
+impl SeriesLog {
+    /// Refuses a series without deals, a trump stack outside Eighteen Ninety-Nine, and a field
+    /// of a deal's setup that the variant ignores ([`Setup::inapplicable_field`]).
+    pub fn check_fields(&self) -> Result<(), LogError> {
+        if self.deals.is_empty() {
+            return Err(LogError::NoDeals);
+        }
+        if self.variant.rules().trump != TrumpRule::Stack && !self.stack.is_empty() {
+            return Err(LogError::Inapplicable {
+                path: "stack".to_owned(),
+                field: InapplicableField {
+                    field: "stack",
+                    variant: self.variant.name().to_owned(),
+                    why: "its trumps are not turned from a stack",
+                },
+            });
+        }
+        self.deals.iter().enumerate().try_for_each(|(i, deal)| {
+            refuse(
+                &format!("deals[{i}].setup"),
+                deal.setup.inapplicable_field(),
+            )
+        })
+    }
+}
+
 /// The result of one game of a series.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameResult {
@@ -175,12 +202,18 @@ impl Progress {
             TrumpRule::Stack => stack.get(self.deals).copied().and_then(|c| c.suit()),
             TrumpRule::TurnedUp | TrumpRule::FromDummy => None,
         };
+        // Only the game that scores streaks carries them from deal to deal.
+        let streaks = if rules.scoring == Scoring::Streak {
+            self.streaks.clone()
+        } else {
+            vec![0; self.streaks.len()]
+        };
         Setup {
             variant: self.variant,
             all_trumps,
             dealer: PartyId::from_index(self.deals % rules.players),
             trump,
-            streaks: self.streaks.clone(),
+            streaks,
             deck,
         }
     }
@@ -343,8 +376,11 @@ impl SeriesAudit {
     }
 }
 
-/// Audits a series: every deal's log, the chaining of setups, and the totals.
-pub fn audit_series(log: &SeriesLog) -> SeriesAudit {
+/// Audits a series: every deal's log, the chaining of setups, and the totals. A series the
+/// audit cannot vouch for — no deals, or a field its variant ignores — is refused
+/// ([`SeriesLog::check_fields`]).
+pub fn audit_series(log: &SeriesLog) -> Result<SeriesAudit, LogError> {
+    log.check_fields()?;
     let mut progress = Progress::new(log.variant, log.length);
     let fail = |deal: usize,
                 offence: Option<Offence<super::state::Illegal>>,
@@ -356,7 +392,8 @@ pub fn audit_series(log: &SeriesLog) -> SeriesAudit {
     };
     for (i, deal) in log.deals.iter().enumerate() {
         if progress.over() {
-            return fail(i, None, Some("a deal after the end of the series".into()));
+            let why = "a deal after the end of the series".into();
+            return Ok(fail(i, None, Some(why)));
         }
         let expected = progress.next_setup(log.all_trumps, &log.stack, deal.setup.deck.clone());
         if expected != deal.setup {
@@ -364,29 +401,31 @@ pub fn audit_series(log: &SeriesLog) -> SeriesAudit {
                 "the setup should be dealer {}, trump {:?}, streaks {:?}",
                 expected.dealer, expected.trump, expected.streaks
             );
-            return fail(i, None, Some(why));
+            return Ok(fail(i, None, Some(why)));
         }
         let verdict = match audit(deal) {
             Ok(v) => v,
-            Err(e) => return fail(i, None, Some(e.to_string())),
+            Err(e) => return Ok(fail(i, None, Some(e.to_string()))),
         };
         match (verdict.offence, verdict.outcome) {
             (None, Some(outcome)) => progress.record(&outcome),
-            (Some(o), _) => return fail(i, Some(o), None),
-            (None, None) => return fail(i, None, Some("the deal is unfinished".into())),
+            (Some(o), _) => return Ok(fail(i, Some(o), None)),
+            (None, None) => return Ok(fail(i, None, Some("the deal is unfinished".into()))),
         }
     }
     if !progress.over() {
-        return fail(
-            log.deals.len().saturating_sub(1),
-            None,
-            Some("the series ends before its length".into()),
-        );
+        // Every deal was audited; the one that fails is the first missing one.
+        return Ok(SeriesAudit {
+            deals: log.deals.len(),
+            offence: None,
+            bad_setup: Some((log.deals.len(), "the series ends before its length".into())),
+            standing: None,
+        });
     }
-    SeriesAudit {
+    Ok(SeriesAudit {
         deals: log.deals.len(),
         offence: None,
         bad_setup: None,
         standing: Some(progress.standing()),
-    }
+    })
 }

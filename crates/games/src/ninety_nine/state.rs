@@ -12,6 +12,7 @@ use super::trick::{holds_suit, played, winner, Trick};
 use super::variant::{DummyRule, PremiumRule, Rules, Scoring, Trump, TrumpRule, Variant};
 use crate::cards::{is_permutation_of, Card, Rank, Suit};
 use crate::game::{Game, SetupError};
+use crate::record::InapplicableField;
 
 /// The setup of one deal: the variant, the dealer, what the previous deals fixed, and the
 /// shuffled pack.
@@ -25,9 +26,11 @@ pub struct Setup {
     /// The dealer.
     pub dealer: PartyId,
     /// The trump fixed by earlier deals (history rules), the stack (Eighteen Ninety-Nine) or
-    /// the previous deal (Declared, if nobody names one); ignored when the deal turns a card.
+    /// the previous deal (Declared, if nobody names one); `None` when the deal turns a card
+    /// (anything else is refused: [`Setup::inapplicable_field`]).
     pub trump: Trump,
-    /// Consecutive successes of each player before this deal (two-hand game without dummy).
+    /// Consecutive successes of each player before this deal (two-hand game without dummy;
+    /// zeros, or empty, in every other variant).
     #[serde(default)]
     pub streaks: Vec<u32>,
     /// The pack in dealt order: hand 1, hand 2, …, then any card turned up.
@@ -56,6 +59,31 @@ impl Setup {
         let mut deck = variant.rules().pack();
         deck.shuffle(rng);
         Setup::first_deal(variant, deck)
+    }
+
+    /// The first field the variant's rules ignore that is set anyway: a `trump` where the deal
+    /// turns its trump up, `streaks` outside the two-hand game that scores them, `all_trumps`
+    /// where every deal has trumps.
+    pub fn inapplicable_field(&self) -> Option<InapplicableField> {
+        let rules = self.variant.rules();
+        let field = |field, why| {
+            Some(InapplicableField {
+                field,
+                variant: self.variant.name().to_owned(),
+                why,
+            })
+        };
+        let turns_trump = matches!(rules.trump, TrumpRule::TurnedUp | TrumpRule::FromDummy);
+        if turns_trump && self.trump.is_some() {
+            return field("trump", "the deal turns its trump up");
+        }
+        if rules.scoring != Scoring::Streak && self.streaks.iter().any(|&s| s != 0) {
+            return field("streaks", "its scoring counts no streaks");
+        }
+        if self.all_trumps && !rules.trump.may_lack_trumps() {
+            return field("all_trumps", "every deal has a trump suit");
+        }
+        None
     }
 }
 
@@ -441,6 +469,9 @@ impl Game for NinetyNine {
     const NAME: &'static str = "ninety-nine";
 
     fn start(setup: &Setup) -> Result<Self, SetupError> {
+        if let Some(field) = setup.inapplicable_field() {
+            return Err(SetupError(field.to_string()));
+        }
         let rules = setup.variant.rules();
         if !is_permutation_of(&setup.deck, &rules.pack()) {
             return Err(SetupError(format!(

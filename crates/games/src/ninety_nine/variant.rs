@@ -363,6 +363,26 @@ pub enum TrumpRule {
     Stack,
 }
 
+impl TrumpRule {
+    /// Whether a deal can be played without trumps (where the "all trumps" rule applies).
+    pub fn may_lack_trumps(self) -> bool {
+        match self {
+            TrumpRule::History { first, next } => {
+                first.is_none()
+                    || matches!(
+                        next,
+                        NextTrump::BySuccesses {
+                            no_trump_from: Some(_)
+                        }
+                    )
+            }
+            TrumpRule::TurnedUp | TrumpRule::FromDummy | TrumpRule::Named | TrumpRule::Stack => {
+                true
+            }
+        }
+    }
+}
+
 /// How a deal fixes the trump of the next one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -258,7 +258,7 @@ fn a_series_with_a_revoke_in_its_third_deal_names_the_deal_and_the_revoker() {
         &mut rng,
     )
     .expect("a game plays out");
-    assert!(audit_series(&series).passed());
+    assert!(audit_series(&series).expect("a series").passed());
     let (deal, (i, by, off)) = series
         .deals
         .iter()
@@ -267,7 +267,7 @@ fn a_series_with_a_revoke_in_its_third_deal_names_the_deal_and_the_revoker() {
         .find_map(|(d, log)| revoke_chance(log, false).map(|r| (d, r)))
         .expect("a revoke chance after the second deal");
     series.deals[deal].moves[i].mv = NnMove::Play(off);
-    let verdict = audit_series(&series);
+    let verdict = audit_series(&series).expect("a series");
     let (at, offence) = verdict.offence.expect("caught");
     assert_eq!((at, offence.index, offence.by), (deal, i, by));
 }
@@ -289,7 +289,7 @@ fn a_series_whose_trump_is_not_the_one_the_last_deal_fixed_is_refused() {
         Some(_) => None,
         None => Some(facedown_games::cards::Suit::Hearts),
     };
-    let verdict = audit_series(&series);
+    let verdict = audit_series(&series).expect("a series");
     assert_eq!(verdict.bad_setup.map(|(d, _)| d), Some(1));
 }
 

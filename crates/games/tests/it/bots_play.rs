@@ -100,7 +100,7 @@ fn a_game_of_ninety_nine_to_100_and_a_rubber_pass_the_series_audit() {
         let mut rng = seeded_rng(2024);
         let mut bots = nn_bots(v.rules().players, 0b100);
         let (log, standing) = play_series(v, false, length, &mut bots, &mut rng).expect("plays");
-        let verdict = audit_series(&log);
+        let verdict = audit_series(&log).expect("a series");
         assert!(
             verdict.passed(),
             "{v}: {:?} {:?}",
@@ -134,7 +134,7 @@ proptest! {
             let length = Length::game(v);
             let (log, standing) = play_series(v, false, length, &mut bots, &mut rng).expect("plays");
             prop_assert!(log.deals.len() <= length.max_deals());
-            let verdict = audit_series(&log);
+            let verdict = audit_series(&log).expect("a series");
             prop_assert!(verdict.passed(), "{}: {:?} {:?}", v, verdict.offence, verdict.bad_setup);
             prop_assert_eq!(verdict.standing.as_ref(), Some(&standing));
             if let Length::Games { target, .. } = length {
@@ -160,7 +160,7 @@ fn the_all_trumps_rule_plays_too() {
         &mut rng,
     )
     .expect("plays");
-    assert!(audit_series(&log).passed());
+    assert!(audit_series(&log).expect("a series").passed());
     assert!(log.deals.iter().all(|d| d.setup.all_trumps));
 }
 
