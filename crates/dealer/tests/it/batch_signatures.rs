@@ -7,6 +7,7 @@
 //! batch and in the audit, naming its signer (and only him); a nonce with a torsion component is
 //! accepted alike by both. `batch_verify.rs` has the forged (bit-flipped) signatures.
 
+use crate::support::seeded_keys;
 use curve25519_dalek::constants::{ED25519_BASEPOINT_POINT, EIGHT_TORSION};
 use curve25519_dalek::edwards::EdwardsPoint;
 use curve25519_dalek::scalar::Scalar;
@@ -14,19 +15,11 @@ use ed25519_dalek::{Digest, Sha512, SigningKey};
 use facedown_core::rng::seeded_rng;
 use facedown_dealer::messages::{verify_all, PublicKey};
 use facedown_dealer::{audit, DealerError, Domain, Envelope, Roster, Scheme, Table, Transcript};
-use rand::RngCore;
 
 /// An audited 3-player, 9-card deal of three hands of three, and the players' signing keys
 /// (the first thing the table draws from its generator).
 fn deal(seed: u64) -> (Transcript, Vec<SigningKey>) {
-    let mut rng = seeded_rng(seed);
-    let keys: Vec<SigningKey> = (0..3)
-        .map(|_| {
-            let mut secret = [0u8; 32];
-            rng.fill_bytes(&mut secret);
-            SigningKey::from_bytes(&secret)
-        })
-        .collect();
+    let keys = seeded_keys(seed, 3);
     let scheme = Scheme::general(3, 9).expect("valid");
     let mut table = Table::setup_with_rng(scheme, None, &mut seeded_rng(seed)).expect("setup");
     table.deal_hands(3).expect("deal");

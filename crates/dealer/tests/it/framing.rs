@@ -8,6 +8,7 @@
 //! wrapped in an [`Adversary`] that re-signs what it sends with his own key (the attack review's
 //! proofs of concept); the audit-level ones edit a transcript of the standalone table.
 
+use crate::support::seeded_keys;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use facedown_core::adversary::{self, Adversary, At, Rule};
@@ -18,7 +19,6 @@ use facedown_dealer::{
     audit, AuditReport, Body, DealerEngine, DealerError, Deviation, Envelope, FindingKind,
     Recipient, Scheme, SessionId, Transcript,
 };
-use rand::RngCore;
 
 use super::engine::{own_key, Engine};
 
@@ -366,14 +366,7 @@ fn standalone_with(
     seed: u64,
     cheat: Option<(PartyId, Deviation)>,
 ) -> (Transcript, Vec<ed25519_dalek::SigningKey>) {
-    let mut rng = seeded_rng(seed);
-    let keys = (0..3)
-        .map(|_| {
-            let mut secret = [0u8; 32];
-            rng.fill_bytes(&mut secret);
-            ed25519_dalek::SigningKey::from_bytes(&secret)
-        })
-        .collect();
+    let keys = seeded_keys(seed, 3);
     let mut table = facedown_dealer::Table::setup_with_rng(
         Scheme::general(3, usize::from(CARDS)).expect("valid"),
         cheat,

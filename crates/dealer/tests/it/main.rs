@@ -9,3 +9,4 @@ mod false_hops;
 mod framing;
 mod malformed;
 mod paper_seed;
+mod support;
