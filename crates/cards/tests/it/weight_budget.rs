@@ -144,8 +144,14 @@ fn a_weight_error_on_a_line_of_770_kb_shows_a_window_of_it_at_the_files_column()
     assert!(shown.len() < 2_000, "{} bytes", shown.len());
     let header = format!("weights.cards:5:{}", e.col);
     assert!(shown.contains(&header), "{shown}");
-    assert!(shown.contains(" 5 │ …"), "the line is numbered and cut: {shown}");
-    assert!(shown.contains("id: 1/179"), "the weight over the limit is shown: {shown}");
+    assert!(
+        shown.contains(" 5 │ …"),
+        "the line is numbered and cut: {shown}"
+    );
+    assert!(
+        shown.contains("id: 1/179"),
+        "the weight over the limit is shown: {shown}"
+    );
 }
 
 #[test]
