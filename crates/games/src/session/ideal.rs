@@ -29,6 +29,19 @@ pub enum IdealViewError {
         /// The step.
         step: usize,
     },
+    /// A player offered the cards of another player's commitment: only its author lays them
+    /// (every other player knows it only as its multiset), so the table refuses it, naming him.
+    #[error(
+        "{me} offered the cards of {author}'s commitment at step {step}, which only {author} lays"
+    )]
+    NotTheAuthor {
+        /// The player who offered them.
+        me: PartyId,
+        /// The commitment's author.
+        author: PartyId,
+        /// The step.
+        step: usize,
+    },
     /// The player who knows the operation never came.
     #[error("{me} waited {waited:?} for step {step} of the table")]
     Timeout {
@@ -74,13 +87,25 @@ impl<R: RngCore + CryptoRng> IdealSteps<R> {
     /// Player `me`'s operation `op`, his `step`-th: what the table shows him, or `None` while
     /// it is a commitment whose cards only its author can lay and he has not yet. The table
     /// applies an operation once, when the first player who knows it arrives; every later
-    /// player's version must agree with it as he sees it.
+    /// player's version must agree with it as he sees it. A commitment's cards are laid only
+    /// by its author: another player who offers them (an announcement he saw turned, laid
+    /// again as if its author made it) is refused ([`IdealViewError::NotTheAuthor`]).
     pub fn offer(
         &mut self,
         me: PartyId,
         step: usize,
         op: &TableOp,
     ) -> Result<Option<Seen>, IdealViewError> {
+        if let TableOp::Commit {
+            party,
+            cards: CommitCards::Known(_),
+        } = op
+        {
+            if *party != me {
+                let author = *party;
+                return Err(IdealViewError::NotTheAuthor { me, author, step });
+            }
+        }
         if self.done.len() == step && !hidden(op) {
             let seen = self.table.apply(op)?;
             self.done.push((op.clone(), seen));
@@ -272,11 +297,14 @@ impl super::ninety_nine::Tables for IdealTables {
 }
 
 impl facedown_core::Blame for IdealViewError {
-    /// The trusted table blames only the owner of a false legal-play claim
-    /// ([`TableError::HoldsExcluded`]); a view that diverged is a defect of its session.
+    /// The trusted table blames the owner of a false legal-play claim
+    /// ([`TableError::HoldsExcluded`]) and a player who offered another's commitment
+    /// ([`IdealViewError::NotTheAuthor`]: himself); a view that diverged is a defect of its
+    /// session.
     fn blamed(&self) -> Option<PartyId> {
         match self {
             IdealViewError::Table(TableError::HoldsExcluded { owner }) => Some(*owner),
+            IdealViewError::NotTheAuthor { me, .. } => Some(*me),
             _ => None,
         }
     }

@@ -68,6 +68,14 @@ pub enum Refusal {
     /// The request does not fit the game: an earlier hand, too many hands or steps, a second
     /// request before the answer to the first, a request after his goodbye.
     OutOfOrder(String),
+    /// The player offered the cards of `author`'s commitment, which only `author` lays (an
+    /// announcement he saw turned, laid again as if its author made it).
+    NotTheAuthor {
+        /// The commitment's author.
+        author: PartyId,
+        /// The step.
+        step: usize,
+    },
 }
 
 impl Refusal {
@@ -77,6 +85,9 @@ impl Refusal {
                 Refusal::HoldsExcluded { owner }
             }
             IdealViewError::Diverged { step, .. } => Refusal::Diverged { step },
+            IdealViewError::NotTheAuthor { author, step, .. } => {
+                Refusal::NotTheAuthor { author, step }
+            }
             other => Refusal::Table(other.to_string()),
         }
     }
@@ -89,6 +100,9 @@ impl Refusal {
                 IdealViewError::Table(facedown_core::table::TableError::HoldsExcluded { owner })
             }
             Refusal::Diverged { step } => IdealViewError::Diverged { me, step },
+            Refusal::NotTheAuthor { author, step } => {
+                IdealViewError::NotTheAuthor { me, author, step }
+            }
             Refusal::Table(why) | Refusal::OutOfOrder(why) => IdealViewError::Refused(why),
         }
     }

@@ -11,6 +11,7 @@ mod seed_003_chopsticks;
 mod session_devyatka;
 mod session_golf;
 mod session_ninety_nine;
+mod session_replay;
 mod session_terminal;
 mod solvers;
 mod support;
