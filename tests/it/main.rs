@@ -50,6 +50,7 @@ mod play_local_cleanup;
 mod poker_cli;
 mod repository;
 mod serve;
+mod serve_attacks;
 mod session_replay;
 mod several_outputs_on_tables;
 mod support;

@@ -127,6 +127,7 @@ pub fn read_call(request: &mut Request) -> Result<Call, Refusal> {
             format!("the request target is longer than {MAX_URL_BYTES} bytes"),
         ));
     }
+    same_origin(request)?;
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let query = form_urlencoded::parse(query.as_bytes())
         .into_owned()
@@ -138,6 +139,29 @@ pub fn read_call(request: &mut Request) -> Result<Call, Refusal> {
         query,
         body,
     })
+}
+
+/// Refuses a call a page of another site makes (its `Origin` is not this server's `Host`): a
+/// page the teacher or a student opens elsewhere must not start games or computations here.
+fn same_origin(request: &Request) -> Result<(), Refusal> {
+    let header = |name: &'static str| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str())
+    };
+    let Some(origin) = header("Origin") else {
+        return Ok(());
+    };
+    let host = header("Host").unwrap_or_default();
+    if !host.is_empty() && origin.strip_prefix("http://") == Some(host) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        403,
+        format!("a page of {origin} may not call this server: only its own pages may"),
+    ))
 }
 
 fn read_body(request: &mut Request) -> Result<String, Refusal> {

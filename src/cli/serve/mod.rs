@@ -9,11 +9,14 @@
 
 mod assets;
 pub mod deal_room;
+mod door;
+mod framing;
 pub mod game_room;
 pub mod http;
 pub mod protocol_room;
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
@@ -42,6 +45,14 @@ pub struct Args {
     /// Games the game room holds at once (a new one beyond is refused with 429).
     #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub games: u16,
+    /// Connections served at once (each costs four file descriptors); one beyond is answered
+    /// 503 at once.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub connections: u16,
+    /// Seconds a client has to send one whole request (and to take its answer) before it is
+    /// answered 408 and let go.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub read_secs: u64,
     /// Seconds a game may sit without a call before the room closes it.
     #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub game_idle_secs: u64,
@@ -50,32 +61,30 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs the server until the process is stopped.
+/// Runs the server until the process is stopped: clients reach the [`door`], which hands each
+/// request, read whole, to `tiny_http` on a loopback port of its own.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let addr = SocketAddr::new(args.bind, args.port);
-    let server = Server::http(addr)
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .with_context(|| format!("cannot listen on {addr}"))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .context("the server has no IP address")?;
+    let public = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
+    let inner = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).context("cannot listen on loopback")?;
+    let inner_addr = inner.local_addr()?;
+    let server = Server::from_listener(inner, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let bound = public.local_addr()?;
     announce(&args, &format!("http://{bound}/"))?;
     let server = Arc::new(server);
     let room = Arc::new(GameRoom::new(game_room::Limits {
         games: usize::from(args.games),
         idle: Duration::from_secs(args.game_idle_secs),
     }));
-    let workers: Vec<_> = (0..args.workers)
-        .map(|_| {
-            let (server, room) = (Arc::clone(&server), Arc::clone(&room));
-            thread::spawn(move || serve_forever(&server, &room))
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
+    for _ in 0..args.workers {
+        let (server, room) = (Arc::clone(&server), Arc::clone(&room));
+        thread::spawn(move || serve_forever(&server, &room));
     }
-    Ok(())
+    let limits = door::Door {
+        connections: usize::from(args.connections),
+        read: Duration::from_secs(args.read_secs),
+    };
+    door::open(&public, inner_addr, limits)
 }
 
 /// The first line on standard output: where the server listens.
@@ -84,6 +93,7 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
         let doc = Doc::new("serve")
             .parameters(serde_json::json!({
                 "bind": args.bind.to_string(), "port": args.port, "workers": args.workers,
+                "connections": args.connections, "read_secs": args.read_secs,
                 "games": args.games, "game_idle_secs": args.game_idle_secs,
             }))
             .build(&serde_json::json!({ "url": url }))?;
@@ -99,7 +109,11 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
 fn serve_forever(server: &Server, room: &GameRoom) {
     for mut request in server.incoming_requests() {
         let answer = match read_call(&mut request) {
-            Ok(call) => answer(&call, room),
+            // A call that panics is answered 500 and the worker goes on.
+            Ok(call) => std::panic::catch_unwind(AssertUnwindSafe(|| answer(&call, room)))
+                .unwrap_or_else(|_| {
+                    Answer::refusal(&Refusal::new(500, "the server failed on this call"))
+                }),
             Err(refusal) => Answer::refusal(&refusal),
         };
         answer.send(request);
@@ -108,6 +122,10 @@ fn serve_forever(server: &Server, room: &GameRoom) {
 
 /// The answer to one call: a page or asset, or an endpoint's JSON (a refusal as JSON too).
 pub fn answer(call: &Call, room: &GameRoom) -> Answer {
+    if !matches!(call.method, Method::Get | Method::Head | Method::Post) {
+        let message = format!("{} is not served: GET, HEAD or POST", call.method);
+        return Answer::refusal(&Refusal::new(405, message));
+    }
     if let Some((content_type, body)) = assets::find(&call.path) {
         return match call.method {
             Method::Get | Method::Head => Answer::asset(content_type, body),

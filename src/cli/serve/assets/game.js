@@ -132,7 +132,7 @@ async function refresh() {
 
 async function play(mv) {
   showError(null);
-  const doc = await answer("POST", `/api/game/${room.doc.id}/move`, JSON.stringify({ move: mv }));
+  const doc = await answer("POST", `/api/game/${room.doc.id}/move`, JSON.stringify({ move: mv, moves: room.doc.moves }));
   room.selected = [];
   if (doc) show(doc);
 }

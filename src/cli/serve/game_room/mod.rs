@@ -139,6 +139,10 @@ impl GameRoom {
         struct Body {
             #[serde(rename = "move")]
             mv: Value,
+            /// The state's `moves` the move answers: a move sent again (or late) for an
+            /// earlier question is refused rather than played at the next one.
+            #[serde(default)]
+            moves: Option<usize>,
         }
         let desk = self.desk(id)?;
         let body: Body = json_body(&call.body)?;
@@ -154,6 +158,12 @@ impl GameRoom {
             }
             (None, Some(asked)) => asked,
         };
+        if let Some(sent) = body.moves.filter(|&n| n != moves) {
+            return Err(Refusal::new(
+                409,
+                format!("this move answers the question after {sent} moves; {moves} are made"),
+            ));
+        }
         let index = desk.offer.legal_index(body.mv, asked)?;
         b.answer = Some(index);
         b.asked = None;
@@ -199,7 +209,14 @@ impl GameRoom {
             return Err(Refusal::new(409, "the game is over"));
         }
         let player = PartyId(body.player);
-        b.armed.retain(|(p, _)| *p != player);
+        // A press not yet tried is replaced, with its entry: the presses kept are at most
+        // the cheats tried and one per player, however often the button is pressed.
+        if let Some(i) = b.armed.iter().position(|(p, _)| *p == player) {
+            b.armed.remove(i);
+            if let Some(j) = b.pressed.iter().rposition(|p| p.player == player) {
+                b.pressed.remove(j);
+            }
+        }
         b.armed.push((player, kind));
         let after_moves = b.moves;
         b.pressed.push(Pressed {
