@@ -61,8 +61,8 @@ pub struct Args {
     pub json: bool,
 }
 
-/// Runs the server until the process is stopped: clients reach the [`door`], which hands each
-/// request, read whole, to `tiny_http` on a loopback port of its own.
+/// Runs the server until the process is stopped: clients reach the door (`door.rs`), which
+/// hands each request, read whole, to `tiny_http` on a loopback port of its own.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let addr = SocketAddr::new(args.bind, args.port);
     let public = TcpListener::bind(addr).with_context(|| format!("cannot listen on {addr}"))?;
