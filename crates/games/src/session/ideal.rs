@@ -3,8 +3,9 @@
 //! [`IdealHub`] holds one [`IdealTable`] — the physical cards, a trusted shuffle — and hands out
 //! an [`IdealView`] per player. Every player's session applies the same operations to its own
 //! view, each as it knows them (another player's commitment only as its multiset); the hub
-//! applies an operation once, when the player who knows it (for a commitment, its author)
-//! arrives, and shows each view only what the table shows that player. So a game session runs
+//! applies an operation once — a commitment when its author arrives, an opening or a claim
+//! when every player has asked for it in the same words, anything else when the first player
+//! arrives — and shows each view only what the table shows that player. So a game session runs
 //! on the ideal table exactly as it runs on an engine per player, one thread per player.
 
 use std::sync::{Arc, Condvar, Mutex};
@@ -68,6 +69,19 @@ pub enum IdealViewError {
 pub struct IdealSteps<R> {
     table: IdealTable<R>,
     done: Vec<(TableOp, Seen)>,
+    /// The versions of the current step's revealing operation offered so far, by seat.
+    offered: Vec<Option<TableOp>>,
+    /// Why the current step was not applied and never will be.
+    stopped: Option<Stopped>,
+}
+
+/// Why the trusted table stopped at a revealing step.
+#[derive(Clone, Debug)]
+enum Stopped {
+    /// The players offered different versions of it.
+    Diverged,
+    /// Every player offered it, and the table refused it.
+    Refused(TableError),
 }
 
 impl<R: RngCore + CryptoRng> IdealSteps<R> {
@@ -76,6 +90,8 @@ impl<R: RngCore + CryptoRng> IdealSteps<R> {
         IdealSteps {
             table: IdealTable::with_rng(parties, rng),
             done: Vec::new(),
+            offered: vec![None; parties],
+            stopped: None,
         }
     }
 
@@ -85,30 +101,34 @@ impl<R: RngCore + CryptoRng> IdealSteps<R> {
     }
 
     /// Player `me`'s operation `op`, his `step`-th: what the table shows him, or `None` while
-    /// it is a commitment whose cards only its author can lay and he has not yet. The table
-    /// applies an operation once, when the first player who knows it arrives; every later
-    /// player's version must agree with it as he sees it. A commitment's cards are laid only
-    /// by its author: another player who offers them (an announcement he saw turned, laid
-    /// again as if its author made it) is refused ([`IdealViewError::NotTheAuthor`]).
+    /// it waits for another player. The table applies an operation once:
+    ///
+    /// - an opening or a claim (`Open`, `ProveNoneOf`) when every player has offered it, and
+    ///   only if all their versions are the same — so no player can have cards turned, or
+    ///   another's hand tested, by asking first; different versions stop the hand with
+    ///   [`IdealViewError::Diverged`] for everyone, naming nobody and showing nothing;
+    /// - a commitment when its author offers it: only he lays its cards, and another player
+    ///   who offers them (an announcement he saw turned, laid again as if its author made it)
+    ///   is refused ([`IdealViewError::NotTheAuthor`]);
+    /// - anything else when the first player offers it.
+    ///
+    /// Every later player's version must agree with the applied one as he sees it.
     pub fn offer(
         &mut self,
         me: PartyId,
         step: usize,
         op: &TableOp,
     ) -> Result<Option<Seen>, IdealViewError> {
-        if let TableOp::Commit {
-            party,
-            cards: CommitCards::Known(_),
-        } = op
-        {
-            if *party != me {
-                let author = *party;
-                return Err(IdealViewError::NotTheAuthor { me, author, step });
+        laid_by_its_author(me, step, op)?;
+        if self.done.len() == step {
+            match op {
+                _ if reveals(op) => self.gather(me, step, op)?,
+                _ if hidden(op) => {}
+                _ => {
+                    let seen = self.table.apply(op)?;
+                    self.push(op, seen);
+                }
             }
-        }
-        if self.done.len() == step && !hidden(op) {
-            let seen = self.table.apply(op)?;
-            self.done.push((op.clone(), seen));
         }
         let Some((done, seen)) = self.done.get(step) else {
             return Ok(None);
@@ -118,6 +138,64 @@ impl<R: RngCore + CryptoRng> IdealSteps<R> {
         }
         Ok(Some(shown_to(me, done, seen)))
     }
+
+    /// Records `op` as applied: a version of a revealing operation offered at this step (by a
+    /// player who is not following the others) is forgotten with it.
+    fn push(&mut self, op: &TableOp, seen: Seen) {
+        self.done.push((op.clone(), seen));
+        self.offered.fill(None);
+    }
+
+    /// Whether the hand stopped at its current step (see [`offer`](IdealSteps::offer)):
+    /// every player's request there is answered, with the refusal, and no later step comes.
+    pub fn stopped(&self) -> bool {
+        self.stopped.is_some()
+    }
+
+    /// Takes in `me`'s version of the current, revealing step, and applies it once every
+    /// player's version is in and all are the same.
+    fn gather(&mut self, me: PartyId, step: usize, op: &TableOp) -> Result<(), IdealViewError> {
+        if self.stopped.is_none() {
+            self.offered[me.index()] = Some(op.clone());
+            if self.offered.iter().any(Option::is_none) {
+                return Ok(());
+            }
+            let parties = self.offered.len();
+            let offered = std::mem::replace(&mut self.offered, vec![None; parties]);
+            match offered.iter().all(|o| o.as_ref() == Some(op)) {
+                true => match self.table.apply(op) {
+                    Ok(seen) => self.push(op, seen),
+                    Err(e) => self.stopped = Some(Stopped::Refused(e)),
+                },
+                false => self.stopped = Some(Stopped::Diverged),
+            }
+        }
+        match &self.stopped {
+            None => Ok(()),
+            Some(Stopped::Diverged) => Err(IdealViewError::Diverged { me, step }),
+            Some(Stopped::Refused(e)) => Err(IdealViewError::Table(e.clone())),
+        }
+    }
+}
+
+/// Refuses `me`'s commitment of another player's cards.
+fn laid_by_its_author(me: PartyId, step: usize, op: &TableOp) -> Result<(), IdealViewError> {
+    match op {
+        TableOp::Commit {
+            party,
+            cards: CommitCards::Known(_),
+        } if *party != me => Err(IdealViewError::NotTheAuthor {
+            me,
+            author: *party,
+            step,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `op` shows anything about the cards: an opening, or a claim about a hand.
+fn reveals(op: &TableOp) -> bool {
+    matches!(op, TableOp::Open(_) | TableOp::ProveNoneOf { .. })
 }
 
 /// One ideal table shared by every player's view.
@@ -207,8 +285,11 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
             .lock()
             .map_err(|_| IdealViewError::Poisoned)?;
         loop {
-            if let Some(seen) = shared.offer(me, step, op)? {
-                self.hub.applied.notify_all();
+            let offered = shared.offer(me, step, op);
+            // Whatever it did (applied, stopped the hand, or took in a version), the others
+            // waiting may now have their answer.
+            self.hub.applied.notify_all();
+            if let Some(seen) = offered? {
                 self.step += 1;
                 self.len += op.new_cards();
                 return Ok(seen);
@@ -219,7 +300,7 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
                 .wait_timeout(shared, self.timeout)
                 .map_err(|_| IdealViewError::Poisoned)?;
             shared = next;
-            if wait.timed_out() && shared.applied() <= step {
+            if wait.timed_out() && shared.applied() <= step && !shared.stopped() {
                 return Err(IdealViewError::Timeout {
                     me,
                     step,

@@ -6,7 +6,9 @@
 //! session as he knows it ([`Request::Apply`], another player's commitment only as its
 //! multiset), and it answers each with what the table shows that player ([`Reply::Shown`]) —
 //! or refuses it ([`Reply::Refused`]) exactly as the shared table in memory does, since both
-//! run [`IdealSteps`]. A request whose commitment only its author can lay waits until he does.
+//! run [`IdealSteps`]. A request whose commitment only its author can lay waits until he does,
+//! and an opening or a claim until every player has asked for it (all in the same words, or
+//! the hand stops there with nothing shown).
 //! Each hand is a fresh table shuffled from its own stream of the game's seed ([`hand_rng`]),
 //! so a game over the network deals the same cards as the same game in memory.
 //!
@@ -240,11 +242,12 @@ impl TableServer {
             self.hands.push(IdealSteps::new(self.parties, rng));
             self.counts.hands += 1;
         }
-        let before = self.hands[hand as usize].applied();
+        let settled = |steps: &IdealSteps<_>| (steps.applied(), steps.stopped());
+        let before = settled(&self.hands[hand as usize]);
         let mut answers: Vec<Answer> = self.answer(hand, from, 0).into_iter().collect();
-        let applied = self.hands[hand as usize].applied();
-        if applied > before {
-            self.counts.applied += 1;
+        let after = settled(&self.hands[hand as usize]);
+        if after != before {
+            self.counts.applied += u64::from(after.0 > before.0);
             let trigger = answers.first().map_or(0, |a| a.depth);
             for other in PartyId::all(self.parties).filter(|p| *p != from) {
                 answers.extend(self.answer(hand, other, trigger));
