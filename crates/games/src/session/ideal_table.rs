@@ -313,22 +313,19 @@ mod tests {
             public: Vec::new(),
             private: vec![(p2, vec![0, 1])],
         });
-        let shown = table.receive(p1, 4, apply(open.clone()));
-        assert_eq!(
-            shown[0].reply,
-            Reply::Shown(Seen {
-                public: vec![],
-                private: vec![None]
-            })
-        );
+        // An opening waits for every player's request, then answers both.
+        assert!(table.receive(p1, 4, apply(open.clone())).is_empty());
         let shown = table.receive(p2, 5, apply(open));
-        assert_eq!(
-            shown[0].reply,
+        let mut replies: Vec<(PartyId, Reply)> =
+            shown.into_iter().map(|a| (a.to, a.reply)).collect();
+        replies.sort_by_key(|(to, _)| *to);
+        let seen = |private| {
             Reply::Shown(Seen {
                 public: vec![],
-                private: vec![Some(cards)]
+                private: vec![private],
             })
-        );
+        };
+        assert_eq!(replies, [(p1, seen(None)), (p2, seen(Some(cards)))]);
     }
 
     #[test]
