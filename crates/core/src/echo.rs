@@ -372,6 +372,10 @@ pub struct EchoRound {
     senders: BTreeSet<PartyId>,
     witnesses: BTreeSet<PartyId>,
     provable: BTreeSet<PartyId>,
+    /// Every echo heard, by its witness: a broadcast this player receives after hearing an
+    /// echo (a fast peer's failing echo arrives before the broadcasts it reports) is compared
+    /// with it then ([`EchoRound::compare_late`]).
+    echoes: Vec<(PartyId, Vec<Vec<Entry>>)>,
     /// Whether entries carry signatures (every round but the fresh-nonce round,
     /// [`crate::nonce`], whose messages come before anything a signature could bind).
     signed: bool,
@@ -392,6 +396,7 @@ impl EchoRound {
             senders: BTreeSet::new(),
             witnesses: BTreeSet::new(),
             provable: BTreeSet::new(),
+            echoes: Vec::new(),
         }
     }
 
@@ -407,8 +412,10 @@ impl EchoRound {
 
     /// Records `payload`, received from `from` (or this player's own) in an unsigned round.
     pub fn record_unsigned(&mut self, from: PartyId, payload: &[u8]) {
+        let d = digest(payload);
+        self.compare_late(from, self.next_index(from), &d);
         if let Some(c) = self.chains.get_mut(from.index()) {
-            c.0.push((digest(payload), [0; 64]));
+            c.0.push((d, [0; 64]));
         }
     }
 
@@ -431,8 +438,10 @@ impl EchoRound {
         if self.next_index(me) != index {
             return;
         }
+        let d = digest(payload);
+        self.compare_late(me, index, &d);
         if let Some(c) = self.chains.get_mut(me.index()) {
-            c.0.push((digest(payload), sig));
+            c.0.push((d, sig));
         }
     }
 
@@ -453,10 +462,36 @@ impl EchoRound {
                 what: "a broadcast",
             });
         }
+        self.compare_late(from, self.next_index(from), &d);
         if let Some(c) = self.chains.get_mut(from.index()) {
             c.0.push((d, *sig));
         }
         Ok(())
+    }
+
+    /// Compares `s`'s broadcast `d` at slot `index`, received after some echoes were heard,
+    /// with what those echoes report there. Their entries this player did not hold were
+    /// checked when heard ([`EchoRound::hear`]: a valid signature of `s`, or the witness was
+    /// blamed), and `d` is signed too, so a difference is two signed versions: `s`
+    /// equivocated — unless `s` is the witness itself or this player, which the witness then
+    /// misreports. In an unsigned round only those two cases name anyone.
+    fn compare_late(&mut self, s: PartyId, index: u32, d: &Head) {
+        let Ok(index) = usize::try_from(index) else {
+            return;
+        };
+        for (witness, chains) in &self.echoes {
+            let theirs = chains.get(s.index()).and_then(|c| c.get(index));
+            if theirs.is_none_or(|(t, _)| t == d) {
+                continue;
+            }
+            self.senders.insert(s);
+            self.witnesses.insert(*witness);
+            if s == *witness || s == self.me {
+                self.provable.insert(*witness);
+            } else if self.signed {
+                self.provable.insert(s);
+            }
+        }
     }
 
     /// Whether this player has sent its echo.
@@ -523,6 +558,7 @@ impl EchoRound {
                 self.provable.insert(s);
             }
         }
+        self.echoes.push((from, echo.chains.clone()));
         Ok(())
     }
 
@@ -822,6 +858,57 @@ mod tests {
         assert!(
             a.hear(PartyId(2), &b.echo(true), &keys(1)).is_err(),
             "a second echo"
+        );
+    }
+
+    /// A peer that failed early echoes before this player has the broadcasts it reports (on
+    /// the network a player may still be in the fresh-nonce round). The version that arrives
+    /// later is compared with the echo then: before, the echo had agreed with an empty
+    /// prefix, the peer only "gave up", and the engine's own verdict — a proof of player 2
+    /// that failed against player 3's other hello — framed player 2.
+    #[test]
+    fn a_broadcast_received_after_a_failing_echo_is_compared_with_it() {
+        let (mut a, mut b) = (round(1), round(2));
+        receive(&mut b, 3, b"hello B");
+        a.hear(PartyId(2), &b.echo(true), &keys(1))
+            .expect("signed by 3");
+        assert!(!a.differs_anywhere(), "nothing to compare yet");
+        receive(&mut a, 3, b"hello A");
+        let err = a.verdict(3, Some(PartyId(2))).expect_err("differs");
+        assert!(matches!(&err, EchoError::Differs { senders, .. } if senders == &[PartyId(3)]));
+        assert_eq!(err.blamed(), Some(PartyId(3)), "two signatures: a proof");
+    }
+
+    #[test]
+    fn a_later_broadcast_equal_to_the_failing_echo_keeps_the_gave_up_verdict() {
+        let (mut a, mut b) = (round(1), round(2));
+        receive(&mut b, 3, b"hello");
+        a.hear(PartyId(2), &b.echo(true), &keys(1))
+            .expect("signed by 3");
+        receive(&mut a, 3, b"hello");
+        receive(&mut a, 3, b"more");
+        assert!(!a.differs_anywhere());
+        assert_eq!(
+            a.verdict(3, None),
+            Err(EchoError::GaveUp { peer: PartyId(2) })
+        );
+    }
+
+    /// The witness's own broadcast, received after its echo, differs from what the echo says
+    /// it sent: the witness is named, as when the echo comes last.
+    #[test]
+    fn a_witness_whose_later_broadcast_contradicts_its_echo_is_blamed() {
+        let (mut a, mut b) = (round(1), round(2));
+        let said = keys(2).sign(1, 0, b"said");
+        b.record_own(0, b"said", said);
+        a.hear(PartyId(2), &b.echo(true), &keys(1))
+            .expect("signed by 2");
+        let sent = keys(2).sign(1, 0, b"sent");
+        a.record(PartyId(2), b"sent", &sent, &keys(1))
+            .expect("signed");
+        assert_eq!(
+            a.verdict(3, None).expect_err("differs").blamed(),
+            Some(PartyId(2))
         );
     }
 }

@@ -122,6 +122,9 @@ pub struct NonceRound {
     early: Vec<Option<(u32, Vec<Nonce>)>>,
     round: EchoRound,
     agreeing: BTreeSet<PartyId>,
+    /// Peers that aborted after sending a list this player could not take yet: each counts
+    /// as giving up once its list is taken.
+    aborted_early: BTreeSet<PartyId>,
 }
 
 impl NonceRound {
@@ -139,6 +142,7 @@ impl NonceRound {
             early: vec![None; parties],
             round,
             agreeing: BTreeSet::new(),
+            aborted_early: BTreeSet::new(),
         }
     }
 
@@ -199,9 +203,12 @@ impl NonceRound {
                 chains: theirs.iter().map(|n| vec![(digest(n), [0; 64])]).collect(),
             };
             self.round.hear(from, &echo, keys)?;
+            let aborted = self.aborted_early.remove(&from);
             depths.push(depth);
             if theirs == mine {
                 self.agreeing.insert(from);
+            } else if aborted {
+                self.round.hear_abort(from, None, keys)?;
             }
         }
         Ok(depths)
@@ -212,10 +219,20 @@ impl NonceRound {
         self.agreeing.contains(&p)
     }
 
-    /// `from` aborted: it counts as a peer that gave up with an empty list.
+    /// `from` aborted. Links keep their order, so a list it sent came first: if that list
+    /// equals this player's (now, or once this player holds every nonce and takes it), the
+    /// peer finished this round and its abort is the setup's, judged there with its setup
+    /// echo; the setup messages it sent are handed on as usual. Before, the list was dropped
+    /// and the peer counted as giving up here, so a slow player stopped in this round and an
+    /// equivocation that the setup echoes showed went unseen: the verdict named nobody.
+    /// Without a list, or with one that differs, it gave up here.
     pub fn hear_abort(&mut self, from: PartyId, keys: &BroadcastKeys) -> Result<(), EchoError> {
-        if let Some(slot) = self.early.get_mut(from.index()) {
-            *slot = None;
+        if self.agreeing.contains(&from) {
+            return Ok(());
+        }
+        if self.early.get(from.index()).is_some_and(Option::is_some) {
+            self.aborted_early.insert(from);
+            return Ok(());
         }
         self.round.hear_abort(from, None, keys)
     }
@@ -337,5 +354,43 @@ mod tests {
         .expect("first");
         r2.take_views(&keys(2)).expect("compared");
         assert_eq!(r2.differs().and_then(|e| e.blamed()), Some(PartyId(3)));
+    }
+
+    /// Player 2's list reaches player 1 before player 3's nonce, then player 2's abort (of the
+    /// setup, which player 2 reached): the list still counts, the round completes, and the
+    /// abort is left to the setup's echo round.
+    #[test]
+    fn an_abort_after_an_agreeing_list_leaves_the_round_to_complete() {
+        let mut r = NonceRound::new(PartyId(1), 3, [1; 32]);
+        r.offer(PartyId(2), 1, NonceMessage::Nonce([2; 32]))
+            .expect("first");
+        let all = vec![[1; 32], [2; 32], [3; 32]];
+        r.offer(PartyId(2), 2, NonceMessage::View(all.clone()))
+            .expect("first");
+        r.hear_abort(PartyId(2), &keys(1)).expect("heard");
+        r.offer(PartyId(3), 1, NonceMessage::Nonce([3; 32]))
+            .expect("first");
+        r.offer(PartyId(3), 2, NonceMessage::View(all))
+            .expect("first");
+        r.take_views(&keys(1)).expect("compared");
+        assert!(r.agrees_with(PartyId(2)), "the early list was kept");
+        assert_eq!(r.verdict(), Ok(true));
+        r.hear_abort(PartyId(3), &keys(1)).expect("heard");
+        assert_eq!(
+            r.verdict(),
+            Ok(true),
+            "an abort after an agreeing list is the setup's"
+        );
+    }
+
+    #[test]
+    fn an_abort_without_a_list_gives_up_the_round() {
+        let mut r = round_with([2; 32], [3; 32]);
+        r.hear_abort(PartyId(2), &keys(1)).expect("heard");
+        let all = r.view().expect("every nonce");
+        r.offer(PartyId(3), 2, NonceMessage::View(all))
+            .expect("first");
+        r.take_views(&keys(1)).expect("compared");
+        assert!(r.verdict().is_err(), "player 2 gave up in the round");
     }
 }
