@@ -21,7 +21,7 @@ use bincode::Options;
 use facedown_core::table::{ideal_capabilities, Capabilities, FaceDownTable, TableError};
 use facedown_core::{Blame, Cost, PartyId, Seen, TableOp};
 use facedown_games::session::ideal::IdealViewError;
-use facedown_games::session::ideal_table::{Reply, Request, ServerCounts, TableServer};
+use facedown_games::session::ideal_table::{Answer, Reply, Request, ServerCounts, TableServer};
 use facedown_games::session::ninety_nine::Tables;
 use facedown_net::{Channel, Deadline, NetError, WireStats};
 use serde::de::DeserializeOwned;
@@ -178,9 +178,13 @@ pub struct RemoteView<C> {
 
 impl<C: Channel> RemoteView<C> {
     /// The table's answer, ignoring the other players: they send nothing, and their links
-    /// close as they finish.
+    /// close as they finish. The table itself refuses a request it cannot answer after
+    /// `timeout` of silence, naming whom it waits for ([`Refusal::Stalled`]); this player
+    /// waits a quarter longer for that answer before giving up on his own, naming nobody.
+    ///
+    /// [`Refusal::Stalled`]: facedown_games::session::ideal_table::Refusal::Stalled
     fn answer(&mut self) -> Result<Reply, RemoteTableError> {
-        let deadline = Deadline::after(self.timeout);
+        let deadline = Deadline::after(self.timeout.saturating_add(self.timeout / 4));
         loop {
             match self.chan.recv_by(deadline) {
                 Ok(Some(frame)) if frame.from == self.table => {
@@ -194,6 +198,7 @@ impl<C: Channel> RemoteView<C> {
                         me: self.chan.me(),
                         step: self.step,
                         waited: self.timeout,
+                        awaited: Vec::new(),
                     }
                     .into())
                 }
@@ -258,8 +263,11 @@ pub struct TableReport {
 }
 
 /// Runs the table of a game seeded with `seed` over `chan` (this party the roster's last)
-/// until every player has said goodbye or left; a wait of more than `timeout` for any request
-/// is an error naming the players still at the table.
+/// until every player has said goodbye or left. After `timeout` with no message the table
+/// refuses every request it cannot answer, naming whom it waits for
+/// ([`TableServer::stalled`]); a second such wait is an error naming the players still at the
+/// table. A player who leaves while others wait for him is named to them
+/// ([`TableServer::leave`]).
 pub fn serve_table<C: Channel>(
     mut chan: C,
     seed: u64,
@@ -276,9 +284,21 @@ pub fn serve_table<C: Channel>(
     let players = chan.players() - 1;
     let mut server = TableServer::new(players, seed);
     let mut left = Vec::new();
+    let mut silent = false;
     while !server.finished() {
-        let frame = match chan.recv(timeout) {
-            Ok(Some(frame)) => frame,
+        let answers = match chan.recv(timeout) {
+            Ok(Some(frame)) => {
+                silent = false;
+                match decode::<Request>(&frame.payload, frame.from) {
+                    Ok(request) => server.receive(frame.from, frame.depth, request),
+                    Err(e) => server.refuse(frame.from, frame.depth, e.to_string()),
+                }
+            }
+            Ok(None) if !silent => {
+                silent = true;
+                let waited_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+                server.stalled(waited_ms)
+            }
             Ok(None) => {
                 return Err(NetError::Unanswered {
                     missing: server.playing(),
@@ -287,19 +307,16 @@ pub fn serve_table<C: Channel>(
                 })
             }
             Err(NetError::Disconnected { peer }) => {
-                if server.leave(peer) {
+                let (playing, answers) = server.leave(peer);
+                if playing {
                     left.push(peer.0);
                 }
-                continue;
+                answers
             }
             Err(e) => return Err(e),
         };
-        let answers = match decode::<Request>(&frame.payload, frame.from) {
-            Ok(request) => server.receive(frame.from, frame.depth, request),
-            Err(e) => server.refuse(frame.from, frame.depth, e.to_string()),
-        };
         for a in answers {
-            chan.send(a.to, a.depth, &encode(&a.reply)?)?;
+            send_answer(&mut chan, &a)?;
         }
     }
     let wire = chan.stats();
@@ -311,4 +328,13 @@ pub fn serve_table<C: Channel>(
         wire,
         wall_ms: start.elapsed().as_secs_f64() * 1e3,
     })
+}
+
+/// Sends `answer` to its player; one whose link already closed is skipped (he left, and the
+/// others' answers still go out).
+fn send_answer<C: Channel>(chan: &mut C, answer: &Answer) -> Result<(), NetError> {
+    match chan.send(answer.to, answer.depth, &encode(&answer.reply)?) {
+        Err(NetError::Disconnected { .. }) => Ok(()),
+        other => other,
+    }
 }

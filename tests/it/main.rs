@@ -27,6 +27,7 @@ mod game_sessions;
 mod game_sessions_cli;
 mod games_cli;
 mod ideal_table_cli;
+mod ideal_table_stalls;
 mod leakage_cards;
 mod leakage_cheat;
 mod leakage_cli;

@@ -9,7 +9,7 @@
 //! on the ideal table exactly as it runs on an engine per player, one thread per player.
 
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use facedown_core::op::{CommitCards, Seen, TableOp};
 use facedown_core::table::{ideal_capabilities, Capabilities, FaceDownTable, TableError};
@@ -43,8 +43,14 @@ pub enum IdealViewError {
         /// The step.
         step: usize,
     },
-    /// The player who knows the operation never came.
-    #[error("{me} waited {waited:?} for step {step} of the table")]
+    /// The table could not answer within the timeout: it still waited for `awaited` (the
+    /// author of a commitment, or the players who had not asked for an opening or a claim).
+    /// The table is trusted, so when one player is awaited he is the one who stalled the hand
+    /// and is named; when several are, nobody is (the list says who).
+    #[error(
+        "{me} waited {waited:?} for step {step} of the table, which still waited for {}",
+        awaited_words(awaited)
+    )]
     Timeout {
         /// The waiting player.
         me: PartyId,
@@ -52,6 +58,17 @@ pub enum IdealViewError {
         step: usize,
         /// How long.
         waited: Duration,
+        /// Who the table still waited for (empty when the waiting player cannot know).
+        awaited: Vec<PartyId>,
+    },
+    /// `player` left the table (his link closed, or he said goodbye) while the table waited
+    /// for him at this player's step: he stalled the hand, and is named.
+    #[error("{player} left the table while it waited for him at step {step}")]
+    Left {
+        /// The player who left.
+        player: PartyId,
+        /// The step.
+        step: usize,
     },
     /// The table process refused the operation ([`super::ideal_table::Refusal`]) for a reason
     /// that names nobody.
@@ -60,6 +77,17 @@ pub enum IdealViewError {
     /// Another view's thread panicked while holding the table.
     #[error("the shared ideal table is poisoned")]
     Poisoned,
+}
+
+fn awaited_words(awaited: &[PartyId]) -> String {
+    match awaited {
+        [] => "another player (who, this player cannot tell)".into(),
+        _ => awaited
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
 }
 
 /// The trusted table's record of one hand: the cards, and every operation applied so far with
@@ -144,6 +172,24 @@ impl<R: RngCore + CryptoRng> IdealSteps<R> {
     fn push(&mut self, op: &TableOp, seen: Seen) {
         self.done.push((op.clone(), seen));
         self.offered.fill(None);
+    }
+
+    /// The players the table waits for before it can answer `op`, offered as step `step`:
+    /// the author of another player's commitment, or the players who have not asked for an
+    /// opening or a claim yet. Empty when nothing is awaited (the step was applied, the hand
+    /// stopped, or `op` is applied by whoever offers it).
+    pub fn awaited(&self, step: usize, op: &TableOp) -> Vec<PartyId> {
+        match op {
+            _ if self.stopped.is_some() || step != self.done.len() => Vec::new(),
+            TableOp::Commit {
+                party,
+                cards: CommitCards::Hidden(_),
+            } => vec![*party],
+            _ if reveals(op) => PartyId::all(self.offered.len())
+                .filter(|p| self.offered[p.index()].is_none())
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 
     /// Whether the hand stopped at its current step (see [`offer`](IdealSteps::offer)):
@@ -284,29 +330,36 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
             .shared
             .lock()
             .map_err(|_| IdealViewError::Poisoned)?;
+        let deadline = Instant::now() + self.timeout;
         loop {
+            let before = (shared.applied(), shared.stopped());
             let offered = shared.offer(me, step, op);
-            // Whatever it did (applied, stopped the hand, or took in a version), the others
-            // waiting may now have their answer.
-            self.hub.applied.notify_all();
+            // A step applied or stopped may answer the others waiting; a version taken in
+            // answers nobody, and waking them for it would have two waiting players wake each
+            // other for ever, never reaching their timeout.
+            if (shared.applied(), shared.stopped()) != before {
+                self.hub.applied.notify_all();
+            }
             if let Some(seen) = offered? {
                 self.step += 1;
                 self.len += op.new_cards();
                 return Ok(seen);
             }
-            let (next, wait) = self
-                .hub
-                .applied
-                .wait_timeout(shared, self.timeout)
-                .map_err(|_| IdealViewError::Poisoned)?;
-            shared = next;
-            if wait.timed_out() && shared.applied() <= step && !shared.stopped() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
                 return Err(IdealViewError::Timeout {
                     me,
                     step,
                     waited: self.timeout,
+                    awaited: shared.awaited(step, op),
                 });
             }
+            shared = self
+                .hub
+                .applied
+                .wait_timeout(shared, left)
+                .map_err(|_| IdealViewError::Poisoned)?
+                .0;
         }
     }
 
@@ -386,6 +439,11 @@ impl facedown_core::Blame for IdealViewError {
         match self {
             IdealViewError::Table(TableError::HoldsExcluded { owner }) => Some(*owner),
             IdealViewError::NotTheAuthor { me, .. } => Some(*me),
+            IdealViewError::Left { player, .. } => Some(*player),
+            IdealViewError::Timeout { awaited, .. } => match awaited.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            },
             _ => None,
         }
     }

@@ -78,6 +78,23 @@ pub enum Refusal {
         /// The step.
         step: usize,
     },
+    /// The table cannot answer: `player`, whom it waits for at `step`, left (his link closed
+    /// or he said goodbye).
+    Left {
+        /// The player who left.
+        player: PartyId,
+        /// The step.
+        step: usize,
+    },
+    /// The table heard nothing for `waited_ms` while it waited at `step` for `awaited`.
+    Stalled {
+        /// The step.
+        step: usize,
+        /// Who the table waits for.
+        awaited: Vec<PartyId>,
+        /// How long the table heard nothing, in milliseconds.
+        waited_ms: u64,
+    },
 }
 
 impl Refusal {
@@ -90,6 +107,7 @@ impl Refusal {
             IdealViewError::NotTheAuthor { author, step, .. } => {
                 Refusal::NotTheAuthor { author, step }
             }
+            IdealViewError::Left { player, step } => Refusal::Left { player, step },
             other => Refusal::Table(other.to_string()),
         }
     }
@@ -105,6 +123,17 @@ impl Refusal {
             Refusal::NotTheAuthor { author, step } => {
                 IdealViewError::NotTheAuthor { me, author, step }
             }
+            Refusal::Left { player, step } => IdealViewError::Left { player, step },
+            Refusal::Stalled {
+                step,
+                awaited,
+                waited_ms,
+            } => IdealViewError::Timeout {
+                me,
+                step,
+                waited: std::time::Duration::from_millis(waited_ms),
+                awaited,
+            },
             Refusal::Table(why) | Refusal::OutOfOrder(why) => IdealViewError::Refused(why),
         }
     }
@@ -182,15 +211,70 @@ impl TableServer {
         self.counts
     }
 
-    /// Player `who` left without a goodbye (his link closed): whether he was still playing.
-    pub fn leave(&mut self, who: PartyId) -> bool {
+    /// Player `who` left without a goodbye (his link closed): whether he was still playing,
+    /// and the answers to the players whose requests waited for him ([`Refusal::Left`]).
+    pub fn leave(&mut self, who: PartyId) -> (bool, Vec<Answer>) {
         match self.players.get_mut(who.index()).filter(|_| who.0 != 0) {
             Some(p) if !p.gone => {
                 p.gone = true;
-                true
+                p.waiting = None;
+                (true, self.answer_waiting(0))
             }
-            _ => false,
+            _ => (false, Vec::new()),
         }
+    }
+
+    /// The table heard nothing for `waited_ms`: every waiting request it cannot answer is
+    /// refused, naming whom the table waits for ([`Refusal::Stalled`]), so its player does not
+    /// time out on his own without knowing who stalled the hand.
+    pub fn stalled(&mut self, waited_ms: u64) -> Vec<Answer> {
+        let mut answers = Vec::new();
+        for who in PartyId::all(self.parties) {
+            let player = &self.players[who.index()];
+            let Some((op, depth)) = &player.waiting else {
+                continue;
+            };
+            let Some(steps) = self.hands.get(player.hand as usize) else {
+                continue;
+            };
+            let awaited = steps.awaited(player.step, op);
+            if awaited.is_empty() {
+                continue;
+            }
+            let (step, depth) = (player.step, depth.saturating_add(1));
+            answers.push(self.refused_waiting(
+                who,
+                depth,
+                Refusal::Stalled {
+                    step,
+                    awaited,
+                    waited_ms,
+                },
+            ));
+        }
+        answers
+    }
+
+    /// Refuses `who`'s waiting request with `why`.
+    fn refused_waiting(&mut self, who: PartyId, depth: u32, why: Refusal) -> Answer {
+        self.players[who.index()].waiting = None;
+        self.counts.refused += 1;
+        self.counts.answered += 1;
+        Answer {
+            to: who,
+            depth,
+            reply: Reply::Refused(why),
+        }
+    }
+
+    /// The answers every waiting request can have now (after a player left).
+    fn answer_waiting(&mut self, after: u32) -> Vec<Answer> {
+        PartyId::all(self.parties)
+            .filter_map(|p| {
+                let hand = self.players[p.index()].hand;
+                self.answer(hand, p, after)
+            })
+            .collect()
     }
 
     /// The refusal of a request of `from` that arrived at depth `depth` and does not fit the
@@ -215,7 +299,7 @@ impl TableServer {
             _ if player.waiting.is_some() => format!("{from} asked again before his answer"),
             Request::Bye => {
                 player.gone = true;
-                return Vec::new();
+                return self.answer_waiting(depth);
             }
             Request::Apply { hand, .. } if hand < player.hand || hand >= MAX_HANDS => {
                 format!("{from} asked for hand {hand} at hand {}", player.hand)
@@ -259,16 +343,27 @@ impl TableServer {
     /// `who`'s answer, if his waiting request of `hand` can be answered now; `after` is the
     /// depth of the message that made it answerable.
     fn answer(&mut self, hand: u32, who: PartyId, after: u32) -> Option<Answer> {
-        let player = &mut self.players[who.index()];
+        let player = &self.players[who.index()];
         if player.hand != hand {
             return None;
         }
-        let (op, depth) = player.waiting.as_ref()?;
-        let depth = (*depth).max(after).saturating_add(1);
-        let reply = match self.hands[hand as usize].offer(who, player.step, op) {
-            Ok(None) => return None,
+        let (op, depth) = player.waiting.clone()?;
+        let (step, depth) = (player.step, depth.max(after).saturating_add(1));
+        let steps = self.hands.get_mut(hand as usize)?;
+        let reply = match steps.offer(who, step, &op) {
+            Ok(None) => {
+                let left = steps
+                    .awaited(step, &op)
+                    .into_iter()
+                    .find(|p| self.players[p.index()].gone)?;
+                return Some(self.refused_waiting(
+                    who,
+                    depth,
+                    Refusal::Left { player: left, step },
+                ));
+            }
             Ok(Some(seen)) => {
-                player.step += 1;
+                self.players[who.index()].step += 1;
                 Reply::Shown(seen)
             }
             Err(e) => {
@@ -276,7 +371,7 @@ impl TableServer {
                 Reply::Refused(Refusal::of(e))
             }
         };
-        player.waiting = None;
+        self.players[who.index()].waiting = None;
         self.counts.answered += 1;
         Some(Answer {
             to: who,

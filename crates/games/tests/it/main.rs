@@ -4,6 +4,7 @@
 mod audit;
 mod bots_play;
 mod ideal_reveals;
+mod ideal_stalls;
 mod record;
 mod seed_000_ninety_nine;
 mod seed_002_devyatka;
