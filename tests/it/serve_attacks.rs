@@ -157,6 +157,30 @@ fn a_body_announced_huge_is_refused_and_the_server_lives_on() {
     server.assert_up();
 }
 
+/// The door's own refusals carry the headers of every other answer: a browser that opens one
+/// reads JSON, sniffs nothing, runs nothing and keeps no copy.
+#[test]
+fn the_doors_refusals_are_answered_with_the_servers_security_headers() {
+    let server = Server::start(&[]);
+    let mut answer = String::new();
+    let _ = server
+        .open(b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000000\r\n\r\n")
+        .read_to_string(&mut answer);
+    let head = answer.split_once("\r\n\r\n").map_or("", |(h, _)| h);
+    assert!(head.starts_with("HTTP/1.1 413"), "{answer}");
+    for header in [
+        "Content-Type: application/json",
+        "X-Content-Type-Options: nosniff",
+        "Content-Security-Policy: default-src 'none'",
+        "Cache-Control: no-store",
+    ] {
+        assert!(
+            head.lines().any(|l| l == header),
+            "{header} missing: {head}"
+        );
+    }
+}
+
 #[test]
 fn an_endless_head_is_cut_at_its_cap() {
     let server = Server::start(&[]);

@@ -131,13 +131,15 @@ fn linger(client: &TcpStream) {
     let _ = io::copy(&mut rest, &mut io::sink());
 }
 
-/// An answer the door writes itself, in the form of every refusal of [`super::http`].
+/// An answer the door writes itself, in the form of every refusal of [`super::http`], with its
+/// headers that keep a browser from reading it as anything but JSON.
 fn refusal(status: u16, message: &str) -> Vec<u8> {
     let body = serde_json::json!({ "error": { "message": message } }).to_string();
     let reason = tiny_http::StatusCode(status).default_reason_phrase();
     format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\n\
-         Content-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\r\n{body}",
+         Content-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n\
+         X-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'\r\n\r\n{body}",
         body.len()
     )
     .into_bytes()
