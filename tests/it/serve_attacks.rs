@@ -131,8 +131,10 @@ fn a_body_announced_huge_is_refused_and_the_server_lives_on() {
     // the process aborted on one line.
     for length in ["100000000000000", "18446744073709551615"] {
         let (status, body) = server.raw(
-            format!("POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: {length}\r\n\r\n")
-                .as_bytes(),
+            format!(
+                "POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nContent-Length: {length}\r\n\r\n"
+            )
+            .as_bytes(),
         );
         assert_eq!(status, Some(413), "{length}: {body}");
         assert!(
@@ -164,7 +166,7 @@ fn the_doors_refusals_are_answered_with_the_servers_security_headers() {
     let server = Server::start(&[]);
     let mut answer = String::new();
     let _ = server
-        .open(b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 100000000000000\r\n\r\n")
+        .open(b"POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000000000000\r\n\r\n")
         .read_to_string(&mut answer);
     let head = answer.split_once("\r\n\r\n").map_or("", |(h, _)| h);
     assert!(head.starts_with("HTTP/1.1 413"), "{answer}");
@@ -209,11 +211,12 @@ fn slow_clients_hold_no_worker_and_are_let_go_with_408() {
     // Each of these held the only worker until its client closed: a body announced and
     // trickled, a head never finished, and an upgrade that made the worker read the socket
     // itself.
-    let body = server
-        .open(b"POST /api/analyze HTTP/1.1\r\nHost: x\r\nContent-Length: 2000\r\n\r\nprotocol");
-    let head = server.open(b"GET /api/protocols HTTP/1.1\r\nHost: x\r\nX-Slow: ");
-    let upgrade =
-        server.open(b"GET /api/protocols HTTP/1.1\r\nHost: x\r\nConnection: upgrade\r\n\r\n");
+    let body = server.open(
+        b"POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2000\r\n\r\nprotocol",
+    );
+    let head = server.open(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\nX-Slow: ");
+    let upgrade = server
+        .open(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\nConnection: upgrade\r\n\r\n");
     server.assert_up();
     let (status, answer) = answer_of(upgrade);
     assert_eq!(
@@ -248,7 +251,7 @@ fn connections_beyond_the_limit_are_turned_away_and_the_server_recovers() {
     drop(idle);
     // The door's places come back as their clients go: an honest call is served again.
     let served = (0..50).any(|_| {
-        let (status, _) = server.raw(b"GET /api/protocols HTTP/1.1\r\nHost: x\r\n\r\n");
+        let (status, _) = server.raw(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\n\r\n");
         std::thread::sleep(Duration::from_millis(100));
         status == Some(200)
     });
@@ -264,9 +267,9 @@ fn a_connection_carries_one_request_and_its_framing_is_not_disputed() {
     // A request smuggled behind another is not served; `Transfer-Encoding` wins over
     // `Content-Length`, as the inner server is told.
     let (status, answer) = server.raw(
-        b"POST /api/analyze?protocol=five-card-trick HTTP/1.1\r\nHost: x\r\n\
+        b"POST /api/analyze?protocol=five-card-trick HTTP/1.1\r\nHost: localhost\r\n\
           Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n\
-          GET /api/protocols HTTP/1.1\r\nHost: x\r\n\r\n",
+          GET /api/protocols HTTP/1.1\r\nHost: localhost\r\n\r\n",
     );
     assert_eq!(status, Some(200), "{answer}");
     assert_eq!(parsed(&answer)["security"], "perfect");
@@ -286,7 +289,8 @@ fn a_connection_carries_one_request_and_its_framing_is_not_disputed() {
         ),
     ] {
         let (status, answer) = server.raw(
-            format!("POST /api/analyze HTTP/1.1\r\nHost: x\r\n{framing}\r\n\r\n{body}").as_bytes(),
+            format!("POST /api/analyze HTTP/1.1\r\nHost: localhost\r\n{framing}\r\n\r\n{body}")
+                .as_bytes(),
         );
         assert_eq!(status, Some(want), "{framing} {body:?}: {answer}");
         assert!(message(&parsed(&answer)).contains(text), "{answer}");
@@ -315,6 +319,92 @@ fn a_page_of_another_site_may_not_call_the_server() {
     assert_eq!(doc["status"], "your-move");
 }
 
+/// The loopback ports `pid` listens on (Linux: its socket inodes matched in `/proc/net/tcp`).
+fn listening_ports(pid: u32) -> Vec<u16> {
+    let inodes: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .expect("the server's descriptors")
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter_map(|target| {
+            let t = target.to_string_lossy().into_owned();
+            Some(t.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
+        })
+        .collect();
+    let table = std::fs::read_to_string("/proc/net/tcp").expect("/proc/net/tcp");
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            let (local, state, inode) = (f.get(1)?, f.get(3)?, f.get(9)?);
+            let listening = *state == "0A" && inodes.iter().any(|i| i == inode);
+            let port = u16::from_str_radix(local.rsplit_once(':')?.1, 16).ok()?;
+            listening.then_some(port)
+        })
+        .collect()
+}
+
+/// `tiny_http` listens on a loopback port of its own behind the door; a process of the machine
+/// that finds it is refused there, since only the door's requests carry its pass.
+#[test]
+fn a_request_that_skips_the_door_is_refused_by_the_inner_server() {
+    let server = Server::start(&[]);
+    let public: u16 = server
+        .addr
+        .rsplit_once(':')
+        .expect("port")
+        .1
+        .parse()
+        .expect("port");
+    let inner: Vec<u16> = listening_ports(server.child.id())
+        .into_iter()
+        .filter(|p| *p != public)
+        .collect();
+    assert_eq!(inner.len(), 1, "one inner port besides {public}: {inner:?}");
+    let mut s = TcpStream::connect(("127.0.0.1", inner[0])).expect("the inner port");
+    s.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    let request = "GET /api/protocols HTTP/1.1\r\nHost: localhost\r\nX-Facedown-Door: 00\r\n\
+                   Connection: close\r\n\r\n";
+    s.write_all(request.as_bytes()).expect("sent");
+    let (status, body) = answer_of(s);
+    assert_eq!(status, Some(403), "{body}");
+    assert!(
+        message(&parsed(&body)).contains("the address it printed"),
+        "{body}"
+    );
+    let (status, _) = server.raw(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\n\r\n");
+    assert_eq!(status, Some(200), "the door's requests pass");
+}
+
+/// DNS rebinding: another site's page that resolved its own name to this server calls it with
+/// `Host` and `Origin` of that name, which agree, so the origin check alone let it in.
+#[test]
+fn a_call_naming_another_host_is_refused_unless_the_name_is_allowed() {
+    let server = Server::start(&["--allow-host", "teacher.local"]);
+    let call = |host: &str| {
+        server.raw(
+            format!(
+                "POST /api/game/new HTTP/1.1\r\nHost: {host}\r\nOrigin: http://{host}\r\n\
+                 Content-Length: 2\r\n\r\n{{}}"
+            )
+            .as_bytes(),
+        )
+    };
+    for host in [
+        "evil.example:8080",
+        "evil.example",
+        "localhost.evil.example",
+    ] {
+        let (status, body) = call(host);
+        assert_eq!(status, Some(403), "{host}: {body}");
+        assert!(message(&parsed(&body)).contains("--allow-host"), "{body}");
+    }
+    for host in ["teacher.local:8080", "localhost:8080", server.addr.as_str()] {
+        let (status, body) = call(host);
+        assert_ne!(status, Some(403), "{host}: {body}");
+    }
+    server.assert_up();
+}
+
 #[test]
 fn methods_other_than_get_head_and_post_are_refused() {
     let server = Server::start(&[]);
@@ -324,7 +414,7 @@ fn methods_other_than_get_head_and_post_are_refused() {
         assert_eq!(status, 405, "{method}: {doc}");
         assert!(message(&doc).contains("GET, HEAD or POST"), "{doc}");
     }
-    let (status, _) = server.raw(b"HEAD /api/protocols HTTP/1.1\r\nHost: x\r\n\r\n");
+    let (status, _) = server.raw(b"HEAD /api/protocols HTTP/1.1\r\nHost: localhost\r\n\r\n");
     assert_eq!(status, Some(200));
 }
 

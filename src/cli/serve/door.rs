@@ -36,6 +36,8 @@ pub struct Door {
     pub connections: usize,
     /// Time a client has to send one whole request, and to take its answer.
     pub read: Duration,
+    /// The pass added to every request handed on ([`super::gate`]).
+    pub pass: &'static str,
 }
 
 /// Accepts clients on `public` for ever and relays each one's request to `inner`.
@@ -82,7 +84,7 @@ fn turn_away(client: &TcpStream, connections: usize) {
 fn serve(client: &TcpStream, inner: SocketAddr, door: Door) {
     let deadline = Instant::now() + door.read;
     let mut reader = BufReader::new(Timed { client, deadline });
-    let request = read_request(&mut reader, || {
+    let request = read_request(&mut reader, door.pass, || {
         (&*client).write_all(b"HTTP/1.1 100 Continue\r\n\r\n")
     });
     let answer = match request {

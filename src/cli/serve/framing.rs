@@ -9,6 +9,7 @@
 
 use std::io::{self, BufRead, ErrorKind, Read};
 
+use super::gate::PASS_HEADER;
 use super::http::MAX_BODY_BYTES;
 
 /// Longest request head (request line and headers) accepted.
@@ -72,6 +73,7 @@ struct Head {
 /// `100 Continue` and a body is to be read. Returns the request as the inner server reads it.
 pub fn read_request(
     r: &mut impl BufRead,
+    pass: &str,
     send_continue: impl FnOnce() -> io::Result<()>,
 ) -> Result<Vec<u8>, Unread> {
     let head = read_head(r)?;
@@ -88,16 +90,18 @@ pub fn read_request(
         Framing::Length(n) => Some(read_exact(r, n)?),
         Framing::Chunked => Some(read_chunked(r)?),
     };
-    Ok(rewrite(&head.lines, body))
+    Ok(rewrite(&head.lines, pass, body))
 }
 
-/// The request again, with its framing stated once.
-fn rewrite(lines: &[String], body: Option<Vec<u8>>) -> Vec<u8> {
+/// The request again, with its framing stated once and the door's pass
+/// ([`super::gate::PASS_HEADER`]).
+fn rewrite(lines: &[String], pass: &str, body: Option<Vec<u8>>) -> Vec<u8> {
     let mut out = String::new();
     for line in lines {
         out.push_str(line);
         out.push_str("\r\n");
     }
+    out.push_str(&format!("{PASS_HEADER}: {pass}\r\n"));
     if let Some(body) = &body {
         out.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
@@ -151,8 +155,8 @@ fn read_head(r: &mut impl BufRead) -> Result<Head, Unread> {
     }
 }
 
-/// Takes in one header line: the framing headers are read (and stated again later), the
-/// others passed on.
+/// Takes in one header line: the framing headers are read (and stated again later), a
+/// client's pass header dropped, the others passed on.
 fn header(head: &mut Head, line: String) -> Result<(), Unread> {
     if line.starts_with([' ', '\t']) {
         return Err(bad("a header is folded over two lines"));
@@ -182,7 +186,10 @@ fn header(head: &mut Head, line: String) -> Result<(), Unread> {
         head.framing = Framing::Chunked;
     } else if name.eq_ignore_ascii_case("expect") && value.eq_ignore_ascii_case("100-continue") {
         head.expects_continue = true;
-    } else if !name.eq_ignore_ascii_case("connection") && !name.eq_ignore_ascii_case("upgrade") {
+    } else if !["connection", "upgrade", PASS_HEADER]
+        .iter()
+        .any(|dropped| name.eq_ignore_ascii_case(dropped))
+    {
         head.lines.push(line);
     }
     Ok(())
@@ -231,5 +238,29 @@ fn skip_trailers(r: &mut impl BufRead) -> Result<(), Unread> {
             return Ok(());
         }
         left = left.saturating_sub(line.len() as u64 + 2);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(request: &str) -> String {
+        let mut r = io::BufReader::new(request.as_bytes());
+        let out = read_request(&mut r, "0123", || Ok(())).expect("read");
+        String::from_utf8(out).expect("text")
+    }
+
+    #[test]
+    fn the_door_adds_its_pass_and_drops_a_clients() {
+        let out = read(
+            "POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nx-facedown-door: guessed\r\n\
+             Content-Length: 2\r\n\r\nhi",
+        );
+        assert_eq!(
+            out,
+            "POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nX-Facedown-Door: 0123\r\n\
+             Content-Length: 2\r\nConnection: close\r\n\r\nhi"
+        );
     }
 }

@@ -12,6 +12,7 @@ pub mod deal_room;
 mod door;
 mod framing;
 pub mod game_room;
+mod gate;
 pub mod http;
 pub mod protocol_room;
 
@@ -27,6 +28,7 @@ use tiny_http::{Method, Server};
 
 use super::output::Doc;
 use game_room::GameRoom;
+use gate::Gate;
 use http::{read_call, Answer, Call, Refusal};
 
 /// `facedown serve`.
@@ -56,6 +58,11 @@ pub struct Args {
     /// Seconds a game may sit without a call before the room closes it.
     #[arg(long, default_value_t = 900, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub game_idle_secs: u64,
+    /// A name the server answers to besides its IP addresses and `localhost` (repeatable;
+    /// students who open `http://NAME:PORT/` need it). A request naming any other host is
+    /// refused 403: it may be another site's page that resolved its own name to this server.
+    #[arg(long, value_name = "NAME")]
+    pub allow_host: Vec<String>,
     /// Print the address as one line of JSON (for scripts that start the server).
     #[arg(long)]
     pub json: bool,
@@ -76,13 +83,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         games: usize::from(args.games),
         idle: Duration::from_secs(args.game_idle_secs),
     }));
+    let gate = Arc::new(Gate::new(&args.allow_host, &mut rand::rngs::OsRng));
     for _ in 0..args.workers {
-        let (server, room) = (Arc::clone(&server), Arc::clone(&room));
-        thread::spawn(move || serve_forever(&server, &room));
+        let (server, room, gate) = (Arc::clone(&server), Arc::clone(&room), Arc::clone(&gate));
+        thread::spawn(move || serve_forever(&server, &room, &gate));
     }
     let limits = door::Door {
         connections: usize::from(args.connections),
         read: Duration::from_secs(args.read_secs),
+        // One pass for the process's life, shared by every door thread.
+        pass: Box::leak(gate.pass().into()),
     };
     door::open(&public, inner_addr, limits)
 }
@@ -95,6 +105,7 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
                 "bind": args.bind.to_string(), "port": args.port, "workers": args.workers,
                 "connections": args.connections, "read_secs": args.read_secs,
                 "games": args.games, "game_idle_secs": args.game_idle_secs,
+                "allow_host": args.allow_host,
             }))
             .build(&serde_json::json!({ "url": url }))?;
         println!("{doc}");
@@ -106,9 +117,9 @@ fn announce(args: &Args, url: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn serve_forever(server: &Server, room: &GameRoom) {
+fn serve_forever(server: &Server, room: &GameRoom, gate: &Gate) {
     for mut request in server.incoming_requests() {
-        let answer = match read_call(&mut request) {
+        let answer = match gate.check(&request).and_then(|()| read_call(&mut request)) {
             // A call that panics is answered 500 and the worker goes on.
             Ok(call) => std::panic::catch_unwind(AssertUnwindSafe(|| answer(&call, room)))
                 .unwrap_or_else(|_| {
