@@ -373,6 +373,11 @@ fn a_request_that_skips_the_door_is_refused_by_the_inner_server() {
     );
     let (status, _) = server.raw(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\n\r\n");
     assert_eq!(status, Some(200), "the door's requests pass");
+    // A client's own pass header is dropped at the door, so a guess neither passes nor
+    // spoils the door's.
+    let (status, body) = server
+        .raw(b"GET /api/protocols HTTP/1.1\r\nHost: localhost\r\nX-Facedown-Door: 00\r\n\r\n");
+    assert_eq!(status, Some(200), "{body}");
 }
 
 /// DNS rebinding: another site's page that resolved its own name to this server calls it with
@@ -393,12 +398,22 @@ fn a_call_naming_another_host_is_refused_unless_the_name_is_allowed() {
         "evil.example:8080",
         "evil.example",
         "localhost.evil.example",
+        "127.0.0.1.evil.example",
+        ":8080",
     ] {
         let (status, body) = call(host);
         assert_eq!(status, Some(403), "{host}: {body}");
         assert!(message(&parsed(&body)).contains("--allow-host"), "{body}");
     }
-    for host in ["teacher.local:8080", "localhost:8080", server.addr.as_str()] {
+    for host in [
+        "teacher.local:8080",
+        "Teacher.Local",
+        "localhost:8080",
+        "LocalHost",
+        "[::1]:8080",
+        "10.0.0.7",
+        server.addr.as_str(),
+    ] {
         let (status, body) = call(host);
         assert_ne!(status, Some(403), "{host}: {body}");
     }

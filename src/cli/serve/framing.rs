@@ -240,27 +240,3 @@ fn skip_trailers(r: &mut impl BufRead) -> Result<(), Unread> {
         left = left.saturating_sub(line.len() as u64 + 2);
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn read(request: &str) -> String {
-        let mut r = io::BufReader::new(request.as_bytes());
-        let out = read_request(&mut r, "0123", || Ok(())).expect("read");
-        String::from_utf8(out).expect("text")
-    }
-
-    #[test]
-    fn the_door_adds_its_pass_and_drops_a_clients() {
-        let out = read(
-            "POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nx-facedown-door: guessed\r\n\
-             Content-Length: 2\r\n\r\nhi",
-        );
-        assert_eq!(
-            out,
-            "POST /api/analyze HTTP/1.1\r\nHost: localhost\r\nX-Facedown-Door: 0123\r\n\
-             Content-Length: 2\r\nConnection: close\r\n\r\nhi"
-        );
-    }
-}
