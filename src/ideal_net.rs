@@ -21,7 +21,9 @@ use bincode::Options;
 use facedown_core::table::{ideal_capabilities, Capabilities, FaceDownTable, TableError};
 use facedown_core::{Blame, Cost, PartyId, Seen, TableOp};
 use facedown_games::session::ideal::IdealViewError;
-use facedown_games::session::ideal_table::{Answer, Reply, Request, ServerCounts, TableServer};
+use facedown_games::session::ideal_table::{
+    Answer, Reply, Request, ServerCounts, TableServer, TableShuffles,
+};
 use facedown_games::session::ninety_nine::Tables;
 use facedown_net::{Channel, Deadline, NetError, WireStats};
 use serde::de::DeserializeOwned;
@@ -262,7 +264,7 @@ pub struct TableReport {
     pub wall_ms: f64,
 }
 
-/// Runs the table of a game seeded with `seed` over `chan` (this party the roster's last)
+/// Runs the table of a game shuffling from `shuffles` over `chan` (this party the roster's last)
 /// until every player has said goodbye or left. After `timeout` with no message the table
 /// refuses every request it cannot answer, naming whom it waits for
 /// ([`TableServer::stalled`]); a second such wait is an error naming the players still at the
@@ -270,7 +272,7 @@ pub struct TableReport {
 /// ([`TableServer::leave`]).
 pub fn serve_table<C: Channel>(
     mut chan: C,
-    seed: u64,
+    shuffles: TableShuffles,
     timeout: Duration,
 ) -> Result<TableReport, NetError> {
     let start = Instant::now();
@@ -282,7 +284,7 @@ pub fn serve_table<C: Channel>(
         )));
     }
     let players = chan.players() - 1;
-    let mut server = TableServer::new(players, seed);
+    let mut server = TableServer::shuffling(players, shuffles);
     let mut left = Vec::new();
     let mut silent = false;
     while !server.finished() {

@@ -14,6 +14,7 @@ use facedown_core::{Cost, PartyId};
 use facedown_dealer::DealerEngine;
 use facedown_net::{Channel, NetDriver, NetError, PhaseCost, WireStats};
 use facedown_poker::PokerEngine;
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
@@ -356,6 +357,31 @@ pub fn check_reports(
         }
     }
     Ok(())
+}
+
+/// What a player of a game draws randomness for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeatUse {
+    /// His engines' secrets (one generator per hand is drawn from it).
+    Engines,
+    /// His bot's choices.
+    Bot,
+}
+
+/// Player `p`'s randomness for `use_` in a game seeded with `seed`: from his own secret `key`
+/// when he has one (stream 0 for the engines, 1 for the bot), or else from the seed — stream `p`
+/// of it for the engines, of `seed ^ 0x5e55_1011` for the bot — which every player can
+/// compute, so a seeded game is reproducible and is not for real play.
+pub fn seat_rng(seed: u64, key: Option<&[u8; 32]>, use_: SeatUse, p: PartyId) -> ChaCha20Rng {
+    match (key, use_) {
+        (Some(key), _) => {
+            let mut rng = ChaCha20Rng::from_seed(*key);
+            rng.set_stream(u64::from(use_ == SeatUse::Bot));
+            rng
+        }
+        (None, SeatUse::Engines) => player_rng(seed, p),
+        (None, SeatUse::Bot) => player_rng(seed ^ 0x5e55_1011, p),
+    }
 }
 
 /// Player `p`'s seed stream for a networked game seeded with `seed`: ChaCha20 stream `p` of the

@@ -7,6 +7,7 @@
 //! player on its own thread (the in-memory network, or the ideal table), as the tests and
 //! `facedown play-local --game` use.
 
+use crate::play::SeatUse;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -66,6 +67,10 @@ pub struct GameSpec {
     pub length: Length,
     /// The seed every player's randomness derives from (each its own stream).
     pub seed: u64,
+    /// This player's own secret key, set by a player for himself (`party` without `--seed`)
+    /// and never shared: when set, his randomness — his engines' secrets and his bot's
+    /// choices — is drawn from it, not from `seed`, which every player knows.
+    pub own_key: Option<[u8; 32]>,
     /// The one player who cheats, and how.
     pub cheat: Option<(PartyId, Cheat)>,
     /// What the players agreed on beforehand: bound into every hand's session id.
@@ -285,7 +290,7 @@ fn play_my_game<S: Tables>(
 where
     <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame + Confession,
 {
-    let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
+    let mut rng = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Bot, me);
     let mut metered = MeteredTables::new(tables);
     let game = play_game(
         &mut metered,
@@ -481,7 +486,7 @@ pub fn play_seat_with<C: Channel>(
         message,
     })?;
     let (me, n) = (chan.me(), spec.players());
-    let mut base = crate::play::player_rng(spec.seed, me);
+    let mut base = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Engines, me);
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     match spec.backend {

@@ -8,6 +8,7 @@
 //! runs) and [`play_threads`] every player on its own thread; [`play_threads_with`] seats other
 //! bots (the classroom seats a student).
 
+use crate::play::SeatUse;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -93,6 +94,10 @@ pub struct CardGameSpec {
     pub players: usize,
     /// The seed every player's randomness derives from (each its own stream).
     pub seed: u64,
+    /// This player's own secret key, set by a player for himself (`party` without `--seed`)
+    /// and never shared: when set, his randomness — his engines' secrets and his bot's
+    /// choices — is drawn from it, not from `seed`, which every player knows.
+    pub own_key: Option<[u8; 32]>,
     /// The one player who cheats, and how.
     pub cheat: Option<(PartyId, CardCheat)>,
     /// What the players agreed on beforehand: bound into every round's session id.
@@ -261,7 +266,7 @@ fn play_my_game<S: Tables>(
 where
     <S::Table as FaceDownTable>::Error: Blame + crate::table_game::Confession,
 {
-    let mut rng = crate::play::player_rng(spec.seed ^ 0x5e55_1011, me);
+    let mut rng = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Bot, me);
     let cheat = spec.cheat.filter(|(p, _)| *p == me).map(|(_, c)| c);
     match (spec.game, bot) {
         (CardGame::Golf(rules), CardBot::Golf(bot)) => {
@@ -321,7 +326,7 @@ pub fn play_seat_with<C: Channel>(
     };
     spec.check().map_err(refused)?;
     let (me, n, start) = (chan.me(), spec.players, Instant::now());
-    let mut base = crate::play::player_rng(spec.seed, me);
+    let mut base = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Engines, me);
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     let (game, (cost, wire), operations) = match spec.backend {

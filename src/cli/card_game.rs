@@ -100,6 +100,7 @@ fn spec(
         game: which,
         players,
         seed,
+        own_key: None,
         cheat,
         context,
         timeout: Duration::from_millis(game.timeout_ms),
@@ -120,18 +121,18 @@ fn parameters(game: &GameArgs, spec: &CardGameSpec) -> Value {
 
 /// Runs `facedown party --game golf|devyatka`: one player.
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
-    let (roster, me, seed) = super::game_session::party_seat(&args)?;
+    let (roster, me, seat) = super::game_session::party_seat(&args)?;
     let players = super::game_session::game_players(&args.game, &roster);
-    let spec = spec(&args.game, players, roster.session.to_vec(), seed)?;
+    let mut spec = spec(&args.game, players, roster.session.to_vec(), seat.seed)?;
+    spec.own_key = seat.own_key;
     let mut mesh = super::game_session::connect_seat(&args, &roster, me, spec.timeout)?;
     let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {
-        Doc::new("party")
-            .parameters(parameters(&args.game, &spec))
-            .seed(seed)
+        seat.record(Doc::new("party"), parameters(&args.game, &spec))
             .print(&report)?;
     } else {
+        println!("{}", seat.say(me));
         print_seat(&report);
     }
     match report.game.verdict().offender {

@@ -137,6 +137,7 @@ fn game_spec(
         variant,
         length: s.deals.map_or(Length::game(variant), Length::Deals),
         seed,
+        own_key: None,
         cheat,
         context,
         timeout: Duration::from_millis(game.timeout_ms),
@@ -157,19 +158,80 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
     })
 }
 
-/// The roster, this player and the game's seed of `party --game …` (every player draws from its
-/// own stream of the seed, so it must be given; `--fault` is for workloads).
-pub(super) fn party_seat(args: &PartyArgs) -> anyhow::Result<(Roster, PartyId, u64)> {
+/// Where one party's randomness in a game comes from.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SeatSeed {
+    /// `--seed`: every player draws from his stream of it, so each can compute every other's
+    /// secrets — for reproducible runs, not for real play. 0 when the party has its own key.
+    pub seed: u64,
+    /// The party's own secret key: `--seed-key`, or drawn from the operating system when
+    /// neither flag is given.
+    pub own_key: Option<[u8; 32]>,
+    /// Whether the key was drawn here (it is then printed, so that the party can replay).
+    pub drawn: bool,
+}
+
+impl SeatSeed {
+    fn of(game: &GameArgs) -> SeatSeed {
+        match (game.seed, game.seed_key) {
+            (Some(seed), _) => SeatSeed {
+                seed,
+                own_key: None,
+                drawn: false,
+            },
+            (None, key) => {
+                let drawn = key.is_none();
+                let key = key.unwrap_or_else(|| {
+                    let mut key = [0u8; 32];
+                    OsRng.fill_bytes(&mut key);
+                    key
+                });
+                SeatSeed {
+                    seed: 0,
+                    own_key: Some(key),
+                    drawn,
+                }
+            }
+        }
+    }
+
+    /// `doc` with `parameters` and the seed, or with an own key the parameter `own_key`
+    /// (`true`) and `drawn_seed`: the key drawn here in hex (secret: it replays this party's
+    /// choices with `--seed-key`), `null` for a replayed one.
+    pub fn record(&self, doc: Doc, mut parameters: Value) -> Doc {
+        let Some(key) = self.own_key else {
+            return doc.parameters(parameters).seed(self.seed);
+        };
+        parameters["own_key"] = json!(true);
+        parameters["drawn_seed"] = json!(self.drawn.then(|| hex::encode(key)));
+        doc.parameters(parameters)
+    }
+
+    /// The line a party prints about its randomness.
+    pub fn say(&self, me: PartyId) -> String {
+        match (self.own_key, self.drawn) {
+            (None, _) => format!("player {}: seed {} (every player can compute every other's secrets from it: not for real play)", me.0, self.seed),
+            (Some(key), true) => format!(
+                "player {}: randomness from the operating system, seed key {} (secret: it \
+                 replays this player's choices with --seed-key)",
+                me.0,
+                hex::encode(key)
+            ),
+            (Some(_), false) => format!("player {}: randomness from the replayed --seed-key", me.0),
+        }
+    }
+}
+
+/// The roster, this player and his randomness for `party --game …` (`--fault` is for
+/// workloads).
+pub(super) fn party_seat(args: &PartyArgs) -> anyhow::Result<(Roster, PartyId, SeatSeed)> {
     let roster = Roster::load(&args.roster)?;
-    let seed = args.game.seed.ok_or_else(|| {
-        usage("--game needs --seed: every player draws from its stream of it".into())
-    })?;
     if args.fault.is_some() {
         return Err(usage(
             "--fault applies to workloads, not to --game (use --cheat)".into(),
         ));
     }
-    Ok((roster, PartyId(args.id), seed))
+    Ok((roster, PartyId(args.id), SeatSeed::of(&args.game)))
 }
 
 /// The players of a game at `roster`: every party, but the last on the ideal table (the table
@@ -207,9 +269,10 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     if super::card_game::is_card_game(&args.game) {
         return super::card_game::party(args);
     }
-    let (roster, me, seed) = party_seat(&args)?;
+    let (roster, me, seat) = party_seat(&args)?;
     let players = game_players(&args.game, &roster);
-    let spec = game_spec(&args.game, players, roster.session.to_vec(), seed)?;
+    let mut spec = game_spec(&args.game, players, roster.session.to_vec(), seat.seed)?;
+    spec.own_key = seat.own_key;
     let mut mesh = connect_seat(&args, &roster, me, spec.timeout)?;
     let report = if args.game.session.interactive == Some(me.0) {
         let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
@@ -220,11 +283,10 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     .with_context(|| format!("player {}", me.0))?;
     drop(mesh);
     if args.game.json {
-        Doc::new("party")
-            .parameters(parameters(&args.game, &spec))
-            .seed(seed)
+        seat.record(Doc::new("party"), parameters(&args.game, &spec))
             .print(&report)?;
     } else {
+        println!("{}", seat.say(me));
         print_seat(&report);
     }
     match report.game.verdict.offender {

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use facedown::ideal_net::{serve_table, table_party, TableReport};
+use facedown_games::session::ideal_table::TableShuffles;
 use serde_json::json;
 
 use super::game_session::{connect_seat, party_seat};
@@ -46,21 +47,23 @@ fn check(args: &PartyArgs, roster_parties: usize) -> anyhow::Result<()> {
 
 /// Runs `facedown party --table`: the table until every player has said goodbye.
 pub fn serve(args: PartyArgs) -> anyhow::Result<()> {
-    let (roster, me, seed) = party_seat(&args)?;
+    let (roster, me, seat) = party_seat(&args)?;
     check(&args, roster.players())?;
     let timeout = Duration::from_millis(args.game.timeout_ms);
     let mesh = connect_seat(&args, &roster, me, timeout)?;
-    let report = serve_table(mesh, seed, timeout).context("the table")?;
+    let shuffles = match seat.own_key {
+        Some(key) => TableShuffles::Key(key),
+        None => TableShuffles::Seed(seat.seed),
+    };
+    let report = serve_table(mesh, shuffles, timeout).context("the table")?;
     if args.game.json {
-        Doc::new("party")
-            .parameters(json!({
-                "game": args.game.session.game,
-                "backend": "ideal",
-                "table": true,
-                "timeout_ms": args.game.timeout_ms,
-            }))
-            .seed(seed)
-            .print(&report)?;
+        let parameters = json!({
+            "game": args.game.session.game,
+            "backend": "ideal",
+            "table": true,
+            "timeout_ms": args.game.timeout_ms,
+        });
+        seat.record(Doc::new("party"), parameters).print(&report)?;
     } else {
         print_report(&report);
     }

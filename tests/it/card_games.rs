@@ -16,6 +16,7 @@ fn spec(backend: GameBackend, game: CardGame, players: usize) -> CardGameSpec {
         game,
         players,
         seed: 4,
+        own_key: None,
         cheat: None,
         context: b"card-games".to_vec(),
         timeout: Duration::from_secs(60),

@@ -16,6 +16,7 @@ fn spec(backend: GameBackend, variant: Variant, length: Length, seed: u64) -> Ga
         variant,
         length,
         seed,
+        own_key: None,
         cheat: None,
         context: b"game-sessions test".to_vec(),
         timeout: Duration::from_secs(60),

@@ -62,6 +62,7 @@ fn an_honest_ninety_nine_deal_over_tcp_is_the_same_game_as_on_the_shared_table_i
         variant: Variant::Revised,
         length: Length::Deals(1),
         seed: 11,
+        own_key: None,
         cheat: None,
         context: Vec::new(),
         timeout: Duration::from_secs(10),

@@ -10,6 +10,7 @@ use facedown_core::op::{Opening, TableOp};
 use facedown_core::table::FaceDownTable;
 use facedown_core::{Blame, PartyId, Symbol};
 use facedown_games::session::ideal::IdealViewError;
+use facedown_games::session::ideal_table::TableShuffles;
 use facedown_games::session::ninety_nine::Tables;
 use facedown_net::{memory_network, MemoryChannel};
 
@@ -35,7 +36,7 @@ fn two_ask_and_player_3(
 ) -> Vec<Result<(), RemoteTableError>> {
     let mut chans = memory_network(PLAYERS + 1, None);
     let table_chan = chans.pop().expect("the table's end");
-    let table = thread::spawn(move || serve_table(table_chan, 7, TIMEOUT));
+    let table = thread::spawn(move || serve_table(table_chan, TableShuffles::Seed(7), TIMEOUT));
     let mut players: Vec<_> = chans
         .into_iter()
         .map(|chan| {

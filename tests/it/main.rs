@@ -47,6 +47,7 @@ mod paper_cards_ms09;
 mod paper_cards_multiset;
 mod paper_cards_pitfalls;
 mod paper_dealer_collusion;
+mod party_own_keys;
 mod play_local_cleanup;
 mod poker_cli;
 mod repository;

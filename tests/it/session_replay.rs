@@ -160,6 +160,7 @@ fn spec(backend: GameBackend, seed: u64) -> GameSpec {
         variant: Variant::Revised,
         length: Length::Deals(2),
         seed,
+        own_key: None,
         cheat: None,
         context: b"session-replay test roster".to_vec(),
         timeout: Duration::from_secs(3),

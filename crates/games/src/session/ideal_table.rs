@@ -18,6 +18,7 @@
 //! for a request that waited, the author's request it waited for.
 
 use facedown_core::{PartyId, Seen, TableOp};
+use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
@@ -172,10 +173,34 @@ pub struct ServerCounts {
     pub refused: u64,
 }
 
+/// Where the table's shuffles come from.
+#[derive(Clone, Copy, Debug)]
+pub enum TableShuffles {
+    /// Stream `k` of this seed for hand `k` ([`hand_rng`]): the same cards as the same game
+    /// in memory, and every player who knows the seed knows every card — for reproducible
+    /// runs, not for real play.
+    Seed(u64),
+    /// Stream `k` of the table's own secret key for hand `k`.
+    Key([u8; 32]),
+}
+
+impl TableShuffles {
+    fn hand(&self, hand: usize) -> ChaCha20Rng {
+        match self {
+            TableShuffles::Seed(seed) => hand_rng(*seed, hand),
+            TableShuffles::Key(key) => {
+                let mut rng = ChaCha20Rng::from_seed(*key);
+                rng.set_stream(hand as u64);
+                rng
+            }
+        }
+    }
+}
+
 /// The trusted table of a whole game (see the [module docs](self)).
 pub struct TableServer {
     parties: usize,
-    seed: u64,
+    shuffles: TableShuffles,
     hands: Vec<IdealSteps<ChaCha20Rng>>,
     players: Vec<Player>,
     counts: ServerCounts,
@@ -185,9 +210,14 @@ impl TableServer {
     /// The table of a game of `parties` players whose hand `k` shuffles with stream `k` of
     /// `seed`.
     pub fn new(parties: usize, seed: u64) -> TableServer {
+        TableServer::shuffling(parties, TableShuffles::Seed(seed))
+    }
+
+    /// The table of a game of `parties` players shuffling from `shuffles`.
+    pub fn shuffling(parties: usize, shuffles: TableShuffles) -> TableServer {
         TableServer {
             parties,
-            seed,
+            shuffles,
             hands: Vec::new(),
             players: vec![Player::default(); parties],
             counts: ServerCounts::default(),
@@ -322,7 +352,7 @@ impl TableServer {
     /// operation, every other request waiting at that step.
     fn serve(&mut self, hand: u32, from: PartyId) -> Vec<Answer> {
         while self.hands.len() <= hand as usize {
-            let rng = hand_rng(self.seed, self.hands.len());
+            let rng = self.shuffles.hand(self.hands.len());
             self.hands.push(IdealSteps::new(self.parties, rng));
             self.counts.hands += 1;
         }
