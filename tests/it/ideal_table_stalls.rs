@@ -18,15 +18,24 @@ const PLAYERS: usize = 3;
 const SILENT: PartyId = PartyId(3);
 const TIMEOUT: Duration = Duration::from_millis(400);
 
-fn two_cards() -> TableOp {
-    TableOp::Place(vec![Symbol::Heart, Symbol::Club])
-}
+type Outcome = Result<Option<RemoteTables<MemoryChannel>>, RemoteTableError>;
 
-fn turn_the_second_card() -> TableOp {
-    TableOp::Open(Opening {
+/// The player at `chan` places two cards and, unless he is player 3, asks to turn the second;
+/// player 3 keeps his tables (and so his link) for the test to hold or drop.
+fn place_then_ask(chan: MemoryChannel) -> Outcome {
+    let me = facedown_net::Channel::me(&chan);
+    let mut tables = RemoteTables::new(chan, PLAYERS, TIMEOUT)?;
+    let mut view = tables.open(0)?;
+    view.apply(&TableOp::Place(vec![Symbol::Heart, Symbol::Club]))?;
+    if me == SILENT {
+        tables.close(view)?;
+        return Ok(Some(tables));
+    }
+    let second = Opening {
         public: vec![1],
         private: Vec::new(),
-    })
+    };
+    view.apply(&TableOp::Open(second)).map(|_| None)
 }
 
 /// Players 1 and 2 place two cards and ask to turn the second; player 3 places them and then
@@ -39,21 +48,7 @@ fn two_ask_and_player_3(
     let table = thread::spawn(move || serve_table(table_chan, TableShuffles::Seed(7), TIMEOUT));
     let mut players: Vec<_> = chans
         .into_iter()
-        .map(|chan| {
-            thread::spawn(
-                move || -> Result<Option<RemoteTables<MemoryChannel>>, RemoteTableError> {
-                    let me = facedown_net::Channel::me(&chan);
-                    let mut tables = RemoteTables::new(chan, PLAYERS, TIMEOUT)?;
-                    let mut view = tables.open(0)?;
-                    view.apply(&two_cards())?;
-                    if me == SILENT {
-                        tables.close(view)?;
-                        return Ok(Some(tables));
-                    }
-                    view.apply(&turn_the_second_card()).map(|_| None)
-                },
-            )
-        })
+        .map(|chan| thread::spawn(move || place_then_ask(chan)))
         .collect();
     let third = players.pop().expect("player 3");
     let tables = third

@@ -3,7 +3,7 @@
 //! mid-deal, a corrupted frame, a replayed frame, a wrong static key. Every test reaps every
 //! process it started.
 
-use std::path::Path;
+use crate::support::keygen;
 use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
@@ -201,19 +201,6 @@ impl Drop for Reap {
             let _ = c.wait();
         }
     }
-}
-
-fn keygen(path: &Path) -> String {
-    let out = facedown()
-        .args(["keygen", "--out"])
-        .arg(path)
-        .output()
-        .expect("keygen");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .expect("utf8")
-        .trim()
-        .to_owned()
 }
 
 #[test]

@@ -11,23 +11,12 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+use crate::support::keygen;
+
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_facedown"));
     c.env("RUST_BACKTRACE", "0").env("NO_COLOR", "1");
     c
-}
-
-fn keygen(path: &Path) -> String {
-    let out = bin()
-        .args(["keygen", "--out"])
-        .arg(path)
-        .output()
-        .expect("keygen");
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .expect("utf8")
-        .trim()
-        .to_owned()
 }
 
 /// A roster of `parties` on free loopback ports, with their key files, in `dir`.

@@ -43,3 +43,17 @@ pub fn json_of(out: &Output) -> Value {
 pub fn run_json(args: &[&str]) -> Value {
     json_of(&facedown(args))
 }
+
+/// A fresh static key written to `path` by `facedown keygen`: the roster lines it prints.
+pub fn keygen(path: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_facedown"))
+        .args(["keygen", "--out"])
+        .arg(path)
+        .output()
+        .expect("keygen");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .expect("utf8")
+        .trim()
+        .to_owned()
+}

@@ -16,7 +16,7 @@ use rand::{CryptoRng, RngCore};
 use subtle::ConstantTimeEq;
 use tiny_http::Request;
 
-use super::http::Refusal;
+use super::http::{header, Refusal};
 
 /// The header that carries the door's pass to the inner server.
 pub const PASS_HEADER: &str = "X-Facedown-Door";
@@ -47,13 +47,7 @@ impl Gate {
 
     /// Refuses a request that did not come through the door, or that names another host.
     pub fn check(&self, request: &Request) -> Result<(), Refusal> {
-        let header = |name: &'static str| {
-            request
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv(name))
-                .map(|h| h.value.as_str())
-        };
+        let header = |name| header(request, name);
         let pass = header(PASS_HEADER).unwrap_or_default().as_bytes();
         if !bool::from(pass.ct_eq(self.pass.as_bytes())) {
             return Err(Refusal::new(

@@ -144,13 +144,7 @@ pub fn read_call(request: &mut Request) -> Result<Call, Refusal> {
 /// Refuses a call a page of another site makes (its `Origin` is not this server's `Host`): a
 /// page the teacher or a student opens elsewhere must not start games or computations here.
 fn same_origin(request: &Request) -> Result<(), Refusal> {
-    let header = |name: &'static str| {
-        request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv(name))
-            .map(|h| h.value.as_str())
-    };
+    let header = |name| header(request, name);
     let Some(origin) = header("Origin") else {
         return Ok(());
     };
@@ -162,6 +156,15 @@ fn same_origin(request: &Request) -> Result<(), Refusal> {
         403,
         format!("a page of {origin} may not call this server: only its own pages may"),
     ))
+}
+
+/// The value of `request`'s first header `name`, if it has one.
+pub fn header<'r>(request: &'r Request, name: &'static str) -> Option<&'r str> {
+    request
+        .headers()
+        .iter()
+        .find(|h| h.field.equiv(name))
+        .map(|h| h.value.as_str())
 }
 
 fn read_body(request: &mut Request) -> Result<String, Refusal> {

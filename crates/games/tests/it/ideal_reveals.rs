@@ -19,6 +19,8 @@ use facedown_core::{Blame, PartyId, Symbol};
 use facedown_games::session::ideal::{IdealHub, IdealSteps, IdealViewError};
 use facedown_games::session::ideal_table::{Answer, Refusal, Reply, Request, TableServer};
 
+use crate::support::table::refusals;
+
 const ASKER: PartyId = PartyId(2);
 
 fn apply(op: TableOp) -> Request {
@@ -66,16 +68,6 @@ fn turn_the_last_card() -> TableOp {
         public: vec![3],
         private: Vec::new(),
     })
-}
-
-fn refusals(answers: &[Answer]) -> Vec<(PartyId, Refusal)> {
-    answers
-        .iter()
-        .map(|a| match &a.reply {
-            Reply::Refused(r) => (a.to, r.clone()),
-            Reply::Shown(seen) => panic!("{} was shown {seen:?}", a.to),
-        })
-        .collect()
 }
 
 #[test]

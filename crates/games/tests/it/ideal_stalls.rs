@@ -17,7 +17,9 @@ use facedown_core::op::{CommitCards, Opening, TableOp};
 use facedown_core::table::FaceDownTable;
 use facedown_core::{Blame, PartyId, Symbol};
 use facedown_games::session::ideal::{IdealHub, IdealSteps, IdealViewError};
-use facedown_games::session::ideal_table::{Answer, Refusal, Reply, Request, TableServer};
+use facedown_games::session::ideal_table::{Refusal, Reply, Request, TableServer};
+
+use crate::support::table::refusals;
 
 const SILENT: PartyId = PartyId(3);
 
@@ -135,16 +137,6 @@ fn waiting_at_the_opening() -> TableServer {
             .is_empty());
     }
     table
-}
-
-fn refusals(answers: &[Answer]) -> Vec<(PartyId, Refusal)> {
-    answers
-        .iter()
-        .map(|a| match &a.reply {
-            Reply::Refused(r) => (a.to, r.clone()),
-            Reply::Shown(seen) => panic!("{} was shown {seen:?}", a.to),
-        })
-        .collect()
 }
 
 fn left_at_step_1() -> Refusal {

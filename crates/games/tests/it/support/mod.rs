@@ -1,4 +1,6 @@
-//! Shared set-ups: bots for every seat, seeded games played out.
+//! Shared set-ups: bots for every seat, seeded games played out, the table's answers.
+
+pub mod table;
 
 use facedown_core::rng::seeded_rng;
 use facedown_core::PartyId;
