@@ -210,7 +210,11 @@ impl SeatSeed {
     /// The line a party prints about its randomness.
     pub fn say(&self, me: PartyId) -> String {
         match (self.own_key, self.drawn) {
-            (None, _) => format!("player {}: seed {} (every player can compute every other's secrets from it: not for real play)", me.0, self.seed),
+            (None, _) => format!(
+                "player {}: seed {} (every player can compute every other's secrets from it: \
+                 not for real play)",
+                me.0, self.seed
+            ),
             (Some(key), true) => format!(
                 "player {}: randomness from the operating system, seed key {} (secret: it \
                  replays this player's choices with --seed-key)",
