@@ -265,10 +265,10 @@ pub struct TableReport {
 }
 
 /// Runs the table of a game shuffling from `shuffles` over `chan` (this party the roster's last)
-/// until every player has said goodbye or left. After `timeout` with no message the table
-/// refuses every request it cannot answer, naming whom it waits for
-/// ([`TableServer::stalled`]); a second such wait is an error naming the players still at the
-/// table. A player who leaves while others wait for him is named to them
+/// until every player has said goodbye or left. After `timeout` with no operation applied the
+/// table refuses every request it cannot answer, naming whom it waits for
+/// ([`TableServer::stalled`]) — whether or not other messages came; a second `timeout` with no
+/// message at all after that is an error naming the players still at the table. A player who leaves while others wait for him is named to them
 /// ([`TableServer::leave`]).
 pub fn serve_table<C: Channel>(
     mut chan: C,
@@ -286,37 +286,51 @@ pub fn serve_table<C: Channel>(
     let players = chan.players() - 1;
     let mut server = TableServer::shuffling(players, shuffles);
     let mut left = Vec::new();
+    let waited_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+    // When the table last applied an operation (or refused the stalled requests): a player
+    // who floods it with refused requests instead of asking does not keep it from noticing.
+    let mut progress = Instant::now();
     let mut silent = false;
     while !server.finished() {
-        let answers = match chan.recv(timeout) {
-            Ok(Some(frame)) => {
-                silent = false;
-                match decode::<Request>(&frame.payload, frame.from) {
-                    Ok(request) => server.receive(frame.from, frame.depth, request),
-                    Err(e) => server.refuse(frame.from, frame.depth, e.to_string()),
-                }
-            }
-            Ok(None) if !silent => {
-                silent = true;
-                let waited_ms = u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX);
+        let applied = server.counts().applied;
+        let wait = (progress + timeout).saturating_duration_since(Instant::now());
+        let answers = match wait.is_zero() {
+            true => {
+                progress = Instant::now();
                 server.stalled(waited_ms)
             }
-            Ok(None) => {
-                return Err(NetError::Unanswered {
-                    missing: server.playing(),
-                    what: "requests".into(),
-                    after: timeout,
-                })
-            }
-            Err(NetError::Disconnected { peer }) => {
-                let (playing, answers) = server.leave(peer);
-                if playing {
-                    left.push(peer.0);
+            false => match chan.recv(wait) {
+                Ok(Some(frame)) => {
+                    silent = false;
+                    match decode::<Request>(&frame.payload, frame.from) {
+                        Ok(request) => server.receive(frame.from, frame.depth, request),
+                        Err(e) => server.refuse(frame.from, frame.depth, e.to_string()),
+                    }
                 }
-                answers
-            }
-            Err(e) => return Err(e),
+                Ok(None) if !silent => {
+                    silent = true;
+                    Vec::new()
+                }
+                Ok(None) => {
+                    return Err(NetError::Unanswered {
+                        missing: server.playing(),
+                        what: "requests".into(),
+                        after: timeout,
+                    })
+                }
+                Err(NetError::Disconnected { peer }) => {
+                    let (playing, answers) = server.leave(peer);
+                    if playing {
+                        left.push(peer.0);
+                    }
+                    answers
+                }
+                Err(e) => return Err(e),
+            },
         };
+        if server.counts().applied != applied {
+            progress = Instant::now();
+        }
         for a in answers {
             send_answer(&mut chan, &a)?;
         }

@@ -20,48 +20,33 @@ const SILENT: PartyId = PartyId(3);
 /// on a loaded machine.
 const TIMEOUT: Duration = Duration::from_secs(2);
 
-type Outcome = Result<Option<RemoteTables<MemoryChannel>>, RemoteTableError>;
-
-/// The player at `chan` places two cards and, unless he is player 3, asks to turn the second;
-/// player 3 keeps his tables (and so his link) for the test to hold or drop.
-fn place_then_ask(chan: MemoryChannel) -> Outcome {
-    let me = facedown_net::Channel::me(&chan);
+/// The player at `chan` places two cards and asks to turn the second.
+fn place_then_ask(chan: MemoryChannel) -> Result<(), RemoteTableError> {
     let mut tables = RemoteTables::new(chan, PLAYERS, TIMEOUT)?;
     let mut view = tables.open(0)?;
     view.apply(&TableOp::Place(vec![Symbol::Heart, Symbol::Club]))?;
-    if me == SILENT {
-        tables.close(view)?;
-        return Ok(Some(tables));
-    }
     let second = Opening {
         public: vec![1],
         private: Vec::new(),
     };
-    view.apply(&TableOp::Open(second)).map(|_| None)
+    view.apply(&TableOp::Open(second)).map(drop)
 }
 
-/// Players 1 and 2 place two cards and ask to turn the second; player 3 places them and then
-/// does what `silent` does with his link. What players 1 and 2 end with.
-fn two_ask_and_player_3(
-    silent: impl FnOnce(RemoteTables<MemoryChannel>),
-) -> Vec<Result<(), RemoteTableError>> {
+/// Players 1 and 2 place two cards and ask to turn the second; player 3 never asks, and does
+/// what `third` does with his link. What players 1 and 2 end with.
+fn two_ask_and_player_3(third: impl FnOnce(MemoryChannel)) -> Vec<Result<(), RemoteTableError>> {
     let mut chans = memory_network(PLAYERS + 1, None);
     let table_chan = chans.pop().expect("the table's end");
     let table = thread::spawn(move || serve_table(table_chan, TableShuffles::Seed(7), TIMEOUT));
-    let mut players: Vec<_> = chans
+    let silent = chans.pop().expect("player 3's end");
+    let players: Vec<_> = chans
         .into_iter()
         .map(|chan| thread::spawn(move || place_then_ask(chan)))
         .collect();
-    let third = players.pop().expect("player 3");
-    let tables = third
-        .join()
-        .expect("player 3's thread")
-        .expect("player 3 placed")
-        .expect("player 3's tables");
-    silent(tables);
+    third(silent);
     let outcomes = players
         .into_iter()
-        .map(|p| p.join().expect("a player's thread").map(drop))
+        .map(|p| p.join().expect("a player's thread"))
         .collect();
     let _ = table.join().expect("the table's thread");
     outcomes
@@ -95,9 +80,9 @@ fn a_player_who_leaves_while_the_others_wait_for_his_request_is_named_to_them() 
 
 #[test]
 fn a_player_who_stays_silent_while_the_others_wait_for_his_request_is_named_to_them() {
-    let outcomes = two_ask_and_player_3(|tables| {
+    let outcomes = two_ask_and_player_3(|chan| {
         thread::sleep(TIMEOUT * 2);
-        drop(tables);
+        drop(chan);
     });
     for outcome in &outcomes {
         assert!(
@@ -110,4 +95,30 @@ fn a_player_who_stays_silent_while_the_others_wait_for_his_request_is_named_to_t
         );
     }
     assert_named(outcomes, "player 3 stayed silent");
+}
+
+/// Player 3 keeps the table busy with requests it refuses (undecodable ones, every 50 ms) so
+/// that it never hears silence; the table still refuses the others' waiting requests once no
+/// operation has been applied for its timeout, and names him.
+#[test]
+fn a_player_who_floods_the_table_instead_of_asking_is_still_named_to_the_others() {
+    let outcomes = two_ask_and_player_3(|mut chan| {
+        let table = facedown::ideal_net::table_party(PLAYERS + 1);
+        let until = std::time::Instant::now() + TIMEOUT * 2;
+        while std::time::Instant::now() < until {
+            let _ = facedown_net::Channel::send(&mut chan, table, 1, b"not a request");
+            thread::sleep(Duration::from_millis(50));
+        }
+    });
+    for outcome in &outcomes {
+        assert!(
+            matches!(
+                outcome,
+                Err(RemoteTableError::View(IdealViewError::Timeout { awaited, .. }))
+                    if awaited == &[SILENT]
+            ),
+            "{outcome:?}"
+        );
+    }
+    assert_named(outcomes, "player 3 flooded the table");
 }
