@@ -60,6 +60,21 @@ fn assert_named(outcomes: Vec<Result<(), RemoteTableError>>, what: &str) {
     }
 }
 
+/// The table refused each waiting request as stalled by player 3 alone, naming him.
+fn assert_stalled_by_player_3(outcomes: Vec<Result<(), RemoteTableError>>, what: &str) {
+    for outcome in &outcomes {
+        assert!(
+            matches!(
+                outcome,
+                Err(RemoteTableError::View(IdealViewError::Timeout { awaited, .. }))
+                    if awaited == &[SILENT]
+            ),
+            "{outcome:?}"
+        );
+    }
+    assert_named(outcomes, what);
+}
+
 #[test]
 fn a_player_who_leaves_while_the_others_wait_for_his_request_is_named_to_them() {
     let outcomes = two_ask_and_player_3(drop);
@@ -84,17 +99,7 @@ fn a_player_who_stays_silent_while_the_others_wait_for_his_request_is_named_to_t
         thread::sleep(TIMEOUT * 2);
         drop(chan);
     });
-    for outcome in &outcomes {
-        assert!(
-            matches!(
-                outcome,
-                Err(RemoteTableError::View(IdealViewError::Timeout { awaited, .. }))
-                    if awaited == &[SILENT]
-            ),
-            "{outcome:?}"
-        );
-    }
-    assert_named(outcomes, "player 3 stayed silent");
+    assert_stalled_by_player_3(outcomes, "player 3 stayed silent");
 }
 
 /// Player 3 keeps the table busy with requests it refuses (undecodable ones, every 50 ms) so
@@ -110,15 +115,5 @@ fn a_player_who_floods_the_table_instead_of_asking_is_still_named_to_the_others(
             thread::sleep(Duration::from_millis(50));
         }
     });
-    for outcome in &outcomes {
-        assert!(
-            matches!(
-                outcome,
-                Err(RemoteTableError::View(IdealViewError::Timeout { awaited, .. }))
-                    if awaited == &[SILENT]
-            ),
-            "{outcome:?}"
-        );
-    }
-    assert_named(outcomes, "player 3 flooded the table");
+    assert_stalled_by_player_3(outcomes, "player 3 flooded the table");
 }
