@@ -14,7 +14,6 @@ use facedown_core::{Cost, PartyId};
 use facedown_dealer::DealerEngine;
 use facedown_net::{Channel, NetDriver, NetError, PhaseCost, WireStats};
 use facedown_poker::PokerEngine;
-use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
@@ -374,11 +373,7 @@ pub enum SeatUse {
 /// compute, so a seeded game is reproducible and is not for real play.
 pub fn seat_rng(seed: u64, key: Option<&[u8; 32]>, use_: SeatUse, p: PartyId) -> ChaCha20Rng {
     match (key, use_) {
-        (Some(key), _) => {
-            let mut rng = ChaCha20Rng::from_seed(*key);
-            rng.set_stream(u64::from(use_ == SeatUse::Bot));
-            rng
-        }
+        (Some(key), _) => facedown_core::rng::key_stream(key, u64::from(use_ == SeatUse::Bot)),
         (None, SeatUse::Engines) => player_rng(seed, p),
         (None, SeatUse::Bot) => player_rng(seed ^ 0x5e55_1011, p),
     }

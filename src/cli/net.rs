@@ -17,7 +17,7 @@ use facedown::workload::{Outcome, Workload};
 use facedown_core::PartyId;
 use facedown_net::{Party, Roster, StaticKeypair, TcpMesh, Timeouts, WireFault};
 use rand::rngs::OsRng;
-use rand::{RngCore, SeedableRng};
+use rand::RngCore;
 use rand_chacha::ChaCha20Rng;
 use serde_json::json;
 
@@ -140,9 +140,7 @@ fn party_randomness(game: &GameArgs, me: PartyId) -> (ChaCha20Rng, Option<[u8; 3
             (key, Some(key))
         }
     };
-    let mut rng = ChaCha20Rng::from_seed(key);
-    rng.set_stream(u64::from(me.0));
-    (rng, drawn)
+    (facedown_core::rng::key_stream(&key, u64::from(me.0)), drawn)
 }
 
 /// Parses an input bit: `0`, `1`, `false` or `true`.

@@ -17,6 +17,14 @@ pub fn trial_rng(seed: u64, trial: u64) -> ChaCha20Rng {
     rng
 }
 
+/// Stream `stream` of a secret 256-bit `key`: a party's own randomness (a player's, or the
+/// ideal table's), which nobody else can compute.
+pub fn key_stream(key: &[u8; 32], stream: u64) -> ChaCha20Rng {
+    let mut rng = ChaCha20Rng::from_seed(*key);
+    rng.set_stream(stream);
+    rng
+}
+
 /// The generator for a whole (single-stream) run seeded with `seed`.
 pub fn seeded_rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)

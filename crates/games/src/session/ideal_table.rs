@@ -18,7 +18,6 @@
 //! for a request that waited, the author's request it waited for.
 
 use facedown_core::{PartyId, Seen, TableOp};
-use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
@@ -87,13 +86,13 @@ pub enum Refusal {
         /// The step.
         step: usize,
     },
-    /// The table heard nothing for `waited_ms` while it waited at `step` for `awaited`.
+    /// The table applied nothing for `waited_ms` while it waited at `step` for `awaited`.
     Stalled {
         /// The step.
         step: usize,
         /// Who the table waits for.
         awaited: Vec<PartyId>,
-        /// How long the table heard nothing, in milliseconds.
+        /// How long the table applied nothing, in milliseconds.
         waited_ms: u64,
     },
 }
@@ -188,11 +187,7 @@ impl TableShuffles {
     fn hand(&self, hand: usize) -> ChaCha20Rng {
         match self {
             TableShuffles::Seed(seed) => hand_rng(*seed, hand),
-            TableShuffles::Key(key) => {
-                let mut rng = ChaCha20Rng::from_seed(*key);
-                rng.set_stream(hand as u64);
-                rng
-            }
+            TableShuffles::Key(key) => facedown_core::rng::key_stream(key, hand as u64),
         }
     }
 }
@@ -254,7 +249,7 @@ impl TableServer {
         }
     }
 
-    /// The table heard nothing for `waited_ms`: every waiting request it cannot answer is
+    /// The table applied nothing for `waited_ms`: every waiting request it cannot answer is
     /// refused, naming whom the table waits for ([`Refusal::Stalled`]), so its player does not
     /// time out on his own without knowing who stalled the hand.
     pub fn stalled(&mut self, waited_ms: u64) -> Vec<Answer> {
