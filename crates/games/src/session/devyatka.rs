@@ -45,7 +45,7 @@ use super::{SessionError, Verdict};
 use crate::cards::Card;
 use crate::devyatka::multi::{MultiOutcome, MultiSetup};
 use crate::devyatka::{card_index, pack, playable_on, Move, MultiDevyatka, CARDS};
-use crate::game::{audit, Bot, Entry, Fault, Game, Log};
+use crate::game::{audit, Entry, Fault, Game, Log};
 
 /// A way to cheat at Девятка that one player tries, once, at the first opportunity (see the
 /// [module docs](self)).
@@ -94,16 +94,7 @@ pub enum Said {
 }
 
 /// One player of a deal.
-pub struct Seat<'b> {
-    /// This player.
-    pub me: PartyId,
-    /// Who chooses his moves.
-    pub bot: Box<dyn Bot<MultiDevyatka> + 'b>,
-    /// The cheat he tries, once, if any.
-    pub cheat: Option<DevyatkaCheat>,
-    /// Whether he has tried it.
-    pub cheated: bool,
-}
+pub type Seat<'b> = super::Seat<'b, MultiDevyatka, DevyatkaCheat>;
 
 /// What one player saw of a deal.
 #[derive(Clone, Debug, Serialize)]
@@ -258,10 +249,8 @@ impl<'t, T: FaceDownTable> Deal<'t, T> {
         let mine = self.my_cards();
         let can = |c: Card| card_index(c).is_some_and(|i| playable_on(table, i));
         let playable: Vec<(usize, Card)> = mine.iter().copied().filter(|&(_, c)| can(c)).collect();
-        if let Some(kind) = seat.bot.cheat_named().and_then(DevyatkaCheat::from_name) {
-            (seat.cheat, seat.cheated) = (Some(kind), false);
-        }
-        if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
+        let asked = seat.bot.cheat_named().and_then(DevyatkaCheat::from_name);
+        if let Some(cheat) = seat.cheat_to_try(asked) {
             let said = match cheat {
                 DevyatkaCheat::FalsePass => playable.first().map(|_| Said::Pass),
                 DevyatkaCheat::NotInHand => {

@@ -40,7 +40,7 @@ use super::announce::{announce, width_for, AnnounceError};
 use super::ninety_nine::Tables;
 use super::row::Row;
 use super::{SessionError, Verdict};
-use crate::game::{audit, Bot, Entry, Fault, Game, Log};
+use crate::game::{audit, Entry, Fault, Game, Log};
 use crate::golf::{audit_match, Golf, Layout, MatchLog, MatchResult, Move, Outcome, Rules, Setup};
 
 /// A way to cheat at Golf that one player tries, once, at the first opportunity (see the
@@ -121,16 +121,7 @@ fn step_of(game: &Golf) -> Option<Step> {
 }
 
 /// One player of a round.
-pub struct Seat<'b> {
-    /// This player.
-    pub me: PartyId,
-    /// Who chooses his moves.
-    pub bot: Box<dyn Bot<Golf> + 'b>,
-    /// The cheat he tries, once, if any.
-    pub cheat: Option<GolfCheat>,
-    /// Whether he has tried it.
-    pub cheated: bool,
-}
+pub type Seat<'b> = super::Seat<'b, Golf, GolfCheat>;
 
 /// What one player saw of a round.
 #[derive(Clone, Debug, Serialize)]
@@ -399,10 +390,8 @@ impl<'t, T: FaceDownTable> Round<'t, T> {
     /// The move this player makes: his bot's, or his cheat when it has its chance.
     fn choose(&mut self, seat: &mut Seat<'_>, rng: &mut dyn RngCore) -> Res<Said, T::Error> {
         let game = self.replay(&self.row.mine)?;
-        if let Some(kind) = seat.bot.cheat_named().and_then(GolfCheat::from_name) {
-            (seat.cheat, seat.cheated) = (Some(kind), false);
-        }
-        if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
+        let asked = seat.bot.cheat_named().and_then(GolfCheat::from_name);
+        if let Some(cheat) = seat.cheat_to_try(asked) {
             if let Some(said) = self.cheat(cheat, &game) {
                 seat.cheated = true;
                 return Ok(said);

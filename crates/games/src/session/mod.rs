@@ -41,6 +41,33 @@ pub mod terminal;
 use facedown_core::PartyId;
 use serde::{Deserialize, Serialize};
 
+use crate::game::{Bot, Game};
+
+/// One player of a game's session: who he is, who chooses his moves, and the one cheat he
+/// tries (`C`, the game's kinds of cheat), if any. Each game's module names its own
+/// (`ninety_nine::Seat`, `golf::Seat`, `devyatka::Seat`).
+pub struct Seat<'b, G: Game, C> {
+    /// This player.
+    pub me: PartyId,
+    /// Who chooses his moves.
+    pub bot: Box<dyn Bot<G> + 'b>,
+    /// The cheat he tries, once, if any.
+    pub cheat: Option<C>,
+    /// Whether he has tried it.
+    pub cheated: bool,
+}
+
+impl<G: Game, C: Copy> Seat<'_, G, C> {
+    /// The cheat to try at this move, if any. A cheat the bot `asked` for during the game
+    /// (the classroom's cheat button) replaces the planned one and may be tried even after it.
+    pub fn cheat_to_try(&mut self, asked: Option<C>) -> Option<C> {
+        if let Some(kind) = asked {
+            (self.cheat, self.cheated) = (Some(kind), false);
+        }
+        self.cheat.filter(|_| !self.cheated)
+    }
+}
+
 /// A way to cheat that a test or the command line makes one player try, once, at the first
 /// opportunity.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

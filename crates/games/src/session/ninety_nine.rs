@@ -23,7 +23,7 @@ use serde::Serialize;
 use super::announce::{announce, width_for, AnnounceError};
 use super::{Cheat, SessionError, Verdict};
 use crate::cards::{Card, Suit};
-use crate::game::{audit, Bot, Entry, Game, Log};
+use crate::game::{audit, Entry, Game, Log};
 use crate::ninety_nine::series::Progress;
 use crate::ninety_nine::state::{Move, NinetyNine, Outcome, Phase, Setup};
 use crate::ninety_nine::trick::played;
@@ -48,16 +48,7 @@ pub enum Said {
 }
 
 /// One player of a hand.
-pub struct Seat<'b> {
-    /// This player.
-    pub me: PartyId,
-    /// Who chooses his moves.
-    pub bot: Box<dyn Bot<NinetyNine> + 'b>,
-    /// The cheat he tries, once, if any.
-    pub cheat: Option<Cheat>,
-    /// Whether he has tried it.
-    pub cheated: bool,
-}
+pub type Seat<'b> = super::Seat<'b, NinetyNine, Cheat>;
 
 /// What one player saw of a hand.
 #[derive(Clone, Debug, Serialize)]
@@ -667,10 +658,8 @@ where
             Some((g, d, None)) => (g, d),
             _ => (&observer.0, &observer.1),
         };
-        if let Some(kind) = seat.bot.cheat() {
-            (seat.cheat, seat.cheated) = (Some(kind), false);
-        }
-        if let Some(cheat) = seat.cheat.filter(|_| !seat.cheated) {
+        let asked = seat.bot.cheat();
+        if let Some(cheat) = seat.cheat_to_try(asked) {
             if let Some(said) = self.cheat(cheat, game, deck) {
                 seat.cheated = true;
                 return Ok(said);
