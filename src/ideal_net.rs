@@ -18,12 +18,11 @@
 use std::time::{Duration, Instant};
 
 use bincode::Options;
+use facedown_core::rng::Randomness;
 use facedown_core::table::{ideal_capabilities, Capabilities, FaceDownTable, TableError};
 use facedown_core::{Blame, Cost, PartyId, Seen, TableOp};
 use facedown_games::session::ideal::IdealViewError;
-use facedown_games::session::ideal_table::{
-    Answer, Reply, Request, ServerCounts, TableServer, TableShuffles,
-};
+use facedown_games::session::ideal_table::{Answer, Reply, Request, ServerCounts, TableServer};
 use facedown_games::session::ninety_nine::Tables;
 use facedown_net::{Channel, Deadline, NetError, WireStats};
 use serde::de::DeserializeOwned;
@@ -272,7 +271,7 @@ pub struct TableReport {
 /// ([`TableServer::leave`]).
 pub fn serve_table<C: Channel>(
     mut chan: C,
-    shuffles: TableShuffles,
+    shuffles: Randomness,
     timeout: Duration,
 ) -> Result<TableReport, NetError> {
     let start = Instant::now();

@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 use facedown_core::engine::Engine;
+use facedown_core::rng::{key_stream, Randomness};
 use facedown_core::table::FaceDownTable;
 use facedown_core::{Cost, PartyId};
 use facedown_dealer::DealerEngine;
@@ -367,15 +368,15 @@ pub enum SeatUse {
     Bot,
 }
 
-/// Player `p`'s randomness for `use_` in a game seeded with `seed`: from his own secret `key`
-/// when he has one (stream 0 for the engines, 1 for the bot), or else from the seed — stream `p`
-/// of it for the engines, of `seed ^ 0x5e55_1011` for the bot — which every player can
-/// compute, so a seeded game is reproducible and is not for real play.
-pub fn seat_rng(seed: u64, key: Option<&[u8; 32]>, use_: SeatUse, p: PartyId) -> ChaCha20Rng {
-    match (key, use_) {
-        (Some(key), _) => facedown_core::rng::key_stream(key, u64::from(use_ == SeatUse::Bot)),
-        (None, SeatUse::Engines) => player_rng(seed, p),
-        (None, SeatUse::Bot) => player_rng(seed ^ 0x5e55_1011, p),
+/// Player `p`'s randomness for `use_` in a game drawing from `randomness`: from his own secret
+/// key when he has one (stream 0 for the engines, 1 for the bot), or else from the game's seed —
+/// stream `p` of it for the engines, of `seed ^ 0x5e55_1011` for the bot — which every player
+/// can compute, so a seeded game is reproducible and is not for real play.
+pub fn seat_rng(randomness: &Randomness, use_: SeatUse, p: PartyId) -> ChaCha20Rng {
+    match (randomness, use_) {
+        (Randomness::Key(key), _) => key_stream(key, u64::from(use_ == SeatUse::Bot)),
+        (Randomness::Seed(seed), SeatUse::Engines) => player_rng(*seed, p),
+        (Randomness::Seed(seed), SeatUse::Bot) => player_rng(seed ^ 0x5e55_1011, p),
     }
 }
 

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use cpu_time::ThreadTime;
 
 use facedown_core::engine::Engine;
+use facedown_core::rng::Randomness;
 use facedown_core::table::{Capabilities, FaceDownTable};
 use facedown_core::{Blame, Cost, PartyId, Seen, TableOp};
 use facedown_dealer::DealerEngine;
@@ -65,12 +66,13 @@ pub struct GameSpec {
     pub variant: Variant,
     /// How long the game lasts.
     pub length: Length,
-    /// The seed every player's randomness derives from (each its own stream).
-    pub seed: u64,
-    /// This player's own secret key, set by a player for himself (`party` without `--seed`)
-    /// and never shared: when set, his randomness — his engines' secrets and his bot's
-    /// choices — is drawn from it, not from `seed`, which every player knows.
-    pub own_key: Option<[u8; 32]>,
+    /// Where the randomness comes from: a seed every player knows (each draws his own stream
+    /// of it, and the ideal table in memory shuffles from it), or this player's own secret
+    /// key, which he sets for himself (`party` without `--seed`) and never shares — his
+    /// engines' secrets and his bot's choices are then drawn from it ([`seat_rng`]).
+    ///
+    /// [`seat_rng`]: crate::play::seat_rng
+    pub randomness: Randomness,
     /// The one player who cheats, and how.
     pub cheat: Option<(PartyId, Cheat)>,
     /// What the players agreed on beforehand: bound into every hand's session id.
@@ -290,7 +292,7 @@ fn play_my_game<S: Tables>(
 where
     <S::Table as FaceDownTable>::Error: From<facedown_core::table::TableError> + Blame + Confession,
 {
-    let mut rng = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Bot, me);
+    let mut rng = crate::play::seat_rng(&spec.randomness, SeatUse::Bot, me);
     let mut metered = MeteredTables::new(tables);
     let game = play_game(
         &mut metered,
@@ -486,7 +488,7 @@ pub fn play_seat_with<C: Channel>(
         message,
     })?;
     let (me, n) = (chan.me(), spec.players());
-    let mut base = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Engines, me);
+    let mut base = crate::play::seat_rng(&spec.randomness, SeatUse::Engines, me);
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     match spec.backend {
@@ -538,7 +540,7 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
     }
     let handles: Vec<_> = match spec.backend {
         GameBackend::Ideal => {
-            let game = IdealGame::new(spec.players(), spec.seed);
+            let game = IdealGame::shuffling(spec.players(), spec.randomness);
             PartyId::all(spec.players())
                 .map(|me| {
                     let (spec, tables) = (spec.clone(), game.tables(me, spec.timeout));

@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use facedown_core::engine::Engine;
+use facedown_core::rng::Randomness;
 use facedown_core::table::{FaceDownTable, Support};
 use facedown_core::{Blame, Cost, PartyId};
 use facedown_dealer::DealerEngine;
@@ -92,12 +93,13 @@ pub struct CardGameSpec {
     pub game: CardGame,
     /// The number of players.
     pub players: usize,
-    /// The seed every player's randomness derives from (each its own stream).
-    pub seed: u64,
-    /// This player's own secret key, set by a player for himself (`party` without `--seed`)
-    /// and never shared: when set, his randomness — his engines' secrets and his bot's
-    /// choices — is drawn from it, not from `seed`, which every player knows.
-    pub own_key: Option<[u8; 32]>,
+    /// Where the randomness comes from: a seed every player knows (each draws his own stream
+    /// of it, and the ideal table in memory shuffles from it), or this player's own secret
+    /// key, which he sets for himself (`party` without `--seed`) and never shares — his
+    /// engines' secrets and his bot's choices are then drawn from it ([`seat_rng`]).
+    ///
+    /// [`seat_rng`]: crate::play::seat_rng
+    pub randomness: Randomness,
     /// The one player who cheats, and how.
     pub cheat: Option<(PartyId, CardCheat)>,
     /// What the players agreed on beforehand: bound into every round's session id.
@@ -266,7 +268,7 @@ fn play_my_game<S: Tables>(
 where
     <S::Table as FaceDownTable>::Error: Blame + crate::table_game::Confession,
 {
-    let mut rng = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Bot, me);
+    let mut rng = crate::play::seat_rng(&spec.randomness, SeatUse::Bot, me);
     let cheat = spec.cheat.filter(|(p, _)| *p == me).map(|(_, c)| c);
     match (spec.game, bot) {
         (CardGame::Golf(rules), CardBot::Golf(bot)) => {
@@ -326,7 +328,7 @@ pub fn play_seat_with<C: Channel>(
     };
     spec.check().map_err(refused)?;
     let (me, n, start) = (chan.me(), spec.players, Instant::now());
-    let mut base = crate::play::seat_rng(spec.seed, spec.own_key.as_ref(), SeatUse::Engines, me);
+    let mut base = crate::play::seat_rng(&spec.randomness, SeatUse::Engines, me);
     let mut rng =
         move || ChaCha20Rng::from_rng(&mut base).map_err(|e| NetError::Config(e.to_string()));
     let (game, (cost, wire), operations) = match spec.backend {
@@ -395,7 +397,7 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
     }
     let handles: Vec<_> = match spec.backend {
         GameBackend::Ideal => {
-            let game = IdealGame::new(spec.players, spec.seed);
+            let game = IdealGame::shuffling(spec.players, spec.randomness);
             PartyId::all(spec.players)
                 .map(|me| {
                     let (spec, tables) = (spec.clone(), game.tables(me, spec.timeout));

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use facedown::table_game::GameBackend;
 use facedown::table_golf_devyatka::{play_seat, CardCheat, CardGame, CardGameSpec, CardSeatReport};
+use facedown_core::rng::Randomness;
 use facedown_core::PartyId;
 use facedown_games::golf::Rules;
 use rand::rngs::OsRng;
@@ -86,7 +87,7 @@ fn spec(
     game: &GameArgs,
     players: usize,
     context: Vec<u8>,
-    seed: u64,
+    randomness: Randomness,
 ) -> anyhow::Result<CardGameSpec> {
     let which = card_game(game, players)?;
     let cheat = game
@@ -99,8 +100,7 @@ fn spec(
         backend: game.backend.game_backend(),
         game: which,
         players,
-        seed,
-        own_key: None,
+        randomness,
         cheat,
         context,
         timeout: Duration::from_millis(game.timeout_ms),
@@ -123,8 +123,12 @@ fn parameters(game: &GameArgs, spec: &CardGameSpec) -> Value {
 pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     let (roster, me, seat) = super::game_session::party_seat(&args)?;
     let players = super::game_session::game_players(&args.game, &roster);
-    let mut spec = spec(&args.game, players, roster.session.to_vec(), seat.seed)?;
-    spec.own_key = seat.own_key;
+    let spec = spec(
+        &args.game,
+        players,
+        roster.session.to_vec(),
+        seat.randomness,
+    )?;
     let mut mesh = super::game_session::connect_seat(&args, &roster, me, spec.timeout)?;
     let report = play_seat(&mut mesh, &spec).with_context(|| format!("player {}", me.0))?;
     drop(mesh);
@@ -155,7 +159,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     super::game_session::refuse_local_flags(&args)?;
     let seed_drawn = args.game.seed.is_none();
     let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
-    let spec = spec(&args.game, args.players, Vec::new(), seed)?;
+    let spec = spec(&args.game, args.players, Vec::new(), Randomness::Seed(seed))?;
     let dir = Scratch::new("play-local-card-game")?;
     let start = Instant::now();
     let (children, pipes) = super::game_session::spawn_players(&args, seed, &dir)?;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use facedown::table_game::{play_seat, play_seat_with, GameBackend, GameSpec, SeatReport};
+use facedown_core::rng::Randomness;
 use facedown_core::PartyId;
 use facedown_games::ninety_nine::{Length, Variant};
 use facedown_games::session::terminal::TerminalBot;
@@ -94,7 +95,7 @@ fn game_spec(
     game: &GameArgs,
     players: usize,
     context: Vec<u8>,
-    seed: u64,
+    randomness: Randomness,
 ) -> anyhow::Result<GameSpec> {
     let s = &game.session;
     match s.game.as_deref() {
@@ -136,8 +137,7 @@ fn game_spec(
         backend: game.backend.game_backend(),
         variant,
         length: s.deals.map_or(Length::game(variant), Length::Deals),
-        seed,
-        own_key: None,
+        randomness,
         cheat,
         context,
         timeout: Duration::from_millis(game.timeout_ms),
@@ -162,11 +162,9 @@ fn parameters(game: &GameArgs, spec: &GameSpec) -> Value {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct SeatSeed {
     /// `--seed`: every player draws from his stream of it, so each can compute every other's
-    /// secrets — for reproducible runs, not for real play. 0 when the party has its own key.
-    pub seed: u64,
-    /// The party's own secret key: `--seed-key`, or drawn from the operating system when
-    /// neither flag is given.
-    pub own_key: Option<[u8; 32]>,
+    /// secrets — for reproducible runs, not for real play. Or else the party's own secret
+    /// key: `--seed-key`, or drawn from the operating system when neither flag is given.
+    pub randomness: Randomness,
     /// Whether the key was drawn here (it is then printed, so that the party can replay).
     pub drawn: bool,
 }
@@ -175,8 +173,7 @@ impl SeatSeed {
     fn of(game: &GameArgs) -> SeatSeed {
         match (game.seed, game.seed_key) {
             (Some(seed), _) => SeatSeed {
-                seed,
-                own_key: None,
+                randomness: Randomness::Seed(seed),
                 drawn: false,
             },
             (None, key) => {
@@ -187,8 +184,7 @@ impl SeatSeed {
                     key
                 });
                 SeatSeed {
-                    seed: 0,
-                    own_key: Some(key),
+                    randomness: Randomness::Key(key),
                     drawn,
                 }
             }
@@ -199,8 +195,9 @@ impl SeatSeed {
     /// (`true`) and `drawn_seed`: the key drawn here in hex (secret: it replays this party's
     /// choices with `--seed-key`), `null` for a replayed one.
     pub fn record(&self, doc: Doc, mut parameters: Value) -> Doc {
-        let Some(key) = self.own_key else {
-            return doc.parameters(parameters).seed(self.seed);
+        let key = match self.randomness {
+            Randomness::Seed(seed) => return doc.parameters(parameters).seed(seed),
+            Randomness::Key(key) => key,
         };
         parameters["own_key"] = json!(true);
         parameters["drawn_seed"] = json!(self.drawn.then(|| hex::encode(key)));
@@ -209,19 +206,21 @@ impl SeatSeed {
 
     /// The line a party prints about its randomness.
     pub fn say(&self, me: PartyId) -> String {
-        match (self.own_key, self.drawn) {
-            (None, _) => format!(
-                "player {}: seed {} (every player can compute every other's secrets from it: \
-                 not for real play)",
-                me.0, self.seed
+        match (self.randomness, self.drawn) {
+            (Randomness::Seed(seed), _) => format!(
+                "player {}: seed {seed} (every player can compute every other's secrets from \
+                 it: not for real play)",
+                me.0
             ),
-            (Some(key), true) => format!(
+            (Randomness::Key(key), true) => format!(
                 "player {}: randomness from the operating system, seed key {} (secret: it \
                  replays this player's choices with --seed-key)",
                 me.0,
                 hex::encode(key)
             ),
-            (Some(_), false) => format!("player {}: randomness from the replayed --seed-key", me.0),
+            (Randomness::Key(_), false) => {
+                format!("player {}: randomness from the replayed --seed-key", me.0)
+            }
         }
     }
 }
@@ -275,8 +274,12 @@ pub fn party(args: PartyArgs) -> anyhow::Result<()> {
     }
     let (roster, me, seat) = party_seat(&args)?;
     let players = game_players(&args.game, &roster);
-    let mut spec = game_spec(&args.game, players, roster.session.to_vec(), seat.seed)?;
-    spec.own_key = seat.own_key;
+    let spec = game_spec(
+        &args.game,
+        players,
+        roster.session.to_vec(),
+        seat.randomness,
+    )?;
     let mut mesh = connect_seat(&args, &roster, me, spec.timeout)?;
     let report = if args.game.session.interactive == Some(me.0) {
         let bot = TerminalBot::new(std::io::stdin().lock(), std::io::stderr());
@@ -469,7 +472,7 @@ pub fn play_local(args: PlayLocalArgs) -> anyhow::Result<()> {
     refuse_local_flags(&args)?;
     let seed_drawn = args.game.seed.is_none();
     let seed = args.game.seed.unwrap_or_else(|| OsRng.next_u64() >> 11);
-    let spec = game_spec(&args.game, args.players, Vec::new(), seed)?;
+    let spec = game_spec(&args.game, args.players, Vec::new(), Randomness::Seed(seed))?;
     let dir = Scratch::new("play-local-game")?;
     let start = Instant::now();
     let (children, pipes) = spawn_players(&args, seed, &dir)?;

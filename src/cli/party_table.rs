@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use facedown::ideal_net::{serve_table, table_party, TableReport};
-use facedown_games::session::ideal_table::TableShuffles;
 use serde_json::json;
 
 use super::game_session::{connect_seat, party_seat};
@@ -51,11 +50,7 @@ pub fn serve(args: PartyArgs) -> anyhow::Result<()> {
     check(&args, roster.players())?;
     let timeout = Duration::from_millis(args.game.timeout_ms);
     let mesh = connect_seat(&args, &roster, me, timeout)?;
-    let shuffles = match seat.own_key {
-        Some(key) => TableShuffles::Key(key),
-        None => TableShuffles::Seed(seat.seed),
-    };
-    let report = serve_table(mesh, shuffles, timeout).context("the table")?;
+    let report = serve_table(mesh, seat.randomness, timeout).context("the table")?;
     if args.game.json {
         let parameters = json!({
             "game": args.game.session.game,

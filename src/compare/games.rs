@@ -18,6 +18,7 @@
 use std::time::{Duration, Instant};
 
 use cpu_time::{ProcessTime, ThreadTime};
+use facedown_core::rng::Randomness;
 use facedown_core::{Cost, PartyId};
 use facedown_games::golf::Rules;
 use facedown_games::ninety_nine::{Length, Variant};
@@ -223,8 +224,7 @@ fn spec(entry: &GameEntry, backend: Backend, seed: u64) -> Result<Spec, String> 
                 backend,
                 variant,
                 length,
-                seed,
-                own_key: None,
+                randomness: Randomness::Seed(seed),
                 cheat: None,
                 context,
                 timeout,
@@ -236,8 +236,7 @@ fn spec(entry: &GameEntry, backend: Backend, seed: u64) -> Result<Spec, String> 
                 backend,
                 game,
                 players: entry.players,
-                seed,
-                own_key: None,
+                randomness: Randomness::Seed(seed),
                 cheat: None,
                 context,
                 timeout,

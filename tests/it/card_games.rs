@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use facedown::table_game::GameBackend;
 use facedown::table_golf_devyatka::{play_threads, CardCheat, CardGame, CardGameSpec};
+use facedown_core::rng::Randomness;
 use facedown_core::PartyId;
 use facedown_games::golf::Rules;
 use facedown_games::session::golf::GolfCheat;
@@ -15,8 +16,7 @@ fn spec(backend: GameBackend, game: CardGame, players: usize) -> CardGameSpec {
         backend,
         game,
         players,
-        seed: 4,
-        own_key: None,
+        randomness: Randomness::Seed(4),
         cheat: None,
         context: b"card-games".to_vec(),
         timeout: Duration::from_secs(60),

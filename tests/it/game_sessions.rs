@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use facedown::core::rng::Randomness;
 use facedown::core::PartyId;
 use facedown::games::ninety_nine::{Length, Variant};
 use facedown::games::session::ninety_nine::Said;
@@ -15,8 +16,7 @@ fn spec(backend: GameBackend, variant: Variant, length: Length, seed: u64) -> Ga
         backend,
         variant,
         length,
-        seed,
-        own_key: None,
+        randomness: Randomness::Seed(seed),
         cheat: None,
         context: b"game-sessions test".to_vec(),
         timeout: Duration::from_secs(60),

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use facedown::core::rng::Randomness;
 use facedown::table_game::{play_threads, GameBackend, GameSpec};
 use facedown_games::ninety_nine::{Length, Variant};
 use serde_json::Value;
@@ -61,8 +62,7 @@ fn an_honest_ninety_nine_deal_over_tcp_is_the_same_game_as_on_the_shared_table_i
         backend: GameBackend::Ideal,
         variant: Variant::Revised,
         length: Length::Deals(1),
-        seed: 11,
-        own_key: None,
+        randomness: Randomness::Seed(11),
         cheat: None,
         context: Vec::new(),
         timeout: Duration::from_secs(10),

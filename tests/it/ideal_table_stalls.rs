@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use facedown::ideal_net::{serve_table, RemoteTableError, RemoteTables};
 use facedown_core::op::{Opening, TableOp};
+use facedown_core::rng::Randomness;
 use facedown_core::table::FaceDownTable;
 use facedown_core::{Blame, PartyId, Symbol};
 use facedown_games::session::ideal::IdealViewError;
-use facedown_games::session::ideal_table::TableShuffles;
 use facedown_games::session::ninety_nine::Tables;
 use facedown_net::{memory_network, MemoryChannel};
 
@@ -37,7 +37,7 @@ fn place_then_ask(chan: MemoryChannel) -> Result<(), RemoteTableError> {
 fn two_ask_and_player_3(third: impl FnOnce(MemoryChannel)) -> Vec<Result<(), RemoteTableError>> {
     let mut chans = memory_network(PLAYERS + 1, None);
     let table_chan = chans.pop().expect("the table's end");
-    let table = thread::spawn(move || serve_table(table_chan, TableShuffles::Seed(7), TIMEOUT));
+    let table = thread::spawn(move || serve_table(table_chan, Randomness::Seed(7), TIMEOUT));
     let silent = chans.pop().expect("player 3's end");
     let players: Vec<_> = chans
         .into_iter()

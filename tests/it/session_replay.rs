@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use facedown::core::rng::Randomness;
 use facedown::core::PartyId;
 use facedown::games::game::Bot;
 use facedown::games::ninety_nine::{HeuristicBot, Length, NinetyNine, Variant};
@@ -159,8 +160,7 @@ fn spec(backend: GameBackend, seed: u64) -> GameSpec {
         backend,
         variant: Variant::Revised,
         length: Length::Deals(2),
-        seed,
-        own_key: None,
+        randomness: Randomness::Seed(seed),
         cheat: None,
         context: b"session-replay test roster".to_vec(),
         timeout: Duration::from_secs(3),

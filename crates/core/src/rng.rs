@@ -25,6 +25,26 @@ pub fn key_stream(key: &[u8; 32], stream: u64) -> ChaCha20Rng {
     rng
 }
 
+/// Where a party's randomness comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// A seed every party knows: runs are reproducible, and each party can compute every
+    /// other's secrets — not for real play.
+    Seed(u64),
+    /// The party's own secret 256-bit key, which nobody else can compute.
+    Key([u8; 32]),
+}
+
+impl Randomness {
+    /// Stream `stream` of the seed ([`trial_rng`]) or of the key ([`key_stream`]).
+    pub fn stream(&self, stream: u64) -> ChaCha20Rng {
+        match self {
+            Randomness::Seed(seed) => trial_rng(*seed, stream),
+            Randomness::Key(key) => key_stream(key, stream),
+        }
+    }
+}
+
 /// The generator for a whole (single-stream) run seeded with `seed`.
 pub fn seeded_rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)
@@ -59,5 +79,17 @@ mod tests {
         assert_ne!(p, party_rng(7, 3, crate::PartyId(2)).next_u64());
         assert_ne!(p, party_rng(7, 4, crate::PartyId(1)).next_u64());
         assert_ne!(p, party_rng(8, 3, crate::PartyId(1)).next_u64());
+    }
+
+    #[test]
+    fn a_seeds_streams_are_its_trials_and_a_keys_are_its_own() {
+        let seeded = Randomness::Seed(7);
+        assert_eq!(seeded.stream(3).next_u64(), trial_rng(7, 3).next_u64());
+        let key = [9u8; 32];
+        let keyed = Randomness::Key(key);
+        let k = keyed.stream(3).next_u64();
+        assert_eq!(k, key_stream(&key, 3).next_u64());
+        assert_ne!(k, keyed.stream(4).next_u64());
+        assert_ne!(k, Randomness::Key([8u8; 32]).stream(3).next_u64());
     }
 }

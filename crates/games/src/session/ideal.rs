@@ -12,6 +12,7 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use facedown_core::op::{CommitCards, Seen, TableOp};
+use facedown_core::rng::Randomness;
 use facedown_core::table::{ideal_capabilities, Capabilities, FaceDownTable, TableError};
 use facedown_core::{Cost, IdealTable, PartyId};
 use rand::{CryptoRng, RngCore};
@@ -368,26 +369,31 @@ impl<R: RngCore + CryptoRng> FaceDownTable for IdealView<R> {
     }
 }
 
-/// The shuffles of hand `hand` of a game seeded with `seed`: its own stream of the seed, so the
-/// table in memory and the table process deal the same cards.
-pub fn hand_rng(seed: u64, hand: usize) -> rand_chacha::ChaCha20Rng {
-    facedown_core::rng::trial_rng(seed, hand as u64)
+/// The shuffles of hand `hand` of a game shuffling from `shuffles`: stream `hand` of its seed or
+/// key, so the table in memory and the table process deal the same cards.
+pub fn hand_rng(shuffles: &Randomness, hand: usize) -> rand_chacha::ChaCha20Rng {
+    shuffles.stream(hand as u64)
 }
 
 /// The ideal tables of a whole game, a fresh one per hand, shared by every player's
 /// [`IdealTables`] (each hand's shuffle from its own seeded stream).
 pub struct IdealGame {
     parties: usize,
-    seed: u64,
+    shuffles: Randomness,
     hubs: Mutex<Vec<Arc<IdealHub<rand_chacha::ChaCha20Rng>>>>,
 }
 
 impl IdealGame {
     /// A game of `parties` players whose hand `k` shuffles with stream `k` of `seed`.
     pub fn new(parties: usize, seed: u64) -> Arc<IdealGame> {
+        IdealGame::shuffling(parties, Randomness::Seed(seed))
+    }
+
+    /// A game of `parties` players whose hand `k` shuffles with stream `k` of `shuffles`.
+    pub fn shuffling(parties: usize, shuffles: Randomness) -> Arc<IdealGame> {
         Arc::new(IdealGame {
             parties,
-            seed,
+            shuffles,
             hubs: Mutex::new(Vec::new()),
         })
     }
@@ -395,7 +401,7 @@ impl IdealGame {
     fn hub(&self, hand: usize) -> Result<Arc<IdealHub<rand_chacha::ChaCha20Rng>>, IdealViewError> {
         let mut hubs = self.hubs.lock().map_err(|_| IdealViewError::Poisoned)?;
         while hubs.len() <= hand {
-            let rng = hand_rng(self.seed, hubs.len());
+            let rng = hand_rng(&self.shuffles, hubs.len());
             hubs.push(IdealHub::new(self.parties, rng));
         }
         Ok(Arc::clone(&hubs[hand]))

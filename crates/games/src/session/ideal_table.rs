@@ -9,7 +9,8 @@
 //! run [`IdealSteps`]. A request whose commitment only its author can lay waits until he does,
 //! and an opening or a claim until every player has asked for it (all in the same words, or
 //! the hand stops there with nothing shown).
-//! Each hand is a fresh table shuffled from its own stream of the game's seed ([`hand_rng`]),
+//! Each hand is a fresh table shuffled from its own stream of the game's seed or of the table's
+//! own key ([`hand_rng`]),
 //! so a game over the network deals the same cards as the same game in memory.
 //!
 //! The players never talk to one another: everything goes through the table, which sees every
@@ -20,6 +21,8 @@
 use facedown_core::{PartyId, Seen, TableOp};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
+
+use facedown_core::rng::Randomness;
 
 use super::ideal::{hand_rng, IdealSteps, IdealViewError};
 
@@ -172,30 +175,10 @@ pub struct ServerCounts {
     pub refused: u64,
 }
 
-/// Where the table's shuffles come from.
-#[derive(Clone, Copy, Debug)]
-pub enum TableShuffles {
-    /// Stream `k` of this seed for hand `k` ([`hand_rng`]): the same cards as the same game
-    /// in memory, and every player who knows the seed knows every card — for reproducible
-    /// runs, not for real play.
-    Seed(u64),
-    /// Stream `k` of the table's own secret key for hand `k`.
-    Key([u8; 32]),
-}
-
-impl TableShuffles {
-    fn hand(&self, hand: usize) -> ChaCha20Rng {
-        match self {
-            TableShuffles::Seed(seed) => hand_rng(*seed, hand),
-            TableShuffles::Key(key) => facedown_core::rng::key_stream(key, hand as u64),
-        }
-    }
-}
-
 /// The trusted table of a whole game (see the [module docs](self)).
 pub struct TableServer {
     parties: usize,
-    shuffles: TableShuffles,
+    shuffles: Randomness,
     hands: Vec<IdealSteps<ChaCha20Rng>>,
     players: Vec<Player>,
     counts: ServerCounts,
@@ -205,11 +188,13 @@ impl TableServer {
     /// The table of a game of `parties` players whose hand `k` shuffles with stream `k` of
     /// `seed`.
     pub fn new(parties: usize, seed: u64) -> TableServer {
-        TableServer::shuffling(parties, TableShuffles::Seed(seed))
+        TableServer::shuffling(parties, Randomness::Seed(seed))
     }
 
-    /// The table of a game of `parties` players shuffling from `shuffles`.
-    pub fn shuffling(parties: usize, shuffles: TableShuffles) -> TableServer {
+    /// The table of a game of `parties` players whose hand `k` shuffles with stream `k` of
+    /// `shuffles` ([`hand_rng`]): a seed every player may know (for reproducible runs, not for
+    /// real play) or the table's own secret key.
+    pub fn shuffling(parties: usize, shuffles: Randomness) -> TableServer {
         TableServer {
             parties,
             shuffles,
@@ -347,7 +332,7 @@ impl TableServer {
     /// operation, every other request waiting at that step.
     fn serve(&mut self, hand: u32, from: PartyId) -> Vec<Answer> {
         while self.hands.len() <= hand as usize {
-            let rng = self.shuffles.hand(self.hands.len());
+            let rng = hand_rng(&self.shuffles, self.hands.len());
             self.hands.push(IdealSteps::new(self.parties, rng));
             self.counts.hands += 1;
         }

@@ -8,6 +8,7 @@ use std::ops::RangeInclusive;
 use std::sync::Arc;
 use std::time::Duration;
 
+use facedown::core::rng::Randomness;
 use facedown::core::PartyId;
 use facedown::games::game::Bot;
 use facedown::games::golf::Rules;
@@ -261,8 +262,7 @@ impl NinetyNineTable {
             backend: self.backend,
             variant: self.variant,
             length: Length::Deals(self.deals),
-            seed: self.seed,
-            own_key: None,
+            randomness: Randomness::Seed(self.seed),
             cheat: None,
             context: Vec::new(),
             timeout,
@@ -333,6 +333,7 @@ impl Offer for NinetyNineTable {
 /// --seed S` without a cheat.
 struct CardTable {
     spec: CardGameSpec,
+    seed: u64,
 }
 
 impl CardTable {
@@ -362,12 +363,12 @@ impl CardTable {
                 backend,
                 game,
                 players,
-                seed: new.seed,
-                own_key: None,
+                randomness: Randomness::Seed(new.seed),
                 cheat: None,
                 context: Vec::new(),
                 timeout: Duration::ZERO,
             },
+            seed: new.seed,
         })
     }
 }
@@ -401,7 +402,7 @@ impl Offer for CardTable {
     }
 
     fn seed(&self) -> u64 {
-        self.spec.seed
+        self.seed
     }
 
     fn players(&self) -> usize {
