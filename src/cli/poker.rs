@@ -216,7 +216,7 @@ fn print_bench(reports: &[BenchReport], seed: u64, format: Format) {
          MSM over every statement point + decoding the received points (curve25519-dalek, same run)",
         first.shuffle_reps, first.token_reps
     );
-    let sections: [(&str, &[Row]); 5] = [
+    let sections: [(&str, &[Row]); 6] = [
         (
             "shuffle of N cards, one thread",
             &[
@@ -281,6 +281,16 @@ fn print_bench(reports: &[BenchReport], seed: u64, format: Format) {
                 ("batched + decode ÷ floor", |r| {
                     r.deal_batch.batched_floor_ratio
                 }),
+            ],
+        ),
+        (
+            "a whole 4-player deal (2-card hands, 5 public), CPU per player",
+            &[
+                ("players batching", |r| r.deal.batched_cpu_ms_per_player),
+                ("players verifying one by one", |r| {
+                    r.deal.one_by_one_cpu_ms_per_player
+                }),
+                ("batching ÷ one by one", |r| r.deal.batch_ratio),
             ],
         ),
         (

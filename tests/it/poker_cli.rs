@@ -135,14 +135,16 @@ fn poker_bench_json_has_the_required_fields() {
     assert_eq!(threads, [1, 2]);
 }
 
-/// Several deck sizes give a list of reports (`reports`), one per size, in order.
+/// Several deck sizes give a list of reports (`reports`), one per size, in order. Each times a
+/// whole 4-player deal (2-card hands, 5 public cards) with its players batching and verifying
+/// one by one, where the deck holds it (13 cards), and says it did not where it does not.
 #[test]
 fn poker_bench_json_sweeps_deck_sizes() {
     let v = run_json(&[
         "poker",
         "bench",
         "--cards",
-        "4,9",
+        "4,13",
         "--reps",
         "1",
         "--token-reps",
@@ -155,7 +157,17 @@ fn poker_bench_json_sweeps_deck_sizes() {
         .iter()
         .map(|r| r["cards"].as_u64().expect("a deck size"))
         .collect();
-    assert_eq!(cards, [4, 9]);
+    assert_eq!(cards, [4, 13]);
+    let (small, dealt) = (&v["reports"][0]["deal"], &v["reports"][1]["deal"]);
+    assert!(small["batched_cpu_ms_per_player"].is_null(), "{small}");
+    for key in [
+        "batched_cpu_ms_per_player",
+        "one_by_one_cpu_ms_per_player",
+        "batch_ratio",
+    ] {
+        assert!(dealt[key].as_f64().expect(key) > 0.0, "{key}: {dealt}");
+    }
+    assert_eq!((&dealt["hand"], &dealt["public"]), (&2.into(), &5.into()));
 }
 
 /// Impossible deals are refused with an error, not a panic.

@@ -15,7 +15,8 @@
 //!   four players' views);
 //! * `reveal_round_cpu`: the 21 tokens a player of a 4-player deal verifies in the reveal round;
 //! * `reveal_token_cpu` (one token), `deal` (a whole 4-player 52-card deal, in memory, wall)
-//!   and `deal_cpu` (the same deal's CPU: all four players run on one thread);
+//!   and `deal_cpu` (the same deal's CPU: all four players run on one thread, batching and
+//!   verifying one by one);
 //! * `commitment_generators_cpu`: the verifier's multiplication shape (`N` fixed generators
 //!   plus `4N + 11` other points, random points and scalars) computed three ways — one
 //!   Pippenger multiplication over all `5N + 11` (`pippenger_all`, what the verifier does),
@@ -34,9 +35,9 @@ use curve25519_dalek::traits::{VartimeMultiscalarMul, VartimePrecomputedMultisca
 use facedown_core::rng::seeded_rng;
 use facedown_poker::batch::{
     verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles,
-    verify_shuffles_one_by_one,
+    verify_shuffles_one_by_one, Verification,
 };
-use facedown_poker::deal::{deal_with_rng, DealParams};
+use facedown_poker::deal::{deal_with_rng, run_deal_verifying_with_rng, DealParams};
 use facedown_poker::elgamal::Deck;
 use facedown_poker::reveal::{reveal_token_with_rng, verify_reveal_token};
 use facedown_poker::shuffle::{decode_and_verify_shuffle, shuffle_with_rng};
@@ -336,7 +337,9 @@ fn deal(c: &mut Criterion) {
 }
 
 /// The same deal on a one-thread pool: the CPU time of the one thread that runs all four
-/// players (the in-memory driver runs them in turn), so the figure is the deal's whole CPU.
+/// players (the in-memory driver runs them in turn), so the figure is the deal's whole CPU —
+/// its players batching (`4_players_52_cards`, what they do), and verifying every proof on its
+/// own (`4_players_52_cards_one_by_one`, the baseline).
 fn deal_cpu(c: &mut Criterion, one: &ThreadPool) {
     let mut group = c.benchmark_group("deal_cpu");
     group.sample_size(10);
@@ -346,15 +349,22 @@ fn deal_cpu(c: &mut Criterion, one: &ThreadPool) {
         hand: 2,
         public: 5,
     };
-    let mut rng = seeded_rng(7);
-    group.bench_function("4_players_52_cards", |b| {
-        b.iter_custom(|iters| {
-            thread_cpu(one, iters, || {
-                let report = deal_with_rng(params, b"bench deal", &mut rng);
-                assert!(report.audit.passed, "an honest deal");
+    let runs = [
+        ("4_players_52_cards", Verification::Batched),
+        ("4_players_52_cards_one_by_one", Verification::OneByOne),
+    ];
+    for (name, verification) in runs {
+        let mut rng = seeded_rng(7);
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                thread_cpu(one, iters, || {
+                    let (dealt, _) =
+                        run_deal_verifying_with_rng(params, b"bench deal", verification, &mut rng);
+                    assert!(dealt.is_ok(), "an honest deal");
+                })
             })
-        })
-    });
+        });
+    }
     group.finish();
 }
 

@@ -25,6 +25,7 @@ use curve25519_dalek::scalar::Scalar;
 use curve25519_dalek::traits::Identity;
 use merlin::Transcript;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::elgamal::{Ciphertext, CompressedCiphertext, Deck, JointKey};
 use crate::errors::Result;
@@ -51,6 +52,42 @@ pub struct ShuffleClaim<'a> {
     pub output: &'a Deck,
     /// Its proof.
     pub proof: &'a ShuffleProof,
+}
+
+/// How a player checks the proofs that reach it together: the other players' shuffles of a
+/// deal, a round's reveal tokens. The verdict is the same either way (the first failure, naming
+/// its author); only the cost differs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verification {
+    /// In one combined check, falling back to one by one when it fails (what players do).
+    #[default]
+    Batched,
+    /// Each proof on its own: the baseline the batch is measured against.
+    OneByOne,
+}
+
+impl Verification {
+    /// [`verify_shuffles`] or [`verify_shuffles_one_by_one`].
+    pub fn shuffles(
+        self,
+        ck: &CommitmentKey,
+        key: &JointKey,
+        claims: Vec<ShuffleClaim<'_>>,
+    ) -> Result<()> {
+        match self {
+            Verification::Batched => verify_shuffles(ck, key, claims),
+            Verification::OneByOne => verify_shuffles_one_by_one(ck, key, claims),
+        }
+    }
+
+    /// [`verify_reveal_tokens`] or [`verify_reveal_tokens_one_by_one`].
+    pub fn reveal_tokens(self, claims: Vec<TokenClaim<'_>>) -> Result<Vec<RistrettoPoint>> {
+        match self {
+            Verification::Batched => verify_reveal_tokens(claims),
+            Verification::OneByOne => verify_reveal_tokens_one_by_one(claims),
+        }
+    }
 }
 
 /// Verifies several shuffle proofs under one joint key — typically the other players' shuffles

@@ -18,6 +18,7 @@ use rand::{CryptoRng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
 
+use crate::batch::Verification;
 use crate::engine::PokerEngine;
 use crate::errors::{PokerError, Result};
 use crate::messages::Message;
@@ -166,7 +167,21 @@ pub fn deal_with_rng<R: RngCore + CryptoRng>(
     session: &[u8],
     rng: &mut R,
 ) -> DealReport {
-    deal_with_adversary_with_rng(params, session, &mut Honest, rng)
+    let (result, cost) = run_deal_verifying_with_rng(params, session, Verification::Batched, rng);
+    report(params, result, cost)
+}
+
+/// Runs an honest deal whose players check the proofs that reach them together as
+/// `verification` says, and returns what they opened or the first typed error, with the cost:
+/// with the same `rng`, the same cards, messages and verdict whichever the verification (the
+/// bench's baseline for batching), at another CPU cost.
+pub fn run_deal_verifying_with_rng<R: RngCore + CryptoRng>(
+    params: DealParams,
+    session: &[u8],
+    verification: Verification,
+    rng: &mut R,
+) -> (Result<Dealt>, Cost) {
+    run_deal(params, session, &mut Honest, verification, rng)
 }
 
 /// Runs a deal in which `adversary` may rewrite deliveries. Never panics: a failure is
@@ -178,6 +193,11 @@ pub fn deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> DealReport {
     let (result, cost) = run_deal_with_adversary_with_rng(params, session, adversary, rng);
+    report(params, result, cost)
+}
+
+/// The report of a deal that ended with `result` after costing `cost`.
+fn report(params: DealParams, result: Result<Dealt>, cost: Cost) -> DealReport {
     let (hands, public, audit) = match result {
         Ok(dealt) => (
             dealt.hands,
@@ -217,6 +237,16 @@ pub fn run_deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
     adversary: &mut A,
     rng: &mut R,
 ) -> (Result<Dealt>, Cost) {
+    run_deal(params, session, adversary, Verification::Batched, rng)
+}
+
+fn run_deal<A: Adversary, R: RngCore + CryptoRng>(
+    params: DealParams,
+    session: &[u8],
+    adversary: &mut A,
+    verification: Verification,
+    rng: &mut R,
+) -> (Result<Dealt>, Cost) {
     if let Err(e) = params.validate() {
         return (Err(e), Cost::ZERO);
     }
@@ -225,6 +255,7 @@ pub fn run_deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
             let mut seed = [0u8; 32];
             rng.fill_bytes(&mut seed);
             PokerEngine::with_rng(p, params.players, session, ChaCha20Rng::from_seed(seed))
+                .map(|e| e.verifying(verification))
         })
         .collect::<Result<Vec<_>>>()
     {

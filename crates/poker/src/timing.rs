@@ -21,6 +21,8 @@
 //! The criterion benches in `benches/` are the reference measurements. Build with `--release`:
 //! a debug build is several times slower, and [`BenchReport::optimized`] records which one ran.
 
+mod deal;
+
 use std::time::Instant;
 
 use rand::{CryptoRng, RngCore};
@@ -37,6 +39,7 @@ use crate::masking::{mask_with_rng, verify_mask};
 use crate::reveal::{reveal_token_with_rng, verify_reveal_token};
 use crate::shuffle::{decode_and_verify_shuffle, shuffle_with_rng, verify_shuffle};
 use crate::workloads::{ctx, DealFixture, Floor, RevealRound, PLAYERS};
+pub use deal::DealFigures;
 
 /// Thread counts of the parallel figures.
 const THREAD_COUNTS: [usize; 2] = [1, 2];
@@ -99,6 +102,8 @@ pub struct BenchReport {
     pub deal_batch: BatchFigures,
     /// A player's verification of the reveal tokens opened for it in a 4-player deal.
     pub reveal_batch: BatchFigures,
+    /// A whole 4-player deal of this deck, CPU per player, its players batching and not.
+    pub deal: DealFigures,
     /// Reveal token with proof, mean thread CPU ms.
     pub reveal_prove_cpu_ms: Option<f64>,
     /// Reveal token verification, mean thread CPU ms.
@@ -309,10 +314,12 @@ pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
             crate::deal::MAX_CARDS
         )));
     }
+    let deals = deal_reps(shuffle_reps);
     let total = shuffle_reps
         .checked_mul(3)
         .zip(token_reps.checked_mul(2))
         .and_then(|(s, t)| s.checked_add(t))
+        .and_then(|n| n.checked_add(deals))
         .ok_or_else(|| {
             PokerError::InvalidParameters(format!(
                 "{shuffle_reps} shuffle and {token_reps} token repetitions are more than can be \
@@ -331,6 +338,7 @@ pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
     let threads = measure_threads(&table, shuffle_reps, rng, &mut step)?;
     let deal_batch = measure_deal_batch(&table, shuffle_reps, &one, rng, &mut step)?;
     let tokens = measure_tokens(&table, token_reps, &one, rng, &mut step)?;
+    let deal = deal::measure_deal(cards, deals, &one, rng, &mut step)?;
     Ok(BenchReport {
         cards,
         shuffle_reps,
@@ -373,12 +381,19 @@ pub fn measure_with_rng<R: RngCore + CryptoRng + Send>(
         threads,
         deal_batch,
         reveal_batch: tokens.batch,
+        deal,
         reveal_prove_cpu_ms: tokens.prove.thread_cpu(),
         reveal_verify_cpu_ms: tokens.verify.thread_cpu(),
         load_average: load_start,
         load_average_end: load_average(),
         optimized: !cfg!(debug_assertions),
     })
+}
+
+/// Whole deals timed per verification: a third of the shuffle repetitions, at least two (a deal
+/// is about ten shuffles' work).
+fn deal_reps(shuffle_reps: usize) -> usize {
+    shuffle_reps.div_ceil(3).max(2)
 }
 
 /// The one-thread shuffle measurements and the floor, interleaved.

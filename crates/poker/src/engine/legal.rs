@@ -17,7 +17,7 @@ use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
 use super::{idle, PokerEngine, Stage, Table};
-use crate::batch::{verify_reveal_tokens, TokenClaim};
+use crate::batch::TokenClaim;
 use crate::elgamal::card_point;
 use crate::errors::{PokerError, ProofKind, Result};
 use crate::legal::{
@@ -181,7 +181,9 @@ fn claimed_cards(
             });
         }
     }
-    let mut tokens = verify_reveal_tokens(claims)
+    let mut tokens = table
+        .verification
+        .reveal_tokens(claims)
         .map_err(|e| forwarded_by(owner, e))?
         .into_iter();
     let cards = claim.positions.iter().zip(shown).map(|(&i, card)| {

@@ -46,6 +46,7 @@ use facedown_core::{CommitCards, Opening, PartyId, Perm, Seen, Symbol, TableOp};
 use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
+use crate::batch::Verification;
 use crate::elgamal::{CardEncoding, CompressedCiphertext, Deck, JointKey};
 use crate::errors::{PokerError, Result};
 use crate::keys::{PublicKey, SecretKey};
@@ -91,6 +92,7 @@ pub struct PokerEngine<R> {
     sk: SecretKey,
     rng: R,
     stage: Stage,
+    verification: Verification,
 }
 
 impl<R> core::fmt::Debug for PokerEngine<R> {
@@ -115,6 +117,8 @@ struct Table {
     session: Vec<u8>,
     keys: Vec<PublicKey>,
     joint: JointKey,
+    /// How this player checks the proofs that arrive together.
+    verification: Verification,
     /// The row, in both forms (kept together: compressing is the costly part).
     deck: Deck,
     encoding: std::sync::Arc<CardEncoding>,
@@ -235,7 +239,16 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             sk,
             rng,
             stage: Stage::Fresh,
+            verification: Verification::default(),
         })
+    }
+
+    /// This engine, checking the proofs that arrive together as `verification` says (batched
+    /// unless told): one by one is the baseline that batching is measured against, and gives
+    /// the same verdicts.
+    pub fn verifying(mut self, verification: Verification) -> Self {
+        self.verification = verification;
+        self
     }
 
     /// As [`new_with_rng`](PokerEngine::new_with_rng), with a base transcript labelled

@@ -19,7 +19,7 @@ use merlin::Transcript;
 use rand::{CryptoRng, RngCore};
 
 use super::{Shown, Table};
-use crate::batch::{verify_reveal_tokens, TokenClaim};
+use crate::batch::TokenClaim;
 use crate::errors::{PokerError, Result};
 use crate::keys::SecretKey;
 use crate::messages::{Message, RevealMessage};
@@ -225,7 +225,7 @@ impl Open {
                 })
             })
             .collect();
-        let points = verify_reveal_tokens(claims)?;
+        let points = table.verification.reveal_tokens(claims)?;
         for ((p, tokens), ds) in arrived.iter().zip(points.chunks(self.want.len().max(1))) {
             for (sum, d) in self.sums.iter_mut().zip(ds) {
                 *sum += d;

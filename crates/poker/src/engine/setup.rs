@@ -128,6 +128,7 @@ impl<R: RngCore + CryptoRng> PokerEngine<R> {
             session,
             keys,
             joint,
+            verification: self.verification,
             deck: Deck::from_ciphertexts(Vec::new()),
             encoding: encoding(2),
             round: 0,

@@ -7,7 +7,9 @@
 //! for its proof (it only re-randomises and permutes ciphertexts, which reveals nothing), and
 //! nothing is opened before the batch has passed. When the batch fails, the proofs are checked
 //! one by one in turn order, so the first bad turn's player is named, as verifying each on
-//! arrival would.
+//! arrival would. An engine built to verify one by one
+//! ([`PokerEngine::verifying`](super::PokerEngine::verifying)) checks them so at the same point:
+//! the baseline of the bench's deal figures.
 
 use facedown_core::engine::{After, Step, To};
 use facedown_core::table::ShuffleSet;
@@ -15,7 +17,7 @@ use facedown_core::{PartyId, Perm, Seen};
 use rand::{CryptoRng, Rng, RngCore};
 
 use super::{commitment_key, Pending, PokerEngine, Stage, Table};
-use crate::batch::{verify_shuffles, ShuffleClaim};
+use crate::batch::ShuffleClaim;
 use crate::elgamal::Deck;
 use crate::errors::{PokerError, Result};
 use crate::generators::CommitmentKey;
@@ -153,7 +155,7 @@ impl Turns {
                 proof: &r.proof,
             })
             .collect();
-        verify_shuffles(ck, &table.joint, claims)
+        table.verification.shuffles(ck, &table.joint, claims)
     }
 
     fn current(&self) -> Option<PartyId> {
