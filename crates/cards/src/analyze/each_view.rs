@@ -25,9 +25,43 @@ pub(super) fn explore_each_view(
     let players = (0..protocol.inputs().len())
         .map(|p| viewed_by(&full, &holders, Some(p)))
         .collect();
-    let mut public = viewed_by(&full, &holders, None);
+    let mut public = public_view(full, &holders);
     public.tree = tree;
     Ok((public, players))
+}
+
+/// What everyone sees of a walk that kept every view: [`viewed_by`] with no viewer, made from
+/// the walk itself, so that its records and leaves are kept in place instead of copied.
+fn public_view(full: Exploration, holders: &Holders) -> Exploration {
+    let (views, map) = full.views.seen_by(None);
+    let turns = full
+        .turns
+        .into_iter()
+        .zip(&holders.turns)
+        .filter(|(_, holder)| holder.is_none())
+        .map(|(r, _)| TurnRecord {
+            before: mapped(&map, r.before),
+            after: mapped(&map, r.after),
+            ..r
+        })
+        .collect();
+    let leaves = full
+        .leaves
+        .into_iter()
+        .map(|l| Leaf {
+            view: mapped(&map, l.view),
+            ..l
+        })
+        .collect();
+    Exploration {
+        views,
+        leaves,
+        turns,
+        tree: None,
+        viewer: None,
+        hidden_outcomes: !holders.outcomes_of.is_empty(),
+        ..full
+    }
 }
 
 /// What `viewer` sees of a walk that kept every view (`None`: the public view). The state tree

@@ -26,7 +26,7 @@ use std::fmt;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::Ratio;
-use num_traits::{CheckedAdd, CheckedDiv, CheckedMul, CheckedSub, One, Signed, ToPrimitive, Zero};
+use num_traits::{CheckedAdd, CheckedDiv, CheckedSub, One, Signed, ToPrimitive, Zero};
 use serde::{Deserialize, Serialize};
 
 use crate::model::Q;
@@ -250,7 +250,7 @@ macro_rules! exact_op {
 
 exact_op!(Add, add, checked_sum);
 exact_op!(Sub, sub, |a, b| a.checked_sub(b));
-exact_op!(Mul, mul, |a, b| a.checked_mul(b));
+exact_op!(Mul, mul, checked_product);
 
 /// `a + b` in lowest terms, `None` on overflow: num-rational's checked sum, except that two
 /// terms with the same denominator (the common case when masses of one walk are added up) are
@@ -268,6 +268,24 @@ fn checked_sum(a: &Ratio<i64>, b: &Ratio<i64>) -> Option<Ratio<i64>> {
         Ratio::new_raw(n, d)
     } else {
         Ratio::new_raw(n / g, d / g)
+    })
+}
+
+/// `a · b` in lowest terms, `None` on overflow: num-rational's checked product without its
+/// final reduction. Each factor is in lowest terms, so once the numerator of each is divided by
+/// its gcd with the other's denominator the product is in lowest terms already (and its
+/// denominator positive); only a zero product needs writing as 0/1. The multiplications that
+/// can overflow are num-rational's own, so the product overflows exactly when it does.
+fn checked_product(a: &Ratio<i64>, b: &Ratio<i64>) -> Option<Ratio<i64>> {
+    let (an, ad, bn, bd) = (*a.numer(), *a.denom(), *b.numer(), *b.denom());
+    let gcd_ad = an.gcd(&bd);
+    let gcd_bc = ad.gcd(&bn);
+    let numer = (an / gcd_ad).checked_mul(bn / gcd_bc)?;
+    let denom = (ad / gcd_bc).checked_mul(bd / gcd_ad)?;
+    Some(if numer == 0 {
+        Ratio::zero()
+    } else {
+        Ratio::new_raw(numer, denom)
     })
 }
 
@@ -304,6 +322,7 @@ impl One for Exact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_traits::CheckedMul;
     use proptest::prelude::*;
 
     fn q(n: i64, d: i64) -> Q {
@@ -324,6 +343,26 @@ mod tests {
             let x = Ratio::new(a, d);
             for y in [Ratio::new(b, d), Ratio::new(c, *x.denom()), Ratio::new(c, d.saturating_add(e))] {
                 prop_assert_eq!(checked_sum(&x, &y), x.checked_add(&y));
+            }
+        }
+    }
+
+    proptest! {
+        /// The product without the final reduction is num-rational's, in the same lowest
+        /// terms, and overflows exactly when it does, near `i64::MAX` too.
+        #[test]
+        fn the_product_is_num_rationals(
+            a in any::<i64>(),
+            b in any::<i64>(),
+            d in 1i64..=i64::MAX,
+            e in prop_oneof![1i64..1_000, 1i64..=i64::MAX],
+            small in -1_000i64..1_000,
+        ) {
+            let (a, b) = (a.max(-i64::MAX), b.max(-i64::MAX));
+            let x = Ratio::new(a, d);
+            for y in [Ratio::new(b, e), Ratio::new(small, e), Ratio::new(small, d), Ratio::zero()] {
+                prop_assert_eq!(checked_product(&x, &y), x.checked_mul(&y));
+                prop_assert_eq!(checked_product(&y, &x), y.checked_mul(&x));
             }
         }
     }

@@ -10,6 +10,7 @@
 //! ([`PlayerLeak`]): the pairs that must look alike are then those with his bit, and the
 //! information is counted beyond his own input, `I(X; V_p | X_p, f(X))`.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use num_traits::{ToPrimitive, Zero};
@@ -29,13 +30,39 @@ type WeightedView = (Vec<Observation>, Vec<Exact>);
 /// Complete views with their per-input probabilities.
 pub type ViewDistribution = BTreeMap<Vec<Observation>, Vec<Q>>;
 
-/// A [`ViewDistribution`] in the analyzer's own numbers, small while they fit.
-pub(super) type ExactViews = BTreeMap<Vec<Observation>, Vec<Exact>>;
+/// A complete view of an [`ExactViews`]: its id in the exploration's table when it is one
+/// path's view (a protocol of one segment), written out when it joins the views of several
+/// segments. A view is written out only where the analysis returns it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum CompleteView {
+    /// A view of the exploration's [`super::Views`] table.
+    Id(ViewId),
+    /// The observations themselves.
+    Written(Vec<Observation>),
+}
+
+/// A [`ViewDistribution`] in the analyzer's own numbers, small while they fit: every complete
+/// view once, in increasing order of the views written out (the map's order), with its
+/// per-input probabilities.
+pub(super) type ExactViews = Vec<(CompleteView, Vec<Exact>)>;
 
 /// A view distribution in [`Exact`] numbers.
 pub(super) fn exact_views(dist: &ViewDistribution) -> ExactViews {
     dist.iter()
-        .map(|(v, p)| (v.clone(), p.iter().map(Exact::from_q).collect()))
+        .map(|(v, p)| {
+            let probs = p.iter().map(Exact::from_q).collect();
+            (CompleteView::Written(v.clone()), probs)
+        })
+        .collect()
+}
+
+/// The views of one exploration's distribution written out, for looking them up by view.
+fn by_written<'d>(
+    ex: &Exploration,
+    dist: &'d ExactViews,
+) -> BTreeMap<Vec<Observation>, &'d [Exact]> {
+    dist.iter()
+        .map(|(v, p)| (ex.written(v).into_owned(), p.as_slice()))
         .collect()
 }
 
@@ -44,7 +71,7 @@ pub(super) fn exact_views(dist: &ViewDistribution) -> ExactViews {
 fn tv_within(dist: &ExactViews, i: usize, j: usize) -> Exact {
     let zero = Exact::zero();
     let mut sum = Exact::zero();
-    for p in dist.values() {
+    for (_, p) in dist {
         let (x, y) = (p.get(i).unwrap_or(&zero), p.get(j).unwrap_or(&zero));
         if x != y {
             add_to(&mut sum, &(x - y).abs());
@@ -54,7 +81,12 @@ fn tv_within(dist: &ExactViews, i: usize, j: usize) -> Exact {
 }
 
 /// Total-variation distance between the view distributions of input `i` in `a` and `j` in `b`.
-fn tv(a: &ExactViews, b: &ExactViews, i: usize, j: usize) -> Exact {
+fn tv(
+    a: &BTreeMap<Vec<Observation>, &[Exact]>,
+    b: &BTreeMap<Vec<Observation>, &[Exact]>,
+    i: usize,
+    j: usize,
+) -> Exact {
     let zero = Exact::zero();
     let mut sum = Exact::zero();
     for (v, pa) in a {
@@ -78,10 +110,23 @@ impl Exploration {
     pub fn view_distribution(&self) -> Result<Option<ViewDistribution>, AnalysisError> {
         let exact = self.exact_view_distribution()?;
         Ok(exact.map(|dist| {
-            dist.into_iter()
-                .map(|(v, p)| (v, p.iter().map(Exact::to_q).collect()))
+            dist.iter()
+                .map(|(v, p)| {
+                    (
+                        self.written(v).into_owned(),
+                        p.iter().map(Exact::to_q).collect(),
+                    )
+                })
                 .collect()
         }))
+    }
+
+    /// A complete view of this exploration's distribution, written out.
+    pub(super) fn written<'v>(&self, view: &'v CompleteView) -> Cow<'v, [Observation]> {
+        match view {
+            CompleteView::Id(id) => Cow::Owned(self.views.get(*id)),
+            CompleteView::Written(v) => Cow::Borrowed(v),
+        }
     }
 
     /// [`Exploration::view_distribution`] in [`Exact`] numbers.
@@ -101,7 +146,7 @@ impl Exploration {
     fn segment_graph_views(&self) -> Result<ExactViews, AnalysisError> {
         let mut memo: HashMap<usize, Vec<WeightedView>> = HashMap::new();
         let views = self.views_from(0, &mut memo)?;
-        let mut out: ExactViews = BTreeMap::new();
+        let mut out: BTreeMap<Vec<Observation>, Vec<Exact>> = BTreeMap::new();
         for (v, m) in views {
             let slot = out
                 .entry(v)
@@ -110,12 +155,16 @@ impl Exploration {
                 add_to(a, b);
             }
         }
-        Ok(out)
+        Ok(out
+            .into_iter()
+            .map(|(v, m)| (CompleteView::Written(v), m))
+            .collect())
     }
 
     /// The complete views of a protocol with one segment and no loop: its leaves' views, those
-    /// with the same view added together. The leaves are grouped by view id and only each
-    /// distinct view is copied (the general enumeration copies every leaf's view and mass).
+    /// with the same view added together. The leaves are grouped by view id, and the views are
+    /// ordered by the table without being written out (the general enumeration copies every
+    /// leaf's view and mass).
     fn one_segment_views(&self) -> Result<ExactViews, AnalysisError> {
         if self.leaves.len() > self.max_views {
             return Err(AnalysisError::TooManyViews(self.max_views));
@@ -136,9 +185,10 @@ impl Exploration {
                 }
             }
         }
+        self.views.sort_by_view(&mut grouped);
         Ok(grouped
             .into_iter()
-            .map(|(v, m)| (self.views.get(v), m))
+            .map(|(v, m)| (CompleteView::Id(v), m))
             .collect())
     }
 
@@ -162,7 +212,7 @@ impl Exploration {
                         .map(|(_, &o)| o);
                     let first = outs.next();
                     let det = first.filter(|f| outs.all(|o| o == *f));
-                    (render_view(v), det)
+                    (render_view(&self.written(v)), det)
                 })
                 .collect(),
         ))
@@ -223,15 +273,26 @@ pub fn q_f64(q: &Q) -> f64 {
     q.to_f64().unwrap_or(f64::NAN)
 }
 
-/// The view distribution in `f64` (one exact-to-float conversion per entry).
-fn float_views(dist: &ExactViews) -> Vec<Vec<f64>> {
-    dist.values()
-        .map(|probs| {
-            probs
-                .iter()
-                .map(|x| if x.is_zero() { 0.0 } else { x.to_f64() })
-                .collect()
-        })
+/// The view distribution in `f64`: one exact-to-float conversion per distinct run of equal
+/// entries (a view distribution repeats a few probabilities many times, and a conversion is
+/// a function of the value).
+fn float_views<'d>(dist: &'d ExactViews) -> Vec<Vec<f64>> {
+    let mut last: Option<(&Exact, f64)> = None;
+    let mut float = |x: &'d Exact| -> f64 {
+        if x.is_zero() {
+            return 0.0;
+        }
+        match last {
+            Some((y, f)) if y == x => f,
+            _ => {
+                let f = x.to_f64();
+                last = Some((x, f));
+                f
+            }
+        }
+    };
+    dist.iter()
+        .map(|(_, probs)| probs.iter().map(&mut float).collect())
         .collect()
 }
 
@@ -380,7 +441,7 @@ impl Exploration {
                 (v, a, b, (a - b).abs())
             })
             .max_by(|x, y| x.3.cmp(&y.3))
-            .map(|(v, a, b, _)| (v.clone(), a.to_q(), b.to_q()))
+            .map(|(v, a, b, _)| (self.written(v).into_owned(), a.to_q(), b.to_q()))
             .unwrap_or_default();
         LeakWitness {
             inputs: [self.inputs[i].clone(), self.inputs[j].clone()],
@@ -461,6 +522,7 @@ impl LeakMeasures {
 /// that does not apply.
 pub(super) fn distance_from_uniform_shuffles(
     protocol: &Protocol,
+    ex: &Exploration,
     views: Option<&ExactViews>,
     opts: &super::AnalysisOptions,
 ) -> Result<Option<Q>, AnalysisError> {
@@ -477,9 +539,10 @@ pub(super) fn distance_from_uniform_shuffles(
     let Some(b) = ideal_ex.exact_view_distribution()? else {
         return Ok(None);
     };
+    let (a, b) = (by_written(ex, a), by_written(&ideal_ex, &b));
     let mut worst = Exact::zero();
     for i in 0..protocol.input_count() {
-        let d = tv(a, &b, i, i);
+        let d = tv(&a, &b, i, i);
         if d > worst {
             worst = d;
         }
@@ -489,6 +552,7 @@ pub(super) fn distance_from_uniform_shuffles(
 
 #[cfg(test)]
 mod tests {
+    use super::{CompleteView, Exact};
     use crate::analyze::explore_as;
     use crate::library::builtins;
 
@@ -506,8 +570,14 @@ mod tests {
                 if ex.nodes.len() != 1 || !ends {
                     continue;
                 }
-                let fast = ex.one_segment_views().expect("views");
-                assert_eq!(fast, ex.segment_graph_views().expect("views"), "{}", b.name);
+                let written = |dist: Vec<(CompleteView, Vec<Exact>)>| -> Vec<_> {
+                    dist.iter()
+                        .map(|(v, p)| (ex.written(v).into_owned(), p.clone()))
+                        .collect()
+                };
+                let fast = written(ex.one_segment_views().expect("views"));
+                let general = written(ex.segment_graph_views().expect("views"));
+                assert_eq!(fast, general, "{}", b.name);
                 checked += 1;
             }
         }

@@ -412,7 +412,7 @@ pub fn analyze_with(
     }
     if analysis.security != Security::Perfect {
         analysis.tv_from_uniform_shuffles =
-            leakage::distance_from_uniform_shuffles(protocol, views.as_ref(), opts)?;
+            leakage::distance_from_uniform_shuffles(protocol, &ex, views.as_ref(), opts)?;
     }
     analysis.arithmetic = tracker.used();
     Ok(analysis)

@@ -135,6 +135,10 @@ impl State {
 
     /// The per-input total mass.
     pub fn column_sums(&self, inputs: usize) -> Vec<Exact> {
+        if self.rows == 1 && self.inputs == inputs {
+            // One row is its own total (a turn that shows every card makes such parts).
+            return self.row(0).to_vec();
+        }
         let mut sums = vec![Exact::zero(); inputs];
         for (_, v) in self.rows() {
             for (s, x) in sums.iter_mut().zip(v) {
@@ -148,14 +152,25 @@ impl State {
     pub fn permute(&self, p: &Perm) -> State {
         // A permutation of the positions is one of the sequences: no two rows meet, and only
         // their order changes.
-        let mut moved = Vec::with_capacity(self.sequences.len());
-        let mut t = Sequence::new();
-        for s in self.sequences() {
-            permute_into(p, s, &mut t);
-            moved.extend_from_slice(&t);
-        }
         let cards = self.cards;
+        let mut moved = self.sequences.clone();
+        for (s, out) in self.sequences().zip(moved.chunks_exact_mut(cards.max(1))) {
+            for (i, &x) in s.iter().enumerate() {
+                if let Some(j) = p.get(i) {
+                    out[j] = x;
+                }
+            }
+        }
         let at = |r: usize| &moved[r * cards..(r + 1) * cards];
+        if (1..self.rows).all(|r| at(r - 1) < at(r)) {
+            // Still increasing: the rows keep their places.
+            return State {
+                rows: self.rows,
+                sequences: moved,
+                probabilities: self.probabilities.clone(),
+                ..self.empty_like()
+            };
+        }
         let mut order: Vec<usize> = (0..self.rows).collect();
         order.sort_unstable_by(|&a, &b| at(a).cmp(at(b)));
         let mut out = State {
@@ -223,21 +238,40 @@ impl State {
     }
 
     /// [`State::split`], consuming the state: its probabilities move into the parts instead
-    /// of being copied, and an observation is allocated only once per part.
-    pub fn into_split(mut self, positions: &[usize]) -> BTreeMap<Vec<Symbol>, State> {
-        let mut out: BTreeMap<Vec<Symbol>, State> = BTreeMap::new();
-        let mut seen = Vec::with_capacity(positions.len());
+    /// of being copied, and each part and its observation are allocated once, at their final
+    /// size. The parts come in increasing order of their observations, as the map orders them.
+    pub fn into_split(mut self, positions: &[usize]) -> Vec<(Vec<Symbol>, State)> {
         let (cards, inputs) = (self.cards, self.inputs);
+        let width = positions.iter().filter(|&&p| p < cards).count();
+        let mut seen = Vec::with_capacity(self.rows * width);
         for r in 0..self.rows {
-            let s = &self.sequences[r * cards..(r + 1) * cards];
-            seen.clear();
+            let s = self.sequence(r);
             seen.extend(positions.iter().filter_map(|&p| s.get(p).copied()));
-            let part = match out.get_mut(&seen) {
-                Some(part) => part,
-                None => out.entry(seen.clone()).or_insert_with(|| self.empty_like()),
+        }
+        let key = |r: usize| &seen[r * width..(r + 1) * width];
+        // Stable: the rows of one part keep their increasing order.
+        let mut order: Vec<usize> = (0..self.rows).collect();
+        order.sort_by(|&a, &b| key(a).cmp(key(b)));
+        let mut out = Vec::new();
+        let mut start = 0;
+        while start < order.len() {
+            let first = key(order[start]);
+            let len = order[start..]
+                .iter()
+                .take_while(|&&r| key(r) == first)
+                .count();
+            let mut part = State {
+                sequences: Vec::with_capacity(len * cards),
+                probabilities: Vec::with_capacity(len * inputs),
+                ..self.empty_like()
             };
-            let v = &mut self.probabilities[r * inputs..(r + 1) * inputs];
-            part.push(s, v.iter_mut().map(|x| std::mem::replace(x, Exact::zero())));
+            for &r in &order[start..start + len] {
+                let v = &mut self.probabilities[r * inputs..(r + 1) * inputs];
+                let taken = v.iter_mut().map(|x| std::mem::replace(x, Exact::zero()));
+                part.push(&self.sequences[r * cards..(r + 1) * cards], taken);
+            }
+            out.push((first.to_vec(), part));
+            start += len;
         }
         out
     }

@@ -407,14 +407,13 @@ impl Exploration {
         if !self.hidden_outcomes {
             return live.map(of).collect();
         }
-        let mut index: FxHashMap<(usize, ViewId), usize> = FxHashMap::default();
+        let mut index = TurnIndex::new(self);
         let mut merged: Vec<MergedTurn<'_>> = Vec::new();
         for rec in live {
-            let key = (rec.node, rec.after);
-            match index.get(&key) {
-                Some(&at) => merged[at].add(rec),
+            match index.get(rec) {
+                Some(at) => merged[at].add(rec),
                 None => {
-                    index.insert(key, merged.len());
+                    index.insert(rec, merged.len());
                     merged.push(of(rec));
                 }
             }
@@ -602,6 +601,41 @@ impl Exploration {
             defects,
             notes,
             arithmetic: tracker.used(),
+        }
+    }
+}
+
+/// Where the merged turn of each (segment, view after) is: by view id alone when the
+/// exploration has one segment (a table indexed by id), by both in a hash map otherwise.
+enum TurnIndex {
+    OneSegment(Vec<Option<usize>>),
+    Segments(FxHashMap<(usize, ViewId), usize>),
+}
+
+impl TurnIndex {
+    fn new(ex: &Exploration) -> TurnIndex {
+        if ex.nodes.len() == 1 {
+            TurnIndex::OneSegment(vec![None; ex.views.len()])
+        } else {
+            TurnIndex::Segments(FxHashMap::default())
+        }
+    }
+
+    /// The merged turn of `rec`'s segment and view after, if there is one yet.
+    fn get(&self, rec: &TurnRecord) -> Option<usize> {
+        match self {
+            TurnIndex::OneSegment(slots) => slots[rec.after.index()],
+            TurnIndex::Segments(map) => map.get(&(rec.node, rec.after)).copied(),
+        }
+    }
+
+    /// Records that `rec`'s segment and view after are merged at `at`.
+    fn insert(&mut self, rec: &TurnRecord, at: usize) {
+        match self {
+            TurnIndex::OneSegment(slots) => slots[rec.after.index()] = Some(at),
+            TurnIndex::Segments(map) => {
+                map.insert((rec.node, rec.after), at);
+            }
         }
     }
 }

@@ -154,6 +154,32 @@ impl Views {
         })
     }
 
+    /// Sorts `items` in increasing order of their views written out (the order of
+    /// `Vec<Observation>`), without writing any out: observations are interned, so a view
+    /// compares as the list of its observations' ranks. The views must be distinct.
+    pub(super) fn sort_by_view<T>(&self, items: &mut [(ViewId, T)]) {
+        let list = &self.observations.list;
+        let mut order: Vec<usize> = (0..list.len()).collect();
+        order.sort_unstable_by(|&a, &b| list[a].cmp(&list[b]));
+        let mut rank = vec![0; list.len()];
+        for (r, &o) in order.iter().enumerate() {
+            rank[o] = r;
+        }
+        items.sort_by_cached_key(|&(id, _)| self.ranks(id, &rank));
+    }
+
+    /// The ranks of the observations of `id`, first first.
+    fn ranks(&self, id: ViewId, rank: &[usize]) -> Vec<usize> {
+        let mut out = vec![0; self.len_of(id)];
+        let mut at = id;
+        for slot in out.iter_mut().rev() {
+            let e = &self.entries[at.index()];
+            *slot = rank[e.last.0];
+            at = e.parent;
+        }
+        out
+    }
+
     /// The same views with only the observations `viewer` sees (`None`: the public ones), and
     /// for each view of this table its id in the new one. A parent always has a smaller id
     /// than its children, so one pass in order maps every view.
@@ -162,6 +188,8 @@ impl Views {
             observations: Arc::clone(&self.observations),
             ..Views::default()
         };
+        out.entries.reserve(self.entries.len() - 1);
+        out.children.reserve(self.children.len());
         let mut map = vec![ViewId::EMPTY; self.entries.len()];
         for (id, e) in self.entries.iter().enumerate().skip(1) {
             let parent = map[e.parent.index()];
