@@ -25,7 +25,8 @@
 //! completion and the end-of-deal audit decide.
 //!
 //! The cheats a test or the command line can make one player try ([`DevyatkaCheat`]), or his bot
-//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
+//! decide on during play ([`Bot::cheat_named`](crate::game::Bot::cheat_named): the
+//! classroom's cheat button):
 //!
 //! * `false-pass` — he passes while holding a card that may go down (his engine will not prove
 //!   a falsehood, so on a table that checks passes he announces "I cannot");

@@ -21,7 +21,8 @@
 //! [`audit_match`].
 //!
 //! The cheats a test or the command line can make one player try ([`GolfCheat`]), or his bot
-//! decide on during play ([`Bot::cheat_named`]: the classroom's cheat button):
+//! decide on during play ([`Bot::cheat_named`](crate::game::Bot::cheat_named): the
+//! classroom's cheat button):
 //!
 //! * `peek` — after drawing, he turns one of his face-down grid cards without placing a card
 //!   on it, to learn it. Refused before the card is turned; he is named.
