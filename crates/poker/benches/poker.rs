@@ -37,7 +37,7 @@ use facedown_poker::batch::{
     verify_reveal_tokens, verify_reveal_tokens_one_by_one, verify_shuffles,
     verify_shuffles_one_by_one, Verification,
 };
-use facedown_poker::deal::{deal_with_rng, run_deal_verifying_with_rng, DealParams};
+use facedown_poker::deal::{deal_with_rng, run_deal_verifying, DealParams, Honest};
 use facedown_poker::elgamal::Deck;
 use facedown_poker::reveal::{reveal_token_with_rng, verify_reveal_token};
 use facedown_poker::shuffle::{decode_and_verify_shuffle, shuffle_with_rng};
@@ -358,8 +358,9 @@ fn deal_cpu(c: &mut Criterion, one: &ThreadPool) {
         group.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 thread_cpu(one, iters, || {
+                    let session = b"bench deal";
                     let (dealt, _) =
-                        run_deal_verifying_with_rng(params, b"bench deal", verification, &mut rng);
+                        run_deal_verifying(params, session, &mut Honest, verification, &mut rng);
                     assert!(dealt.is_ok(), "an honest deal");
                 })
             })

@@ -167,21 +167,7 @@ pub fn deal_with_rng<R: RngCore + CryptoRng>(
     session: &[u8],
     rng: &mut R,
 ) -> DealReport {
-    let (result, cost) = run_deal_verifying_with_rng(params, session, Verification::Batched, rng);
-    report(params, result, cost)
-}
-
-/// Runs an honest deal whose players check the proofs that reach them together as
-/// `verification` says, and returns what they opened or the first typed error, with the cost:
-/// with the same `rng`, the same cards, messages and verdict whichever the verification (the
-/// bench's baseline for batching), at another CPU cost.
-pub fn run_deal_verifying_with_rng<R: RngCore + CryptoRng>(
-    params: DealParams,
-    session: &[u8],
-    verification: Verification,
-    rng: &mut R,
-) -> (Result<Dealt>, Cost) {
-    run_deal(params, session, &mut Honest, verification, rng)
+    deal_with_adversary_with_rng(params, session, &mut Honest, rng)
 }
 
 /// Runs a deal in which `adversary` may rewrite deliveries. Never panics: a failure is
@@ -237,10 +223,14 @@ pub fn run_deal_with_adversary_with_rng<A: Adversary, R: RngCore + CryptoRng>(
     adversary: &mut A,
     rng: &mut R,
 ) -> (Result<Dealt>, Cost) {
-    run_deal(params, session, adversary, Verification::Batched, rng)
+    run_deal_verifying(params, session, adversary, Verification::Batched, rng)
 }
 
-fn run_deal<A: Adversary, R: RngCore + CryptoRng>(
+/// [`run_deal_with_adversary_with_rng`] with players who check the proofs that reach them
+/// together as `verification` says: with the same `rng` and adversary, the same cards, messages
+/// and verdict whichever the verification (one by one is the bench's baseline for batching),
+/// at another CPU cost.
+pub fn run_deal_verifying<A: Adversary, R: RngCore + CryptoRng>(
     params: DealParams,
     session: &[u8],
     adversary: &mut A,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{ratio, Samples};
 use crate::batch::Verification;
-use crate::deal::{run_deal_verifying_with_rng, DealParams};
+use crate::deal::{run_deal_verifying, DealParams, Honest};
 use crate::errors::Result;
 use crate::workloads::PLAYERS;
 
@@ -29,7 +29,7 @@ pub struct DealFigures {
     pub hand: usize,
     /// Public cards.
     pub public: usize,
-    /// Deals timed with each verification.
+    /// Deals timed with each verification (none when the deck cannot hold the deal).
     pub deals: usize,
     /// Mean thread CPU ms per player, the engines batching (what players do).
     pub batched_cpu_ms_per_player: Option<f64>,
@@ -60,27 +60,26 @@ pub(super) fn measure_deal<R: RngCore + CryptoRng>(
     step: &mut dyn FnMut(usize),
 ) -> Result<DealFigures> {
     let (mut batched, mut alone) = (Samples::default(), Samples::default());
-    if let Some(params) = params(cards) {
-        for _ in 0..deals {
-            let seed = rng.next_u64();
-            for (v, samples) in [
-                (Verification::Batched, &mut batched),
-                (Verification::OneByOne, &mut alone),
-            ] {
-                samples.time(one, || one_deal(params, v, seed))?;
-            }
-            step(1);
+    let deal = params(cards);
+    let timed = if deal.is_some() { deals } else { 0 };
+    for params in std::iter::repeat_n(deal, timed).flatten() {
+        let seed = rng.next_u64();
+        for (v, samples) in [
+            (Verification::Batched, &mut batched),
+            (Verification::OneByOne, &mut alone),
+        ] {
+            samples.time(one, || one_deal(params, v, seed))?;
         }
-    } else {
-        step(deals);
+        step(1);
     }
+    step(deals - timed);
     let per_player = |s: &Samples| s.thread_cpu().map(|ms| ms / PLAYERS as f64);
     let (b, a) = (per_player(&batched), per_player(&alone));
     Ok(DealFigures {
         players: PLAYERS,
         hand: HAND,
         public: PUBLIC,
-        deals,
+        deals: timed,
         batched_cpu_ms_per_player: b,
         one_by_one_cpu_ms_per_player: a,
         batch_ratio: ratio(b, a),
@@ -91,7 +90,7 @@ pub(super) fn measure_deal<R: RngCore + CryptoRng>(
 fn one_deal(params: DealParams, verification: Verification, seed: u64) -> Result<()> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let session = b"facedown poker bench deal";
-    run_deal_verifying_with_rng(params, session, verification, &mut rng)
+    run_deal_verifying(params, session, &mut Honest, verification, &mut rng)
         .0
         .map(drop)
 }

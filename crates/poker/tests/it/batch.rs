@@ -594,14 +594,14 @@ fn a_bad_shuffle_in_an_engines_batch_names_its_player_and_nobody_else() {
 #[test]
 fn players_verifying_one_by_one_deal_the_same_cards_and_messages_as_batching_players() {
     use facedown_poker::batch::Verification;
-    use facedown_poker::deal::{run_deal_verifying_with_rng, DealParams};
+    use facedown_poker::deal::{run_deal_verifying, DealParams, Honest};
     let params = DealParams {
         players: 4,
         cards: 16,
         hand: 2,
         public: 3,
     };
-    let run = |v| run_deal_verifying_with_rng(params, SESSION, v, &mut seeded_rng(5));
+    let run = |v| run_deal_verifying(params, SESSION, &mut Honest, v, &mut seeded_rng(5));
     let (batched, batched_cost) = run(Verification::Batched);
     let (alone, alone_cost) = run(Verification::OneByOne);
     let dealt = batched.expect("an honest deal");

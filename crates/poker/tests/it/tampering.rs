@@ -550,3 +550,31 @@ fn a_valid_proof_of_a_shuffle_of_another_deck_names_the_shuffler_not_the_decks_a
     assert!(cheat.forged.is_some(), "the cheat ran");
     assert_eq!(err, invalid(3, ProofKind::Shuffle), "{err}");
 }
+
+/// Players who verify every proof on its own name the same cheater as batching players: a
+/// shuffle with two cards swapped, and a false reveal token.
+#[test]
+fn players_verifying_one_by_one_name_the_same_cheaters() {
+    use facedown_poker::batch::Verification;
+    use facedown_poker::deal::run_deal_verifying;
+    fn verdict<A: Adversary>(adversary: &mut A, v: Verification) -> Option<PokerError> {
+        run_deal_verifying(PARAMS, b"session A", adversary, v, &mut trial_rng(77, 0))
+            .0
+            .err()
+    }
+    let false_token = |msg: &mut Message| {
+        if let Message::Reveal(m) = msg {
+            if m.player == PartyId(3) {
+                let last = m.tokens.len() - 1;
+                m.tokens[last].token = CompressedRistretto::default();
+            }
+        }
+    };
+    for v in [Verification::Batched, Verification::OneByOne] {
+        let swapped = verdict(&mut Tamper(on_shuffle_of(2, |deck, _| deck.swap(0, 3))), v);
+        assert_eq!(swapped, Some(invalid(2, ProofKind::Shuffle)), "{v:?}");
+        let token = verdict(&mut Tamper(false_token), v);
+        assert_eq!(token, Some(invalid(3, ProofKind::RevealToken)), "{v:?}");
+        assert_eq!(verdict(&mut Honest, v), None, "{v:?}: an honest deal");
+    }
+}
