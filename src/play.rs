@@ -368,6 +368,20 @@ pub enum SeatUse {
     Bot,
 }
 
+/// Whether a game with every player in this process may draw from `randomness`: only from a
+/// shared seed. An own key is one player's secret; given to every player (and to the ideal
+/// table) it would give them all the same streams.
+pub fn in_one_process(randomness: &Randomness) -> Result<(), String> {
+    match randomness {
+        Randomness::Seed(_) => Ok(()),
+        Randomness::Key(_) => Err(
+            "an own key is one player's secret: a game with every player \
+             in one process draws from a shared seed"
+                .to_owned(),
+        ),
+    }
+}
+
 /// Player `p`'s randomness for `use_` in a game drawing from `randomness`: from his own secret
 /// key when he has one (stream 0 for the engines, 1 for the bot), or else from the game's seed —
 /// stream `p` of it for the engines, of `seed ^ 0x5e55_1011` for the bot — which every player

@@ -532,7 +532,8 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
     bots: &Bots,
     wrap: impl Fn(facedown_net::MemoryChannel) -> C,
 ) -> Vec<Result<SeatReport, GameError>> {
-    if let Err(message) = spec.check() {
+    let usable = spec.check();
+    if let Err(message) = usable.and_then(|()| crate::play::in_one_process(&spec.randomness)) {
         return vec![Err(GameError {
             blame: None,
             message,

@@ -389,7 +389,8 @@ pub fn play_threads_with<C: Channel + Send + 'static>(
     bots: &CardBots,
     wrap: impl Fn(MemoryChannel) -> C,
 ) -> Vec<Result<CardSeatReport, GameError>> {
-    if let Err(message) = spec.check() {
+    let usable = spec.check();
+    if let Err(message) = usable.and_then(|()| crate::play::in_one_process(&spec.randomness)) {
         return vec![Err(GameError {
             blame: None,
             message,

@@ -66,3 +66,18 @@ fn devyatka_on_the_dealer_needs_three_players_and_three_are_never_blamed() {
         vec![None; 3]
     );
 }
+
+/// The same refusal for Golf and Девятка: an own key is not shared by a game in one process.
+#[test]
+fn card_games_in_one_process_refuse_an_own_key() {
+    let mut s = spec(GameBackend::Ideal, CardGame::Golf(Rules::nine(2)), 2);
+    s.randomness = Randomness::Key([7; 32]);
+    let results = play_threads(&s);
+    assert_eq!(results.len(), 1);
+    let e = results[0].as_ref().expect_err("refused");
+    assert!(
+        e.blame.is_none() && e.message.contains("own key"),
+        "{}",
+        e.message
+    );
+}

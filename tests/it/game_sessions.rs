@@ -193,3 +193,18 @@ fn every_cheat_is_caught_and_named_on_the_ideal_table() {
         assert_caught(GameBackend::Ideal, Variant::Revised, cheat, 3);
     }
 }
+
+/// An own key is one player's secret: a game with every player in one process refuses it
+/// (each would draw the same streams, and the ideal table too), blaming nobody.
+#[test]
+fn a_game_in_one_process_refuses_an_own_key_and_blames_nobody() {
+    for backend in [GameBackend::Ideal, GameBackend::Poker] {
+        let mut s = spec(backend, Variant::Revised, Length::Deals(1), 3);
+        s.randomness = Randomness::Key([7; 32]);
+        let results = play_threads(&s);
+        assert_eq!(results.len(), 1, "refused before any player starts");
+        let e = results[0].as_ref().expect_err("refused");
+        assert_eq!(e.blame, None, "{}", e.message);
+        assert!(e.message.contains("own key"), "{}", e.message);
+    }
+}
